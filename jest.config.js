@@ -1,0 +1,25 @@
+// One jest run over every workspace: native ESM (NODE_OPTIONS=--experimental-vm-modules),
+// TypeScript through @swc/jest (type checking is `tsc --build`, run before jest by `npm test`).
+const swc = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2023' },
+    module: { type: 'es6' },
+  },
+];
+
+const project = (name) => ({
+  displayName: name,
+  rootDir: new URL(`./${name}`, import.meta.url).pathname,
+  testEnvironment: 'node',
+  injectGlobals: false,
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': swc },
+  testMatch: ['<rootDir>/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/'],
+});
+
+export default {
+  projects: ['container', 'runtime', 'weights', 'stacks'].map(project),
+  testTimeout: 30_000,
+};
