@@ -1,0 +1,118 @@
+// Bidirectional protocol v1 between a TTS client and the Kokoro container (an external contract,
+// documented in container/README.md). Both ends import these schemas: the server validates what
+// arrives, clients validate what comes back.
+import { z } from 'zod';
+
+export const PROTOCOL_VERSION = 1;
+
+export const AUDIO_FORMATS = ['pcm_s16le', 'wav', 'mulaw'] as const;
+export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+export const SAMPLE_RATES = [24000, 16000, 8000] as const;
+export type SampleRate = (typeof SAMPLE_RATES)[number];
+export const MIN_SPEED = 0.5;
+export const MAX_SPEED = 2.0;
+
+const speed = z.number().min(MIN_SPEED).max(MAX_SPEED);
+const sampleRate = z.union(SAMPLE_RATES.map((r) => z.literal(r)) as [z.ZodLiteral<24000>, z.ZodLiteral<16000>, z.ZodLiteral<8000>]);
+const utteranceId = z.string().min(1).max(128);
+
+/** Voice and audio settings; every field optional (the session keeps what is not given). */
+export const voiceSettingsSchema = z.object({
+  voice: z.string().min(1).max(64).optional(),
+  speed: speed.optional(),
+  format: z.enum(AUDIO_FORMATS).optional(),
+  sample_rate: sampleRate.optional(),
+});
+export type VoiceSettings = z.infer<typeof voiceSettingsSchema>;
+
+// ---- client -> server -------------------------------------------------------------------------
+
+export const configMessageSchema = voiceSettingsSchema.extend({ type: z.literal('config') }).strict();
+export const textMessageSchema = z
+  .object({ type: z.literal('text'), text: z.string(), id: utteranceId.optional() })
+  .strict();
+export const cancelMessageSchema = z.object({ type: z.literal('cancel') }).strict();
+export const endMessageSchema = z.object({ type: z.literal('end') }).strict();
+
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  configMessageSchema,
+  textMessageSchema,
+  cancelMessageSchema,
+  endMessageSchema,
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+export type ConfigMessage = z.infer<typeof configMessageSchema>;
+export type TextMessage = z.infer<typeof textMessageSchema>;
+
+// ---- server -> client -------------------------------------------------------------------------
+
+export const ERROR_CODES = [
+  'invalid_message',
+  'unknown_voice',
+  'text_too_long',
+  'overloaded',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const readyMessageSchema = z.object({
+  type: z.literal('ready'),
+  protocol: z.literal(PROTOCOL_VERSION),
+  sample_rate: sampleRate,
+  format: z.enum(AUDIO_FORMATS),
+  voices: z.array(z.string()),
+});
+export const audioStartMessageSchema = z.object({
+  type: z.literal('audio_start'),
+  id: z.string(),
+  index: z.number().int().nonnegative(),
+});
+export const audioEndMessageSchema = z.object({
+  type: z.literal('audio_end'),
+  id: z.string(),
+  index: z.number().int().nonnegative(),
+  /** Samples sent for this utterance, at the session's sample rate. */
+  samples: z.number().int().nonnegative(),
+  duration_ms: z.number().nonnegative(),
+  synthesis_ms: z.number().nonnegative(),
+  queue_ms: z.number().nonnegative(),
+});
+export const cancelledMessageSchema = z.object({ type: z.literal('cancelled'), ids: z.array(z.string()) });
+export const errorMessageSchema = z.object({
+  type: z.literal('error'),
+  id: z.string().nullable(),
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+});
+export const doneMessageSchema = z.object({ type: z.literal('done') });
+
+export const serverMessageSchema = z.discriminatedUnion('type', [
+  readyMessageSchema,
+  audioStartMessageSchema,
+  audioEndMessageSchema,
+  cancelledMessageSchema,
+  errorMessageSchema,
+  doneMessageSchema,
+]);
+export type ServerMessage = z.infer<typeof serverMessageSchema>;
+export type ReadyMessage = z.infer<typeof readyMessageSchema>;
+export type AudioStartMessage = z.infer<typeof audioStartMessageSchema>;
+export type AudioEndMessage = z.infer<typeof audioEndMessageSchema>;
+export type CancelledMessage = z.infer<typeof cancelledMessageSchema>;
+export type ErrorMessage = z.infer<typeof errorMessageSchema>;
+
+/** Largest binary audio frame the server sends. */
+export const MAX_AUDIO_FRAME_BYTES = 32 * 1024;
+
+/** The WebSocket path of the bidirectional stream (fixed by SageMaker). */
+export const BIDI_PATH = '/invocations-bidirectional-stream';
+
+// ---- POST /invocations -----------------------------------------------------------------------
+
+export const invocationRequestSchema = voiceSettingsSchema.extend({ text: z.string() }).strict();
+export type InvocationRequest = z.infer<typeof invocationRequestSchema>;
+
+/** Error body of POST /invocations (same codes as on the WebSocket). */
+export interface HttpErrorBody {
+  error: { code: ErrorCode; message: string };
+}

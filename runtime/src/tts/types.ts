@@ -1,0 +1,63 @@
+// The TTS session interface every transport implements (direct WebSocket, SageMaker bidirectional
+// stream, SageMaker response stream). The agent pipeline depends on this file only.
+import type { ErrorCode, VoiceSettings } from '@kokoro-speech/container/protocol';
+
+export type { VoiceSettings };
+
+/** Events of one TTS session, in order. Audio of two utterances never interleaves. */
+export type TtsEvent =
+  | { type: 'audio_start'; id: string; index: number }
+  /** Encoded audio (the session's format and sample rate), in order within its utterance. */
+  | { type: 'audio'; id: string; index: number; data: Uint8Array }
+  | {
+      type: 'audio_end';
+      id: string;
+      index: number;
+      samples: number;
+      duration_ms: number;
+      synthesis_ms: number;
+      queue_ms: number;
+    }
+  /** An utterance-level or session-level error from the server; the session goes on. */
+  | { type: 'error'; id: string | null; code: ErrorCode | TransportErrorCode; message: string }
+  /** The stream broke and was re-opened; these utterances were sent again from their start. */
+  | { type: 'reconnected'; resent: string[] };
+
+export type TransportErrorCode = 'connection_lost' | 'model_stream_error' | 'internal_stream_failure';
+
+/** A fatal transport failure (reconnect failed, signature rejected, ...). Carries a stable code. */
+export class TtsTransportError extends Error {
+  readonly code: TransportErrorCode | 'unauthorized' | 'bad_response';
+  readonly retryable: boolean;
+  constructor(code: TtsTransportError['code'], message: string, options?: { cause?: unknown; retryable?: boolean }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'TtsTransportError';
+    this.code = code;
+    this.retryable = options?.retryable ?? false;
+  }
+}
+
+export interface TtsSession {
+  /** Resolves with the server's ready message (sample rate, format, voices) once connected. */
+  readonly ready: Promise<{ sample_rate: number; format: string; voices: string[] }>;
+  /**
+   * Queue one utterance; returns its id (the given one or a generated one). Never waits for
+   * earlier audio: utterances are pipelined. Throws after end() or close().
+   */
+  speak(text: string, id?: string): string;
+  /** Barge-in: drop everything queued or playing. Resolves with the dropped ids once the server
+   *  confirmed; no audio of them is delivered afterwards. */
+  cancel(): Promise<string[]>;
+  /** No more text; resolves when all audio has been delivered (the server's `done`). */
+  end(): Promise<void>;
+  /** Events in order; the iterator finishes after end() completes or close(). Single consumer. */
+  events(): AsyncIterable<TtsEvent>;
+  /** Close the connection at once (frees server work). Idempotent. */
+  close(): void;
+}
+
+export interface TtsTransport {
+  readonly name: 'websocket' | 'sagemaker-bidi' | 'sagemaker-response-stream';
+  /** Open a session with these settings (sent as the first `config` message). */
+  open(settings: VoiceSettings, signal?: AbortSignal): Promise<TtsSession>;
+}
