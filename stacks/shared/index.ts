@@ -1,1 +1,100 @@
-export {};
+// Naming, tagging and config helpers shared by every Pulumi project under stacks/.
+//
+// Stable API (other projects import this file relatively: `../shared/index.ts`):
+//   projectNames                       the Pulumi project name of each layer
+//   resourceName(suffix)               `<app>-<stack>-<suffix>`, lower-case, for logical/physical names
+//   defaultTags(extra?)                tags every taggable AWS resource carries
+//   stackRefName(value, project, org, stack)  pure: 'stack' | 'project/stack' | 'org/project/stack' -> full name
+//   stackRef(configKey, project)       StackReference named by config key (default: same stack name,
+//                                      current organization)
+//   intSetting(config, key, default, {min, max})  integer config with a clear error when out of range
+//   Output name lists: see ./outputs.ts (re-exported here).
+import * as pulumi from '@pulumi/pulumi';
+
+export * from './outputs.ts';
+
+/** Application name, used in tags and as the first part of every resource name. */
+export const appName = 'kokoro';
+
+/** The Pulumi project name of each layer (each folder's Pulumi.yaml `name`). */
+export const projectNames = {
+  foundation: 'kokoro-foundation',
+  modelCache: 'kokoro-model-cache',
+  endpoint: 'kokoro-endpoint',
+  agentRuntime: 'kokoro-agent-runtime',
+  gitops: 'kokoro-gitops',
+} as const;
+
+export type Tags = Record<string, string>;
+
+/** Lower-case letters, digits and dashes only; collapses runs of anything else into one dash. */
+export function slug(value: string): string {
+  return value
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/**
+ * `kokoro-<stack>-<suffix>`. The stack part is cut to 12 characters so that Pulumi's 8-character
+ * random suffix still fits AWS's shortest name limits (SageMaker and IAM names, 63-64 characters).
+ */
+export function resourceName(suffix: string): string {
+  const stack = slug(pulumi.getStack()).slice(0, 12).replace(/-+$/, '');
+  const tail = slug(suffix);
+  if (tail === '') throw new Error(`resourceName: suffix '${suffix}' has no letters or digits`);
+  return `${appName}-${stack}-${tail}`;
+}
+
+/** Tags on every taggable resource: app, Pulumi project/stack and the manager. */
+export function defaultTags(extra: Tags = {}): Tags {
+  return {
+    app: appName,
+    'pulumi-project': pulumi.getProject(),
+    'pulumi-stack': pulumi.getStack(),
+    'managed-by': 'pulumi',
+    ...extra,
+  };
+}
+
+/**
+ * Full `org/project/stack` name from a config value that may give one, two or three parts.
+ * Missing parts default to the given project, the current organization and the current stack.
+ */
+export function stackRefName(
+  value: string | undefined,
+  project: string,
+  org: string,
+  stack: string,
+): string {
+  const parts = (value ?? '').split('/').filter((part) => part !== '');
+  if (parts.length > 3 || (value !== undefined && value !== '' && parts.length === 0)) {
+    throw new Error(`stack reference '${value}' must be 'stack', 'project/stack' or 'org/project/stack'`);
+  }
+  if (parts.length === 3) return parts.join('/');
+  if (parts.length === 2) return [org, ...parts].join('/');
+  return [org, project, parts[0] ?? stack].join('/');
+}
+
+/** A StackReference whose name comes from config `key` (see stackRefName for the defaults). */
+export function stackRef(key: string, project: string): pulumi.StackReference {
+  const value = new pulumi.Config().get(key);
+  const name = stackRefName(value, project, pulumi.getOrganization(), pulumi.getStack());
+  return new pulumi.StackReference(key, { name });
+}
+
+/** An integer config value within [min, max], or the default when unset. */
+export function intSetting(
+  config: pulumi.Config,
+  key: string,
+  fallback: number,
+  range: { min: number; max: number },
+): number {
+  const value = config.getNumber(key) ?? fallback;
+  if (!Number.isInteger(value) || value < range.min || value > range.max) {
+    throw new Error(
+      `config '${config.name}:${key}' must be an integer in [${range.min}, ${range.max}], got ${value}`,
+    );
+  }
+  return value;
+}
