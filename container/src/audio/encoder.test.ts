@@ -1,0 +1,69 @@
+import { describe, expect, test } from '@jest/globals';
+import { UtteranceEncoder, audioHeaders, effectiveSampleRate } from './encoder.ts';
+import { floatToS16le, linearToMulaw, mulawToLinear } from './pcm.ts';
+import { WAV_HEADER_BYTES, streamingWavHeader } from './wav.ts';
+
+describe('pcm', () => {
+  test('float to s16le rounds and clips', () => {
+    const b = floatToS16le(Float32Array.from([0, 1, -1, 2, -2, 0.5, Number.NaN]));
+    expect([0, 1, 2, 3, 4, 5, 6].map((i) => b.readInt16LE(i * 2))).toEqual([0, 32767, -32767, 32767, -32768, 16384, 0]);
+  });
+
+  test('mu-law round trip stays within G.711 quantisation error', () => {
+    for (let s = -32768; s <= 32767; s += 7) {
+      const back = mulawToLinear(linearToMulaw(s));
+      expect(Math.abs(back - Math.max(-32635, Math.min(32635, s)))).toBeLessThanOrEqual(Math.max(8, Math.abs(s) / 16));
+    }
+    // known code points: silence is 0xFF, full scale positive 0x80
+    expect(linearToMulaw(0)).toBe(0xff);
+    expect(linearToMulaw(32767)).toBe(0x80);
+    expect(linearToMulaw(-32768)).toBe(0x00);
+  });
+});
+
+test('streaming WAV header', () => {
+  const h = streamingWavHeader({ sampleRate: 16000, encoding: 'pcm16' });
+  expect(h.length).toBe(WAV_HEADER_BYTES);
+  expect(h.toString('ascii', 0, 4)).toBe('RIFF');
+  expect(h.readUInt32LE(4)).toBe(0xffffffff);
+  expect(h.toString('ascii', 8, 16)).toBe('WAVEfmt ');
+  expect(h.readUInt16LE(20)).toBe(1);
+  expect(h.readUInt16LE(22)).toBe(1);
+  expect(h.readUInt32LE(24)).toBe(16000);
+  expect(h.readUInt32LE(28)).toBe(32000);
+  expect(h.readUInt16LE(32)).toBe(2);
+  expect(h.readUInt16LE(34)).toBe(16);
+  expect(h.toString('ascii', 36, 40)).toBe('data');
+  expect(h.readUInt32LE(40)).toBe(0xffffffff);
+});
+
+describe('UtteranceEncoder', () => {
+  const pieces = [new Float32Array(2400).fill(0.25), new Float32Array(1201).fill(-0.25)];
+
+  test.each([
+    ['pcm_s16le', 24000, 2, 3601],
+    ['pcm_s16le', 16000, 2, 2401],
+    ['wav', 8000, 2, 1201],
+    ['mulaw', 8000, 1, 1201],
+  ] as const)('%s at %i Hz: exact byte count', (format, rate, width, samples) => {
+    const enc = new UtteranceEncoder({ format, sampleRate: rate }, 24000);
+    const bytes = Buffer.concat([...pieces.map((p) => enc.write(p)), enc.end()]);
+    const header = format === 'wav' ? WAV_HEADER_BYTES : 0;
+    expect(enc.samples).toBe(samples);
+    expect(bytes.length).toBe(header + samples * width);
+    if (format === 'wav') expect(bytes.readUInt32LE(24)).toBe(rate);
+  });
+
+  test('wav header comes first even when the first piece is empty', () => {
+    const enc = new UtteranceEncoder({ format: 'wav', sampleRate: 24000 }, 24000);
+    expect(enc.write(new Float32Array(0)).length).toBe(WAV_HEADER_BYTES);
+    expect(enc.write(new Float32Array(3)).length).toBe(6);
+  });
+
+  test('headers and the mulaw rate', () => {
+    expect(effectiveSampleRate('mulaw', 24000)).toBe(8000);
+    expect(effectiveSampleRate('wav', 16000)).toBe(16000);
+    expect(audioHeaders({ format: 'pcm_s16le', sampleRate: 16000 })['content-type']).toBe('audio/L16;rate=16000;channels=1');
+    expect(audioHeaders({ format: 'mulaw', sampleRate: 8000 })).toMatchObject({ 'x-audio-format': 'mulaw', 'x-sample-rate': '8000', 'x-channels': '1' });
+  });
+});

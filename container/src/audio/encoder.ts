@@ -1,0 +1,70 @@
+// One utterance's audio path: 24 kHz float pieces in, bytes of the chosen format and rate out.
+import type { AudioFormat, SampleRate } from '../protocol/messages.ts';
+import { floatToMulaw, floatToS16le } from './pcm.ts';
+import { StreamingResampler } from './resample.ts';
+import { streamingWavHeader } from './wav.ts';
+
+export interface OutputAudio {
+  format: AudioFormat;
+  /** Rate of the bytes sent; mulaw is always 8000. */
+  sampleRate: SampleRate;
+}
+
+/** The rate a format is sent at: G.711 mu-law is 8 kHz by definition. */
+export function effectiveSampleRate(format: AudioFormat, requested: SampleRate): SampleRate {
+  return format === 'mulaw' ? 8000 : requested;
+}
+
+/** HTTP headers that describe an audio stream (Content-Type plus explicit format/rate/channels). */
+export function audioHeaders(out: OutputAudio): Record<string, string> {
+  const contentType =
+    out.format === 'wav'
+      ? 'audio/wav'
+      : out.format === 'mulaw'
+        ? `audio/PCMU;rate=${out.sampleRate};channels=1`
+        : `audio/L16;rate=${out.sampleRate};channels=1`;
+  return {
+    'content-type': contentType,
+    'x-audio-format': out.format,
+    'x-sample-rate': String(out.sampleRate),
+    'x-channels': '1',
+  };
+}
+
+export function bytesPerSample(format: AudioFormat): number {
+  return format === 'mulaw' ? 1 : 2;
+}
+
+/**
+ * Encodes one utterance. `write` takes each synthesised piece as it comes; `end` flushes the
+ * resampler. The first bytes of a `wav` stream are its streaming header.
+ */
+export class UtteranceEncoder {
+  readonly out: OutputAudio;
+  private readonly resampler: StreamingResampler | null;
+  private headerPending: boolean;
+  /** Samples emitted so far, at the output rate. */
+  samples = 0;
+
+  constructor(out: OutputAudio, inputRate: number) {
+    this.out = out;
+    this.resampler = out.sampleRate === inputRate ? null : new StreamingResampler(inputRate, out.sampleRate);
+    this.headerPending = out.format === 'wav';
+  }
+
+  write(piece: Float32Array): Buffer {
+    return this.encode(this.resampler ? this.resampler.process(piece) : piece);
+  }
+
+  end(): Buffer {
+    return this.encode(this.resampler ? this.resampler.flush() : new Float32Array(0));
+  }
+
+  private encode(samples: Float32Array): Buffer {
+    this.samples += samples.length;
+    const body = this.out.format === 'mulaw' ? floatToMulaw(samples) : floatToS16le(samples);
+    if (!this.headerPending) return body;
+    this.headerPending = false;
+    return Buffer.concat([streamingWavHeader({ sampleRate: this.out.sampleRate, encoding: 'pcm16' }), body]);
+  }
+}
