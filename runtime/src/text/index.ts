@@ -1,0 +1,2 @@
+// Public names of the text stage: streamed LLM text -> speakable pieces -> what Kokoro speaks.
+export { SentenceSegmenter, SEGMENTER_DEFAULTS, type Piece, type SegmenterOptions } from './segmenter.ts';

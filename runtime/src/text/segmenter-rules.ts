@@ -1,0 +1,87 @@
+// Character classes and the sentence-end decision used by SentenceSegmenter (pure, no state).
+
+/** Characters that may end a sentence; runs such as "?!" or "..." count as one terminator. */
+export const TERMINATORS = new Set(['.', '!', '?', '…']);
+
+/**
+ * Characters that may follow a terminator and still belong to its sentence: closing quotes and
+ * brackets, and the markdown emphasis/code markers LLMs put after a full stop ("**Done.**").
+ */
+export const CLOSERS = new Set(['"', "'", '”', '’', ')', ']', '}', '»', '*', '_', '`']);
+
+/** Clause boundaries (when followed by whitespace) for the early first piece and long sentences. */
+export const CLAUSE_MARKS = new Set([',', ';', ':', '—', '–']);
+
+const OPENING = new Set(['(', '[', '{', '“', '«']);
+const CLOSING = new Set([')', ']', '}', '”', '»']);
+
+/** Bracket/quote nesting: no sentence or clause cut happens while either is open. */
+export interface Nesting {
+  depth: number;
+  straightQuote: boolean;
+}
+
+export function stepNesting(state: Nesting, c: string): Nesting {
+  if (OPENING.has(c)) return { depth: state.depth + 1, straightQuote: state.straightQuote };
+  if (CLOSING.has(c)) return { depth: Math.max(0, state.depth - 1), straightQuote: state.straightQuote };
+  // A straight double quote cannot say whether it opens or closes: toggling is the only rule that
+  // is deterministic in a stream. Apostrophes are ignored (too often part of a word).
+  if (c === '"') return { depth: state.depth, straightQuote: !state.straightQuote };
+  return state;
+}
+
+export const isOpen = (s: Nesting): boolean => s.depth > 0 || s.straightQuote;
+
+/** Horizontal whitespace (newlines are handled separately: they are boundaries). */
+export function isSpace(c: string): boolean {
+  const code = c.charCodeAt(0);
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13 && code !== 10);
+  return /\s/u.test(c);
+}
+
+export function isAlnum(c: string): boolean {
+  const code = c.charCodeAt(0);
+  if (code < 128) {
+    return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  }
+  return /[\p{L}\p{N}]/u.test(c);
+}
+
+const isLower = (c: string): boolean => /\p{Ll}/u.test(c);
+const isUpper = (c: string): boolean => /\p{Lu}/u.test(c);
+
+/**
+ * Abbreviations after which a full stop never ends a sentence: they are titles or lead-ins
+ * followed by a name or phrase ("Dr. Smith", "e.g. Paris", "vs. Boston").
+ */
+const NEVER_END = new Set([
+  'mr', 'mrs', 'ms', 'mx', 'dr', 'prof', 'st', 'mt', 'ft', 'gen', 'capt', 'lt', 'col', 'sgt', 'rev',
+  'hon', 'pres', 'gov', 'sen', 'rep', 'vs', 'v', 'approx', 'e.g', 'i.e', 'cf', 'ca', 'al', 'esp',
+  'incl', 'dept', 'est', 'min', 'max', 'avg', 'ave', 'blvd', 'rd',
+]);
+
+/** Abbreviations that do not end a sentence when a number follows ("No. 5", "Fig. 3", "Jan. 5"). */
+const BEFORE_NUMBER = new Set([
+  'no', 'nos', 'nr', 'fig', 'figs', 'vol', 'ch', 'chap', 'sec', 'p', 'pp', 'pg', 'art', 'eq', 'ex',
+  'op', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+]);
+
+/**
+ * Decides whether a terminator run ends a sentence, given the word before it (leading quotes and
+ * brackets stripped), whether that word starts its line, and the next non-space character (never a
+ * newline: a newline is a boundary on its own). Called only when whitespace follows the run.
+ */
+export function endsSentence(run: string, word: string, wordStartsLine: boolean, next: string): boolean {
+  if (isLower(next)) return false; // "approx. five", "Wait... what", "10 a.m. tomorrow"
+  const ellipsis = run.includes('…') || run.startsWith('..');
+  if (ellipsis) return isUpper(next) || !isAlnum(next); // "Wait... 3 more" stays one sentence
+  if (run !== '.') return true; // "!", "?", "?!"
+  const lower = word.toLowerCase();
+  if (NEVER_END.has(lower)) return false;
+  if (BEFORE_NUMBER.has(lower) && /\p{N}/u.test(next)) return false;
+  if (wordStartsLine && /^\d{1,3}$/.test(word)) return false; // numbered-list marker "1. "
+  // Initials and upper-case dotted acronyms ("J. K. Rowling", "U.S. Army"): a missed cut only
+  // costs latency, a wrong one breaks the sentence's prosody. Lower-case ones ("a.m.") fall through.
+  if (word !== 'I' && /^(?:\p{Lu}\.)*\p{Lu}$/u.test(word)) return false;
+  return true;
+}

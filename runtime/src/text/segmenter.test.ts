@@ -1,0 +1,227 @@
+// SentenceSegmenter: fixture texts with known cut points, then property tests over random splits.
+import { describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import { SentenceSegmenter, SEGMENTER_DEFAULTS, type Piece, type SegmenterOptions } from './segmenter.ts';
+
+function segment(text: string, options?: SegmenterOptions): string[] {
+  const s = new SentenceSegmenter(options);
+  return [...s.push(text), ...s.flush()];
+}
+
+function spans(deltas: string[], options?: SegmenterOptions): Piece[] {
+  const s = new SentenceSegmenter(options);
+  const out = deltas.flatMap((d) => s.pushSpans(d));
+  return [...out, ...s.flushSpans()];
+}
+
+// Later-piece fixtures start with a first sentence so that the early first-piece cut is out of the way.
+const LEAD = 'Here is the answer. ';
+const later = (text: string): string[] => segment(LEAD + text).slice(1);
+
+describe('sentence ends', () => {
+  test.each<[string, string[]]>([
+    ['It works. Next one is here.', ['It works. Next one is here.']], // "It works." < 20 chars: merged
+    ['This sentence is long enough. And so is this one.', ['This sentence is long enough.', 'And so is this one.']],
+    ['Is this long enough to stand? Yes it is, surely.', ['Is this long enough to stand?', 'Yes it is, surely.']],
+    ['What a wonderful day it is!! Shall we go out?', ['What a wonderful day it is!!', 'Shall we go out?']],
+    ['The total comes to exactly $29. Next we pay it.', ['The total comes to exactly $29.', 'Next we pay it.']],
+    ['The total comes to exactly $29.99 today for you.', ['The total comes to exactly $29.99 today for you.']],
+    ['Please upgrade to version v1.2.3 before Friday. It fixes it.', ['Please upgrade to version v1.2.3 before Friday.', 'It fixes it.']],
+    ['We will meet at 10:30 in the big room. Bring coffee.', ['We will meet at 10:30 in the big room.', 'Bring coffee.']],
+    ['We will meet at 10 a.m. tomorrow in the big room.', ['We will meet at 10 a.m. tomorrow in the big room.']],
+    ['We will meet tomorrow at 10 a.m. Then we will eat.', ['We will meet tomorrow at 10 a.m.', 'Then we will eat.']],
+    ['Ask Dr. Smith and Mr. Jones about it, e.g. Monday.', ['Ask Dr. Smith and Mr. Jones about it, e.g. Monday.']],
+    ['The U.S. Army arrived there in force.', ['The U.S. Army arrived there in force.']],
+    ['Read the docs at https://example.com/a.b?x=1 first. Then ask.', ['Read the docs at https://example.com/a.b?x=1 first.', 'Then ask.']],
+    ['Send mail to jane.doe@example.co.uk today. She replies fast.', ['Send mail to jane.doe@example.co.uk today.', 'She replies fast.']],
+    ['Please visit example.com. It has everything you need.', ['Please visit example.com.', 'It has everything you need.']],
+    ['Well... maybe we could go there later on.', ['Well... maybe we could go there later on.']],
+    ['I was thinking about it a lot… Then it came to me.', ['I was thinking about it a lot…', 'Then it came to me.']],
+    ['She said "Stop. Now." and left the room quietly.', ['She said "Stop. Now." and left the room quietly.']],
+    ['She said it very loudly: "Go now." Then she left.', ['She said it very loudly: "Go now."', 'Then she left.']],
+    ['It was sunny all day long (as forecast.) Then it rained.', ['It was sunny all day long (as forecast.)', 'Then it rained.']],
+    ['The effect is well known (see Fig. 3. It is big) anyway.', ['The effect is well known (see Fig. 3. It is big) anyway.']],
+    ['This is **really important.** Do not forget it.', ['This is **really important.**', 'Do not forget it.']],
+    ['Look at item No. 5 in the list please.', ['Look at item No. 5 in the list please.']],
+    ['No. I do not think that is right at all.', ['No. I do not think that is right at all.']], // "No." short: merged
+    ['Apples, pears, etc. are all fruit to me.', ['Apples, pears, etc. are all fruit to me.']],
+    ['Apples, pears, bananas, etc. Many more exist.', ['Apples, pears, bananas, etc.', 'Many more exist.']],
+    ['Pi is roughly 3.14159 and e is 2.718 or so.', ['Pi is roughly 3.14159 and e is 2.718 or so.']],
+    ['In 1990. the year was strange; it went on.', ['In 1990. the year was strange; it went on.']],
+  ])('%j', (text, expected) => {
+    expect(later(text)).toEqual(expected);
+  });
+});
+
+describe('newlines and markdown', () => {
+  test.each<[string, string[]]>([
+    ['First paragraph\nSecond paragraph', ['First paragraph', 'Second paragraph']],
+    ['Shopping list:\n- Eggs\n- Milk\n* Bread\n', ['Shopping list:', '- Eggs', '- Milk', '* Bread']],
+    ['Steps:\n1. Open the box.\n2. Take it out.\n10. Enjoy', ['Steps:', '1. Open the box.', '2. Take it out.', '10. Enjoy']],
+    ['# Heading\n\nBody text here.', ['# Heading', 'Body text here.']],
+    ['Code:\n```ts\nconst a = 1. \nb();\n\n```\nDone now.', ['Code:', '```ts\nconst a = 1. \nb();\n\n```', 'Done now.']],
+    ['Tilde:\n~~~\nx. Y\n~~~\nEnd', ['Tilde:', '~~~\nx. Y\n~~~', 'End']],
+    ['Unclosed:\n```\nx = 1\ny = 2', ['Unclosed:', '```\nx = 1\ny = 2']],
+    ['A table:\n| a | b |\n|---|---|\n| 1 | 2 |', ['A table:', '| a | b |', '|---|---|', '| 1 | 2 |']],
+    ['Yes.\nNo.', ['Yes.', 'No.']], // newlines cut even below minChars
+    ['It is a dash - used here in a long sentence - fine.', ['It is a dash - used here in a long sentence - fine.']],
+    ['  - indented bullet\n  - another', ['- indented bullet', '- another']],
+  ])('%j', (text, expected) => {
+    expect(later(text)).toEqual(expected);
+  });
+});
+
+describe('first piece', () => {
+  test.each<[string, string[]]>([
+    ['Sure, I can help you with that, and here is how. Step one.', ['Sure, I can help you with that,', 'and here is how. Step one.']],
+    ['Yes, it is, true. Next thing.', ['Yes, it is, true.', 'Next thing.']], // no clause after 5 words
+    ['The short answer to that is: no. Here is why.', ['The short answer to that is:', 'no. Here is why.']],
+    ['Paris is the capital of France; it is lovely.', ['Paris is the capital of France;', 'it is lovely.']],
+    ['Paris is the capital of France — it is lovely.', ['Paris is the capital of France —', 'it is lovely.']],
+    ['Sure! Let me explain how this works, step by step.', ['Sure!', 'Let me explain how this works, step by step.']],
+    ['Hi. Let me explain how this works.', ['Hi. Let me explain how this works.']], // "Hi." < 5 chars
+    ['The price is 1,299 dollars and 50 cents today.', ['The price is 1,299 dollars and 50 cents today.']],
+    ['She said "one, two, three, four, five, six" slowly.', ['She said "one, two, three, four, five, six" slowly.']],
+  ])('%j', (text, expected) => {
+    expect(segment(text)).toEqual(expected);
+  });
+
+  test('the early cut can be disabled or tuned', () => {
+    const text = 'Sure, I can help you with that, and here is how.';
+    expect(segment(text, { earlyFirstPiece: false })).toEqual([text]);
+    expect(segment(text, { firstMinWords: 1 })).toEqual(['Sure,', 'I can help you with that, and here is how.']);
+    expect(segment('Ok. Go on then, please do.', { firstMinChars: 2 })).toEqual(['Ok.', 'Go on then, please do.']);
+  });
+
+  test('marks pieces with index and first', () => {
+    const pieces = spans(['Sure! This is the second sentence. ', 'And this is the third one.']);
+    expect(pieces.map((p) => [p.index, p.first])).toEqual([[0, true], [1, false], [2, false]]);
+  });
+});
+
+describe('long sentences', () => {
+  const long = 'This sentence goes on and on, with one clause after another clause, ' +
+    'and then some more words to make it long; it keeps going without any full stop at all';
+  test('cut at a clause boundary below maxChars', () => {
+    const pieces = segment(LEAD + long + '.', { maxChars: 80 }).slice(1);
+    expect(pieces.join(' ')).toBe(long + '.');
+    for (const p of pieces) expect(p.length).toBeLessThanOrEqual(80);
+    expect(segment(LEAD + long + '.', { maxChars: 80 }).slice(1)).toEqual([
+      'This sentence goes on and on, with one clause after another clause,',
+      'and then some more words to make it long;',
+      'it keeps going without any full stop at all.',
+    ]);
+  });
+  test('cut at spaces, then hard, when there is no clause boundary', () => {
+    const words = Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ');
+    const pieces = segment(words, { maxChars: 40 });
+    for (const p of pieces) expect(p.length).toBeLessThanOrEqual(40);
+    expect(pieces.join(' ')).toBe(words);
+    const blob = 'x'.repeat(100);
+    expect(segment(blob, { maxChars: 40 })).toEqual(['x'.repeat(40), 'x'.repeat(40), 'x'.repeat(20)]);
+  });
+  test('default maxChars is 250', () => {
+    expect(SEGMENTER_DEFAULTS.maxChars).toBe(250);
+    const text = Array.from({ length: 80 }, () => 'word').join(' ');
+    for (const p of segment(text)) expect(p.length).toBeLessThanOrEqual(250);
+  });
+});
+
+describe('contract', () => {
+  test('push returns only completed pieces and waits for the next non-space character', () => {
+    const s = new SentenceSegmenter();
+    expect(s.push('Sure! It costs $29.')).toEqual(['Sure!']);
+    expect(s.push('99 today, or so I hear from them.')).toEqual([]);
+    expect(s.push(' Next')).toEqual(['It costs $29.99 today, or so I hear from them.']);
+    expect(s.flush()).toEqual(['Next']);
+    expect(s.flush()).toEqual([]);
+  });
+  test('a sentence end waits for the next non-space character', () => {
+    const s = new SentenceSegmenter({ earlyFirstPiece: false });
+    expect(s.push('This sentence is long enough.')).toEqual([]);
+    expect(s.push('  ')).toEqual([]);
+    expect(s.push('\t')).toEqual([]);
+    expect(s.push('Next')).toEqual(['This sentence is long enough.']);
+  });
+  test('flush resets for the next answer', () => {
+    const s = new SentenceSegmenter();
+    s.push('First answer, which is long enough to cut early, yes.');
+    s.flush();
+    expect(s.emitted).toBe(0);
+    expect(s.pushSpans('  Again, this answer is long enough to cut, yes.')[0]).toMatchObject({ start: 2, index: 0, first: true });
+  });
+  test('rejects bad input with a clear error', () => {
+    const s = new SentenceSegmenter();
+    expect(() => s.push(42 as unknown as string)).toThrow('delta must be a string, got number');
+    expect(() => new SentenceSegmenter({ maxChars: 5 })).toThrow('maxChars must be an integer >= 20');
+    expect(() => new SentenceSegmenter({ minChars: 300 })).toThrow('must not exceed maxChars');
+    expect(() => new SentenceSegmenter({ bogus: 1 } as SegmenterOptions)).toThrow('unknown option(s) bogus');
+  });
+});
+
+// Texts built from pieces that exercise every rule, plus arbitrary strings.
+const token = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('word', 'the', 'Dr.', 'e.g.', 'U.S.', 'a.m.', '$29.99', '$29.', 'v1.2.3', '10:30',
+    'https://x.io/a.b?c=1', 'a@b.co', '...', '…', '1.', '- ', '* ', '# ', '```', '~~~', '"', '(', ')', '“', '”', '**', 'No.', 'I.') },
+  { weight: 6, arbitrary: fc.constantFrom(' ', ' ', ' ', '  ', '\n', '\n\n', '\t', '\r\n') },
+  { weight: 4, arbitrary: fc.constantFrom('.', '!', '?', ',', ';', ':', ' - ', '—', '?!') },
+  { weight: 3, arbitrary: fc.constantFrom('Next', 'And', 'it', 'we', '42', 'Ünïcode', '😀') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+);
+const text = fc.array(token, { maxLength: 120 }).map((t) => t.join(''));
+const options = fc.record({
+  earlyFirstPiece: fc.boolean(),
+  firstMinWords: fc.integer({ min: 1, max: 8 }),
+  minChars: fc.integer({ min: 1, max: 30 }),
+  maxChars: fc.integer({ min: 30, max: 120 }),
+});
+
+function split(s: string, cuts: number[]): string[] {
+  const at = [...new Set(cuts.map((c) => c % (s.length + 1)))].sort((a, b) => a - b);
+  const parts: string[] = [];
+  let from = 0;
+  for (const c of at) {
+    parts.push(s.slice(from, c));
+    from = c;
+  }
+  parts.push(s.slice(from));
+  return parts;
+}
+
+describe('properties', () => {
+  test('pieces plus the whitespace between them equal the input', () => {
+    fc.assert(fc.property(text, fc.array(fc.nat(), { maxLength: 40 }), options, (s, cuts, opts) => {
+      const pieces = spans(split(s, cuts), opts);
+      let at = 0;
+      for (const p of pieces) {
+        expect(p.text).not.toBe('');
+        expect(p.text).toBe(s.slice(p.start, p.end));
+        expect(p.text.trim()).toBe(p.text);
+        expect(s.slice(at, p.start).trim()).toBe('');
+        at = p.end;
+      }
+      expect(s.slice(at).trim()).toBe('');
+      expect(pieces.map((p) => p.index)).toEqual(pieces.map((_, i) => i));
+    }), { numRuns: 300 });
+  });
+
+  test('pieces never depend on how the text was split into deltas, first piece included', () => {
+    fc.assert(fc.property(text, fc.array(fc.nat(), { maxLength: 40 }), options, (s, cuts, opts) => {
+      expect(spans(split(s, cuts), opts)).toEqual(spans([s], opts));
+    }), { numRuns: 300 });
+  });
+
+  test('one character at a time gives the same pieces as one push', () => {
+    fc.assert(fc.property(text, (s) => {
+      expect(spans([...s].flatMap((ch) => ch.split('')))).toEqual(spans([s]));
+    }), { numRuns: 150 });
+  });
+
+  test('pieces outside code fences stay within maxChars', () => {
+    fc.assert(fc.property(text, options, (s, opts) => {
+      for (const p of spans([s], opts)) {
+        if (!p.text.includes('```') && !p.text.includes('~~~')) expect(p.text.length).toBeLessThanOrEqual(opts.maxChars);
+      }
+    }), { numRuns: 300 });
+  });
+});

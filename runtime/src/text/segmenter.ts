@@ -1,0 +1,250 @@
+// Cuts an LLM's streamed text into speakable pieces as early as is safe (rules: README.md here).
+import {
+  CLAUSE_MARKS, CLOSERS, TERMINATORS, endsSentence, isAlnum, isOpen, isSpace, stepNesting,
+  type Nesting,
+} from './segmenter-rules.ts';
+import { resolveSegmenterOptions, type SegmenterOptions, type ResolvedOptions } from './segmenter-options.ts';
+
+export type { SegmenterOptions } from './segmenter-options.ts';
+export { SEGMENTER_DEFAULTS } from './segmenter-options.ts';
+
+/** One piece with its place in the answer's text (offsets count from the last flush). */
+export interface Piece {
+  /** The piece, without the whitespace around it: `source.slice(start, end)`. */
+  text: string;
+  start: number;
+  end: number;
+  /** 0 for the first piece of the answer, then 1, 2, ... */
+  index: number;
+  first: boolean;
+}
+
+const CLEAR: Nesting = { depth: 0, straightQuote: false };
+const WORD_LEAD = /^[^\p{L}\p{N}]+/u;
+
+/**
+ * Streaming segmenter: push() text deltas, get the pieces they complete; flush() at the end of the
+ * answer returns the rest and resets for the next answer. Cuts depend only on the text, never on
+ * how it was split into deltas: every decision that needs to see ahead waits for that text.
+ * Each character is scanned once (amortised O(delta)); only the unfinished piece is kept.
+ */
+export class SentenceSegmenter {
+  readonly options: ResolvedOptions;
+  #text = ''; // unfinished text; #text[0] is at answer offset #base
+  #base = 0;
+  #i = 0; // scan position in #text
+  #count = 0; // pieces emitted in this answer
+  #pieceStart = -1; // answer offset of the unfinished piece's first non-space character
+  #tokenStart = -1;
+  #inToken = false;
+  #tokenHasAlnum = false;
+  #words = 0;
+  #lastClause = -1; // answer offset just after the last clause boundary in the piece
+  #lastSpace = -1;
+  #nesting: Nesting = CLEAR;
+  #atLineStart = true;
+  #lineIndentEnd = 0;
+  #fence = ''; // the open code fence's marker, '' outside fences
+  #fencePiece = false; // the unfinished piece holds a code block: never cut by length
+
+  constructor(options: SegmenterOptions = {}) {
+    this.options = resolveSegmenterOptions(options);
+  }
+
+  /** Number of pieces emitted so far in this answer (the next piece is the first when 0). */
+  get emitted(): number {
+    return this.#count;
+  }
+
+  push(delta: string): string[] {
+    return this.pushSpans(delta).map((p) => p.text);
+  }
+
+  flush(): string[] {
+    return this.flushSpans().map((p) => p.text);
+  }
+
+  pushSpans(delta: string): Piece[] {
+    if (typeof delta !== 'string') {
+      throw new TypeError(`SentenceSegmenter.push: delta must be a string, got ${typeof delta}`);
+    }
+    const out: Piece[] = [];
+    if (delta === '') return out;
+    this.#text += delta;
+    this.#scan(false, out);
+    this.#compact();
+    return out;
+  }
+
+  flushSpans(): Piece[] {
+    const out: Piece[] = [];
+    this.#scan(true, out);
+    if (this.#pieceStart >= 0) this.#emit(this.#base + this.#text.length, out);
+    this.#reset();
+    return out;
+  }
+
+  #reset(): void {
+    this.#text = '';
+    this.#base = this.#i = this.#count = this.#words = 0;
+    this.#pieceStart = this.#tokenStart = this.#lastClause = this.#lastSpace = -1;
+    this.#inToken = this.#tokenHasAlnum = false;
+    this.#nesting = CLEAR;
+    this.#atLineStart = true;
+    this.#lineIndentEnd = 0;
+    this.#fence = '';
+    this.#fencePiece = false;
+  }
+
+  /** Drops text before the unfinished piece, keeping one character of look-behind. */
+  #compact(): void {
+    let keep = this.#i;
+    if (this.#pieceStart >= 0) keep = Math.min(keep, this.#pieceStart - this.#base);
+    if (this.#inToken) keep = Math.min(keep, Math.max(0, this.#tokenStart - this.#base));
+    keep = Math.max(0, keep - 1);
+    if (keep === 0) return;
+    this.#text = this.#text.slice(keep);
+    this.#base += keep;
+    this.#i -= keep;
+  }
+
+  #emit(end: number, out: Piece[]): void {
+    const t = this.#text;
+    const start = this.#pieceStart;
+    let e = end;
+    while (e > start && /\s/.test(t[e - 1 - this.#base]!)) e--;
+    const index = this.#count++;
+    out.push({ text: t.slice(start - this.#base, e - this.#base), start, end: e, index, first: index === 0 });
+    this.#pieceStart = this.#lastClause = this.#lastSpace = -1;
+    this.#words = 0;
+    this.#fencePiece = this.#fence !== '';
+  }
+
+  /** The piece passed maxChars: cut at its last clause boundary, else its last space, else hard. */
+  #cutLong(upto: number, out: Piece[]): void {
+    const { maxChars } = this.options;
+    while (this.#pieceStart >= 0 && upto - this.#pieceStart > maxChars) {
+      const start = this.#pieceStart;
+      const limit = start + maxChars;
+      const clause = this.#lastClause;
+      const space = this.#lastSpace;
+      let p = limit;
+      if (clause > start + maxChars / 3 && clause <= limit) p = clause;
+      else if (space > start && space <= limit) p = space;
+      this.#emit(p, out);
+      this.#lastClause = clause > p ? clause : -1;
+      this.#lastSpace = space > p ? space : -1;
+      for (let q = p; q < upto; q++) {
+        if (!/\s/.test(this.#text[q - this.#base]!)) {
+          this.#pieceStart = q;
+          break;
+        }
+      }
+    }
+  }
+
+  #scan(final: boolean, out: Piece[]): void {
+    const t = this.#text;
+    const n = t.length;
+    const base = this.#base;
+    const { earlyFirstPiece, firstMinWords, firstMinChars, minChars, maxChars } = this.options;
+    let i = this.#i;
+    while (i < n) {
+      if (this.#atLineStart) {
+        // A code fence opens or closes only at a line start (up to 3 spaces of indentation).
+        let j = i;
+        while (j < n && j - i < 4 && (t[j] === ' ' || t[j] === '\t')) j++;
+        const head = t.slice(j, j + 3);
+        if (!final && head.length < 3 && j - i < 4 && ('```'.startsWith(head) || '~~~'.startsWith(head))) break;
+        if ((head === '```' || head === '~~~') && (this.#fence === '' || this.#fence === head)) {
+          this.#fence = this.#fence === '' ? head : '';
+          this.#fencePiece = true;
+        }
+        this.#atLineStart = false;
+        this.#lineIndentEnd = base + j;
+      }
+      const c = t[i]!;
+      const abs = base + i;
+      const inFence = this.#fence !== '';
+      if (c === '\n') {
+        if (!inFence) {
+          if (this.#pieceStart >= 0) this.#emit(abs, out);
+          this.#nesting = CLEAR;
+        }
+        this.#inToken = false;
+        this.#atLineStart = true;
+        i++;
+        continue;
+      }
+      if (isSpace(c)) {
+        this.#inToken = false;
+        if (this.#pieceStart >= 0) this.#lastSpace = abs;
+        i++;
+        continue;
+      }
+      // Everything up to the next `break` is idempotent: a scan that stops to wait for more text
+      // resumes at this same character.
+      if (this.#pieceStart < 0) this.#pieceStart = abs;
+      if (!this.#inToken) {
+        this.#inToken = true;
+        this.#tokenStart = abs;
+        this.#tokenHasAlnum = false;
+      }
+      if (!this.#tokenHasAlnum && isAlnum(c)) {
+        this.#tokenHasAlnum = true;
+        this.#words++;
+      }
+      let next = i + 1;
+      if (inFence) {
+        // no cuts inside a code fence: the normaliser drops the whole block
+      } else if (TERMINATORS.has(c)) {
+        let r = i;
+        while (r < n && TERMINATORS.has(t[r]!)) r++;
+        if (r === n && !final) break;
+        let k = r;
+        let nest = this.#nesting;
+        while (k < n && CLOSERS.has(t[k]!)) nest = stepNesting(nest, t[k++]!);
+        if (k === n && !final) break;
+        let m = k;
+        while (m < n && isSpace(t[m]!)) m++;
+        if (m === n && !final) break;
+        next = r; // closers, if any, go through the ordinary path below
+        const nx = m < n ? t[m]! : '';
+        if (m > k && nx !== '' && nx !== '\n' && !isOpen(nest)) {
+          const word = t.slice(Math.max(this.#tokenStart, base) - base, i).replace(WORD_LEAD, '');
+          if (endsSentence(t.slice(i, r), word, this.#tokenStart === this.#lineIndentEnd, nx)) {
+            const end = base + k;
+            if (end - this.#pieceStart >= (this.#count === 0 ? firstMinChars : minChars)) {
+              this.#nesting = nest;
+              this.#emit(end, out);
+              this.#inToken = false;
+              next = k;
+            } else {
+              this.#lastClause = end; // short sentence: merged with the next, still a good cut
+            }
+          }
+        }
+      } else if (
+        CLAUSE_MARKS.has(c) ||
+        (c === '-' && i > 0 && isSpace(t[i - 1]!) && this.#tokenStart !== this.#lineIndentEnd)
+      ) {
+        if (i + 1 === n && !final) break;
+        const nx = i + 1 < n ? t[i + 1]! : '';
+        if ((nx === '\n' || (nx !== '' && isSpace(nx))) && !isOpen(this.#nesting)) {
+          this.#lastClause = abs + 1;
+          if (this.#count === 0 && earlyFirstPiece && this.#words >= firstMinWords) {
+            this.#emit(abs + 1, out);
+            this.#inToken = false;
+          }
+        }
+      } else {
+        this.#nesting = stepNesting(this.#nesting, c);
+      }
+      i = next;
+      if (!this.#fencePiece && this.#pieceStart >= 0 && base + i - this.#pieceStart > maxChars) {
+        this.#cutLong(base + i, out);
+      }
+    }
+    this.#i = i;
+  }
+}
