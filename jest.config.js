@@ -11,7 +11,7 @@ const swc = [
 const project = (name) => ({
   displayName: name,
   rootDir: new URL(`./${name}`, import.meta.url).pathname,
-  testEnvironment: 'node',
+  testEnvironment: new URL('./tools/jest/node-environment.js', import.meta.url).pathname,
   injectGlobals: false,
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SAMPLES_PER_TOKEN, writeFixtureModel } from '../fixture/index.ts';
+import { loadKokoroEngine, MAX_PIECE_TOKENS, type KokoroEngine } from './index.ts';
+
+let dir: string;
+let engine: KokoroEngine;
+const stages: string[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kokoro-engine-'));
+  await writeFixtureModel(dir);
+  // A voice of our own under <model dir>/voices, as a user would add one.
+  const bundled = join(dirname(fileURLToPath(import.meta.resolve('kokoro-js'))), '..', 'voices');
+  await mkdir(join(dir, 'voices'));
+  await copyFile(join(bundled, 'af_heart.bin'), join(dir, 'voices', 'zz_custom.bin'));
+  await writeFile(join(dir, 'voices', 'zz_broken.bin'), new Uint8Array(1000));
+  engine = await loadKokoroEngine({ modelDir: dir, prepWorkers: 1, onStage: (s) => stages.push(s) });
+});
+
+afterAll(async () => {
+  await engine?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const expectedSamples = (tokens: number, speed: number): number => Math.floor(((tokens + 2) * SAMPLES_PER_TOKEN) / speed);
+
+describe('loadKokoroEngine on the stand-in model', () => {
+  test('reports its start-up stages and voices', () => {
+    expect(stages).toEqual(['load_model', 'load_voices', 'start_prep_workers']);
+    expect(engine.sampleRate).toBe(24000);
+    expect(engine.voices).toContain('af_heart');
+    expect(engine.voices).toContain('bf_emma');
+    expect(engine.voices).toContain('zz_custom');
+    expect(engine.hasVoice('zz_custom')).toBe(true);
+    expect(engine.hasVoice('nope')).toBe(false);
+  });
+
+  test('prepares text with kokoro-js phonemes and Kokoro token ids', async () => {
+    const pieces = await engine.prepare('Hello there. How are you today?', 'af_heart');
+    expect(pieces.map((p) => p.text)).toEqual(['Hello there.', 'How are you today?']);
+    for (const piece of pieces) {
+      expect(piece.phonemes).toMatch(/[ˈəɹ]/); // espeak-ng IPA, not the input letters
+      expect(piece.tokenIds.length).toBeGreaterThan(5);
+      expect(piece.tokenIds).not.toContain(0); // pads are added by synthesize
+    }
+  });
+
+  test('synthesises audio whose length follows the token count and speed', async () => {
+    const [piece] = await engine.prepare('The quick brown fox jumps over the lazy dog.', 'af_heart');
+    const n = piece!.tokenIds.length;
+    const normal = await engine.synthesize(piece!, 'af_heart', 1);
+    const fast = await engine.synthesize(piece!, 'af_heart', 2);
+    expect(normal).toBeInstanceOf(Float32Array);
+    expect(normal.length).toBe(expectedSamples(n, 1));
+    expect(fast.length).toBe(expectedSamples(n, 2));
+    expect(Math.max(...normal.map(Math.abs))).toBeGreaterThan(0.05);
+  });
+
+  test('uses a voice file from the model folder, and names a broken one', async () => {
+    const [piece] = await engine.prepare('Custom voice.', 'zz_custom');
+    expect((await engine.synthesize(piece!, 'zz_custom', 1)).length).toBe(expectedSamples(piece!.tokenIds.length, 1));
+    await expect(engine.synthesize(piece!, 'zz_broken', 1)).rejects.toThrow(/zz_broken\.bin has 1000 bytes/);
+    await expect(engine.synthesize(piece!, 'nope', 1)).rejects.toThrow(/unknown voice "nope"/);
+  });
+
+  test('splits text that would overflow the model instead of truncating it', async () => {
+    const clause = 'the pipeline streams every sentence to the endpoint as soon as it is complete';
+    const long = `${Array.from({ length: 12 }, () => clause).join(', ')}.`;
+    const pieces = await engine.prepare(long, 'af_heart');
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces) expect(piece.tokenIds.length).toBeLessThanOrEqual(MAX_PIECE_TOKENS);
+    // Nothing dropped: every word is in some piece, in order.
+    expect(pieces.map((p) => p.text).join(' ').replace(/\s+/g, ' ')).toBe(long);
+  });
+
+  test('British voices phonemise as en-gb', async () => {
+    const [us] = await engine.prepare('tomato', 'af_heart');
+    const [gb] = await engine.prepare('tomato', 'bf_emma');
+    expect(us!.phonemes).not.toBe(gb!.phonemes);
+  });
+
+  test('text with nothing to speak prepares to no pieces', async () => {
+    expect(await engine.prepare('   ', 'af_heart')).toEqual([]);
+  });
+
+  test('warms up', async () => {
+    await expect(engine.warmUp()).resolves.toBeUndefined();
+  });
+});
+
+test('a folder without the model names what is missing', async () => {
+  const empty = await mkdtemp(join(tmpdir(), 'kokoro-empty-'));
+  try {
+    await expect(loadKokoroEngine({ modelDir: empty, dtype: 'q8' })).rejects.toThrow(
+      /missing config\.json, tokenizer\.json, tokenizer_config\.json, onnx\/model_quantized\.onnx/,
+    );
+  } finally {
+    await rm(empty, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,141 @@
+// The Kokoro-82M engine: kokoro-js (transformers.js + onnxruntime-node) for loading and the model
+// call, worker threads for text preparation, our own voice store (so voices under the model dir
+// work too). Model runs are async onnxruntime calls, so the event loop stays free while they run.
+import { access } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { env, Tensor } from '@huggingface/transformers';
+import { KokoroTTS } from 'kokoro-js';
+import { PrepPool } from './prep-pool.ts';
+import type { Engine, PreparedPiece } from './types.ts';
+import { NATIVE_SAMPLE_RATE } from './types.ts';
+import { voiceLanguage, VoiceStore } from './voices.ts';
+
+export const DTYPES = ['fp32', 'fp16', 'q8', 'q4', 'q4f16'] as const;
+export type Dtype = (typeof DTYPES)[number];
+export const DEVICES = ['cpu', 'cuda'] as const;
+export type Device = (typeof DEVICES)[number];
+
+/** The ONNX file transformers.js loads for each dtype (field notes, section 2). */
+export const MODEL_FILE: Record<Dtype, string> = {
+  fp32: 'onnx/model.onnx',
+  fp16: 'onnx/model_fp16.onnx',
+  q8: 'onnx/model_quantized.onnx',
+  q4: 'onnx/model_q4.onnx',
+  q4f16: 'onnx/model_q4f16.onnx',
+};
+
+export interface EngineOptions {
+  /** Folder with config.json, tokenizer files and onnx/ (SageMaker: /opt/ml/model). */
+  modelDir: string;
+  dtype?: Dtype;
+  device?: Device;
+  /** Text preparation worker threads; default: cores - 1, between 1 and 4. */
+  prepWorkers?: number;
+  /** Called with each start-up stage and its duration. */
+  onStage?: (stage: string, ms: number) => void;
+}
+
+export interface KokoroEngine extends Engine {
+  readonly dtype: Dtype;
+  readonly device: Device;
+  /** One discarded synthesis, so the first real request does not pay for lazy initialisation. */
+  warmUp(): Promise<void>;
+}
+
+async function timed<T>(stage: string, onStage: EngineOptions['onStage'], work: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const result = await work();
+  onStage?.(stage, Math.round(performance.now() - t0));
+  return result;
+}
+
+async function checkModelDir(dir: string, dtype: Dtype): Promise<void> {
+  const needed = ['config.json', 'tokenizer.json', 'tokenizer_config.json', MODEL_FILE[dtype]];
+  const missing: string[] = [];
+  for (const file of needed) await access(join(dir, file)).catch(() => missing.push(file));
+  if (missing.length > 0) {
+    throw new Error(
+      `model folder ${dir} is missing ${missing.join(', ')} (dtype ${dtype} loads ${MODEL_FILE[dtype]}); ` +
+        'set KOKORO_MODEL_DIR to a Kokoro-82M ONNX folder (onnx-community/Kokoro-82M-v1.0-ONNX layout)',
+    );
+  }
+}
+
+export async function loadKokoroEngine(options: EngineOptions): Promise<KokoroEngine> {
+  const dtype = options.dtype ?? 'fp32';
+  const device = options.device ?? 'cpu';
+  if (!DTYPES.includes(dtype)) throw new Error(`unknown dtype "${dtype}"; expected one of ${DTYPES.join(', ')}`);
+  if (!DEVICES.includes(device)) throw new Error(`unknown device "${device}"; expected one of ${DEVICES.join(', ')}`);
+  // An absolute path: transformers.js takes a relative "a/b" for a Hub model id.
+  const modelDir = resolve(options.modelDir);
+  await checkModelDir(modelDir, dtype);
+  env.allowRemoteModels = false;
+
+  const workers = options.prepWorkers ?? Math.min(4, Math.max(1, availableParallelism() - 1));
+  const pool = new PrepPool(modelDir, workers);
+  try {
+    const tts = await timed('load_model', options.onStage, () =>
+      // kokoro-js's typings list browser devices only; transformers.js on Node accepts "cuda".
+      KokoroTTS.from_pretrained(modelDir, { dtype, device: device as 'cpu' }),
+    );
+    const voices = await timed('load_voices', options.onStage, () =>
+      VoiceStore.open(modelDir, new Set(Object.keys(tts.voices))),
+    );
+    await timed('start_prep_workers', options.onStage, () => pool.ready());
+    return new KokoroJsEngine(tts, voices, pool, dtype, device);
+  } catch (err) {
+    await pool.close();
+    throw err;
+  }
+}
+
+class KokoroJsEngine implements KokoroEngine {
+  readonly sampleRate = NATIVE_SAMPLE_RATE;
+  readonly voices: readonly string[];
+  readonly dtype: Dtype;
+  readonly device: Device;
+  readonly #tts: KokoroTTS;
+  readonly #store: VoiceStore;
+  readonly #pool: PrepPool;
+
+  constructor(tts: KokoroTTS, store: VoiceStore, pool: PrepPool, dtype: Dtype, device: Device) {
+    this.#tts = tts;
+    this.#store = store;
+    this.#pool = pool;
+    this.voices = store.ids;
+    this.dtype = dtype;
+    this.device = device;
+  }
+
+  hasVoice(voice: string): boolean {
+    return this.#store.has(voice);
+  }
+
+  prepare(text: string, voice: string): Promise<PreparedPiece[]> {
+    return this.#pool.prepare(text, voiceLanguage(voice));
+  }
+
+  // Mirrors kokoro-js's generate_from_ids (pads at both ends, style row by length, float32 speed),
+  // with the style taken from our voice store so that model-dir voices work.
+  async synthesize(piece: PreparedPiece, voice: string, speed: number): Promise<Float32Array> {
+    const ids = BigInt64Array.from([0, ...piece.tokenIds, 0], (id) => BigInt(id));
+    const style = await this.#store.style(voice, piece.tokenIds.length);
+    const { waveform } = (await this.#tts.model({
+      input_ids: new Tensor('int64', ids, [1, ids.length]),
+      style: new Tensor('float32', style, [1, style.length]),
+      speed: new Tensor('float32', Float32Array.of(speed), [1]),
+    })) as { waveform: Tensor };
+    return waveform.data as Float32Array;
+  }
+
+  async warmUp(): Promise<void> {
+    const [piece] = await this.prepare('Warming up the model.', 'af_heart');
+    if (piece) await this.synthesize(piece, this.voices.includes('af_heart') ? 'af_heart' : this.voices[0]!, 1);
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+    await this.#tts.model.dispose();
+  }
+}
