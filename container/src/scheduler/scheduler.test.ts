@@ -1,0 +1,157 @@
+import { describe, expect, test } from '@jest/globals';
+import { AudioDurationEstimator } from './estimate.ts';
+import { type Lane, Scheduler, type SchedulingPolicy } from './scheduler.ts';
+
+/** A scheduler on a fake clock whose jobs finish only when the test says so. */
+function harness(policy: SchedulingPolicy, concurrency = 1) {
+  let clock = 1000;
+  const started: string[] = [];
+  const finishers = new Map<string, () => void>();
+  const scheduler = new Scheduler({ concurrency, policy, now: () => clock });
+  const job = (lane: Lane, name: string, estimatedAudioMs = 1000) =>
+    lane.enqueue({
+      estimatedAudioMs,
+      run: () =>
+        new Promise<void>((resolve) => {
+          started.push(name);
+          finishers.set(name, resolve);
+        }),
+    });
+  const finish = async (name: string) => {
+    finishers.get(name)!();
+    await new Promise((r) => setImmediate(r));
+  };
+  return {
+    scheduler,
+    started,
+    job,
+    finish,
+    advance: (ms: number) => {
+      clock += ms;
+    },
+    now: () => clock,
+  };
+}
+
+describe('deadline policy', () => {
+  test("a new session's first piece overtakes a long answer that still has audio playing", async () => {
+    const h = harness('deadline');
+    let longPlayout = 0;
+    const long = h.scheduler.openLane(() => longPlayout);
+    const fresh = h.scheduler.openLane(() => 0);
+    h.job(long, 'long-1');
+    h.job(long, 'long-2');
+    h.job(long, 'long-3');
+    h.advance(5);
+    h.job(fresh, 'fresh-1');
+    expect(h.started).toEqual(['long-1']);
+    // long-1's audio (3 s) was sent at t=1050: it plays until 4050, so long-2 is due then
+    h.advance(45);
+    longPlayout = h.now() + 3000;
+    await h.finish('long-1');
+    expect(h.started).toEqual(['long-1', 'fresh-1']);
+    await h.finish('fresh-1');
+    expect(h.started).toEqual(['long-1', 'fresh-1', 'long-2']);
+  });
+
+  test('the session whose audio runs out first goes first', async () => {
+    const h = harness('deadline');
+    const playout = { a: 0, b: 0 };
+    const a = h.scheduler.openLane(() => playout.a);
+    const b = h.scheduler.openLane(() => playout.b);
+    const blocker = h.scheduler.openLane(() => 0);
+    h.job(blocker, 'blocker');
+    playout.a = h.now() + 2000;
+    playout.b = h.now() + 500;
+    h.job(a, 'a-2');
+    h.job(b, 'b-2');
+    await h.finish('blocker');
+    expect(h.started).toEqual(['blocker', 'b-2']);
+    await h.finish('b-2');
+    expect(h.started).toEqual(['blocker', 'b-2', 'a-2']);
+  });
+
+  test("a lane's running job pushes its next job's deadline back by its estimated audio", async () => {
+    const h = harness('deadline', 2);
+    const a = h.scheduler.openLane(() => 0);
+    const b = h.scheduler.openLane(() => 0);
+    const other = h.scheduler.openLane(() => 0);
+    h.job(a, 'a-1', 800);
+    h.job(other, 'other');
+    h.job(a, 'a-2', 800);
+    h.advance(100);
+    h.job(b, 'b-1');
+    // a-2 is due at now + 800 (a-1's audio, still being made); b-1 is due at its arrival (1100)
+    expect(h.scheduler.dueTime(a)).toBe(1900);
+    expect(h.scheduler.dueTime(b)).toBe(1100);
+    await h.finish('other');
+    expect(h.started).toEqual(['a-1', 'other', 'b-1']);
+    await h.finish('a-1');
+    expect(h.started).toEqual(['a-1', 'other', 'b-1', 'a-2']);
+  });
+
+  test('same-lane jobs run in order, equal deadlines fall back to arrival order', async () => {
+    const h = harness('deadline');
+    const a = h.scheduler.openLane(() => 0);
+    const b = h.scheduler.openLane(() => 0);
+    h.job(a, 'a-1', 0);
+    h.job(b, 'b-1', 0);
+    h.job(a, 'a-2', 0);
+    h.job(b, 'b-2', 0);
+    for (const name of ['a-1', 'b-1', 'a-2', 'b-2']) await h.finish(name);
+    expect(h.started).toEqual(['a-1', 'b-1', 'a-2', 'b-2']);
+  });
+});
+
+test('fifo policy runs in arrival order regardless of playback', async () => {
+  const h = harness('fifo');
+  const long = h.scheduler.openLane(() => h.now() + 60_000);
+  const fresh = h.scheduler.openLane(() => 0);
+  h.job(long, 'long-1');
+  h.job(long, 'long-2');
+  h.job(fresh, 'fresh-1');
+  await h.finish('long-1');
+  await h.finish('long-2');
+  expect(h.started).toEqual(['long-1', 'long-2', 'fresh-1']);
+});
+
+test('bounded concurrency, cancel drops queued jobs at once, whenIdle', async () => {
+  const h = harness('deadline', 2);
+  const a = h.scheduler.openLane(() => 0);
+  for (let i = 1; i <= 5; i++) h.job(a, `a-${i}`);
+  expect(h.scheduler.running).toBe(2);
+  expect(h.scheduler.queued).toBe(3);
+  expect(a.clear()).toBe(3);
+  expect(h.scheduler.queued).toBe(0);
+  let idle = false;
+  void h.scheduler.whenIdle().then(() => (idle = true));
+  await h.finish('a-1');
+  expect(idle).toBe(false);
+  await h.finish('a-2');
+  expect(idle).toBe(true);
+  expect(h.started).toEqual(['a-1', 'a-2']);
+});
+
+test('a job that throws does not stall the queue', async () => {
+  const errors: unknown[] = [];
+  const s = new Scheduler({ concurrency: 1, policy: 'deadline', onJobError: (e) => errors.push(e) });
+  const lane = s.openLane(() => 0);
+  const ran: string[] = [];
+  lane.enqueue({ estimatedAudioMs: 0, run: () => { throw new Error('boom'); } });
+  lane.enqueue({ estimatedAudioMs: 0, run: async () => void ran.push('second') });
+  await s.whenIdle();
+  await new Promise((r) => setImmediate(r));
+  expect(ran).toEqual(['second']);
+  expect(String(errors[0])).toMatch(/boom/);
+});
+
+test('invalid concurrency is refused', () => {
+  expect(() => new Scheduler({ concurrency: 0, policy: 'fifo' })).toThrow(/concurrency/);
+});
+
+test('duration estimator learns from observations', () => {
+  const e = new AudioDurationEstimator();
+  for (let i = 0; i < 50; i++) e.observe(10, 1, 2000);
+  expect(e.estimate(10, 1)).toBeCloseTo(2000, 0);
+  expect(e.estimate(10, 2)).toBeCloseTo(1000, 0);
+});
