@@ -1,0 +1,138 @@
+// foundation under Pulumi mocks: outputs, bucket and repository hardening, exact IAM policies.
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { foundationOutputs } from '../shared/outputs.ts';
+import { account, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
+
+let run: ProgramRun;
+const policyOf = (roleName: string) => JSON.parse(run.find('aws:iam/rolePolicy:RolePolicy', `${roleName}-policy`).state.policy as string);
+const statement = (doc: any, sid: string) => doc.Statement.find((s: any) => s.Sid === sid);
+
+beforeAll(async () => {
+  run = await runProgram(new URL('./index.ts', import.meta.url), {
+    project: 'kokoro-foundation',
+    config: {
+      'kokoro-foundation:bedrockModelIds': JSON.stringify(['us.anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-micro-v1:0']),
+      'kokoro-foundation:accessLogBucket': 'audit-logs',
+    },
+  });
+});
+
+test('exports exactly the contract outputs', () => {
+  expect(Object.keys(run.outputs).sort()).toEqual([...foundationOutputs].sort());
+  expect(run.outputs).toMatchObject({
+    weightsBucketName: 'kokoro-dev-weights-0a1b2c3',
+    weightsBucketArn: 'arn:aws:s3:::kokoro-dev-weights-0a1b2c3',
+    weightsKeyArn: `arn:aws:kms:${region}:${account}:key/kokoro-dev-weights-key-key-id`,
+    weightsPrefix: 'models/',
+    containerRepositoryUrl: `${account}.dkr.ecr.${region}.amazonaws.com/kokoro-dev-tts-container-0a1b2c3`,
+    runtimeRepositoryUrl: `${account}.dkr.ecr.${region}.amazonaws.com/kokoro-dev-agent-runtime-0a1b2c3`,
+    sagemakerRoleArn: `arn:aws:iam::${account}:role/kokoro-dev-sagemaker-0a1b2c3`,
+    agentRuntimeRoleArn: `arn:aws:iam::${account}:role/kokoro-dev-agentcore-0a1b2c3`,
+    endpointName: 'kokoro-dev-tts',
+  });
+});
+
+describe('weights bucket', () => {
+  test('is private, owner-enforced, versioned and KMS-encrypted with a rotating key', () => {
+    expect(run.find('aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock').inputs).toMatchObject({
+      blockPublicAcls: true, blockPublicPolicy: true, ignorePublicAcls: true, restrictPublicBuckets: true,
+    });
+    expect(run.find('aws:s3/bucketOwnershipControls:BucketOwnershipControls').inputs.rule).toEqual({ objectOwnership: 'BucketOwnerEnforced' });
+    expect(run.find('aws:s3/bucketVersioning:BucketVersioning').inputs.versioningConfiguration).toEqual({ status: 'Enabled' });
+    const rule = run.find('aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration').inputs.rules[0];
+    expect(rule.applyServerSideEncryptionByDefault).toEqual({ sseAlgorithm: 'aws:kms', kmsMasterKeyId: run.outputs.weightsKeyArn });
+    expect(run.find('aws:kms/key:Key').inputs).toMatchObject({ enableKeyRotation: true, deletionWindowInDays: 30 });
+    expect(run.find('aws:s3/bucket:Bucket').inputs.forceDestroy).toBe(false);
+  });
+
+  test('denies requests without TLS and aborts incomplete uploads', () => {
+    const policy = JSON.parse(run.find('aws:s3/bucketPolicy:BucketPolicy').inputs.policy);
+    expect(policy.Statement).toEqual([{
+      Sid: 'DenyInsecureTransport', Effect: 'Deny', Principal: '*', Action: 's3:*',
+      Resource: [run.outputs.weightsBucketArn, `${run.outputs.weightsBucketArn}/*`],
+      Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+    }]);
+    const rules = run.find('aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration').inputs.rules;
+    expect(rules[0]).toMatchObject({ status: 'Enabled', abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } });
+  });
+
+  test('logs access to the configured bucket', () => {
+    expect(run.find('aws:s3/bucketLogging:BucketLogging').inputs).toMatchObject({ targetBucket: 'audit-logs', targetPrefix: 'kokoro-dev-weights-0a1b2c3/' });
+  });
+});
+
+test('repositories scan on push, keep immutable tags, encrypt, and keep the last 10 images', () => {
+  const repos = run.all('aws:ecr/repository:Repository');
+  expect(repos).toHaveLength(2);
+  for (const repo of repos) {
+    expect(repo.inputs).toMatchObject({
+      imageScanningConfiguration: { scanOnPush: true },
+      imageTagMutability: 'IMMUTABLE',
+      encryptionConfigurations: [{ encryptionType: 'KMS' }],
+    });
+  }
+  for (const policy of run.all('aws:ecr/lifecyclePolicy:LifecyclePolicy')) {
+    expect(JSON.parse(policy.inputs.policy).rules[0].selection).toEqual({ tagStatus: 'any', countType: 'imageCountMoreThan', countNumber: 10 });
+  }
+});
+
+describe('SageMaker execution role', () => {
+  test('is assumable only by SageMaker for this account', () => {
+    const trust = JSON.parse(run.find('aws:iam/role:Role', 'kokoro-dev-sagemaker').inputs.assumeRolePolicy);
+    expect(trust.Statement[0]).toMatchObject({ Principal: { Service: 'sagemaker.amazonaws.com' }, Action: ['sts:AssumeRole'], Condition: { StringEquals: { 'aws:SourceAccount': account } } });
+  });
+
+  test('reads only the weights prefix, pulls only its image, logs only to its endpoint group', () => {
+    const doc = policyOf('kokoro-dev-sagemaker');
+    const bucketArn = run.outputs.weightsBucketArn as string;
+    expect(statement(doc, 'ReadWeights')).toMatchObject({ Action: ['s3:GetObject'], Resource: `${bucketArn}/models/*` });
+    expect(statement(doc, 'ListWeights')).toMatchObject({ Resource: bucketArn, Condition: { StringLike: { 's3:prefix': 'models/*' } } });
+    expect(statement(doc, 'DecryptWeights')).toMatchObject({ Action: ['kms:Decrypt'], Resource: run.outputs.weightsKeyArn });
+    expect(statement(doc, 'PullImage').Resource).toBe(`arn:aws:ecr:${region}:${account}:repository/kokoro-dev-tts-container-0a1b2c3`);
+    expect(statement(doc, 'WriteLogs').Resource).toEqual([
+      `arn:aws:logs:${region}:${account}:log-group:/aws/sagemaker/Endpoints/kokoro-dev-tts`,
+      `arn:aws:logs:${region}:${account}:log-group:/aws/sagemaker/Endpoints/kokoro-dev-tts:log-stream:*`,
+    ]);
+    expect(run.find('aws:cloudwatch/logGroup:LogGroup').inputs).toMatchObject({ name: '/aws/sagemaker/Endpoints/kokoro-dev-tts', retentionInDays: 30 });
+  });
+});
+
+describe('AgentCore runtime role', () => {
+  test('trusts bedrock-agentcore from this account and region only', () => {
+    const trust = JSON.parse(run.find('aws:iam/role:Role', 'kokoro-dev-agentcore').inputs.assumeRolePolicy);
+    expect(trust.Statement[0].Condition).toEqual({
+      StringEquals: { 'aws:SourceAccount': account },
+      ArnLike: { 'aws:SourceArn': `arn:aws:bedrock-agentcore:${region}:${account}:*` },
+    });
+  });
+
+  test('invokes only this endpoint and only the configured models', () => {
+    const doc = policyOf('kokoro-dev-agentcore');
+    expect(statement(doc, 'InvokeEndpoint')).toEqual({
+      Sid: 'InvokeEndpoint', Effect: 'Allow',
+      Action: ['sagemaker:InvokeEndpoint', 'sagemaker:InvokeEndpointWithBidirectionalStream', 'sagemaker:InvokeEndpointWithResponseStream'],
+      Resource: `arn:aws:sagemaker:${region}:${account}:endpoint/kokoro-dev-tts`,
+    });
+    expect(statement(doc, 'InvokeModels').Resource).toEqual([
+      `arn:aws:bedrock:${region}:${account}:inference-profile/us.anthropic.claude-haiku-4-5-20251001-v1:0`,
+      'arn:aws:bedrock:*::foundation-model/anthropic.claude-haiku-4-5-20251001-v1:0',
+      `arn:aws:bedrock:${region}::foundation-model/amazon.nova-micro-v1:0`,
+    ]);
+    expect(statement(doc, 'PullImage').Resource).toBe(`arn:aws:ecr:${region}:${account}:repository/kokoro-dev-agent-runtime-0a1b2c3`);
+  });
+
+  test('no statement of either role has a * action', () => {
+    for (const role of ['kokoro-dev-sagemaker', 'kokoro-dev-agentcore']) {
+      for (const s of policyOf(role).Statement) expect(s.Action.some((a: string) => a.includes('*'))).toBe(false);
+    }
+  });
+});
+
+test('every taggable resource carries the default tags', () => {
+  const tagged = run.resources.filter((r) => r.type.startsWith('aws:') && 'tags' in r.inputs);
+  expect(tagged.map((r) => r.type).sort()).toEqual([
+    'aws:cloudwatch/logGroup:LogGroup', 'aws:ecr/repository:Repository', 'aws:ecr/repository:Repository',
+    'aws:iam/role:Role', 'aws:iam/role:Role', 'aws:kms/key:Key', 'aws:s3/bucket:Bucket',
+  ]);
+  for (const r of tagged) expect(r.inputs.tags).toMatchObject({ app: 'kokoro', 'pulumi-project': 'kokoro-foundation', 'pulumi-stack': 'dev', layer: 'foundation' });
+});

@@ -1,0 +1,45 @@
+// The policy-document builders on their own: argument checks and the `*` resources they allow.
+import { describe, expect, test } from '@jest/globals';
+import { keepLastImagesPolicy } from './imageRepository.ts';
+import { agentRuntimePolicy, bedrockModelArns, sagemakerPolicy } from './policies.ts';
+
+const scope = { partition: 'aws', region: 'eu-west-1', account: '111122223333' };
+
+describe('bedrockModelArns', () => {
+  test('maps plain model ids to one regional foundation-model ARN', () => {
+    expect(bedrockModelArns(['amazon.nova-lite-v1:0'], scope)).toEqual(['arn:aws:bedrock:eu-west-1::foundation-model/amazon.nova-lite-v1:0']);
+  });
+
+  test('maps inference profiles to the profile and the model in any region', () => {
+    expect(bedrockModelArns(['global.anthropic.claude-sonnet-4-5-20250929-v1:0'], scope)).toEqual([
+      'arn:aws:bedrock:eu-west-1:111122223333:inference-profile/global.anthropic.claude-sonnet-4-5-20250929-v1:0',
+      'arn:aws:bedrock:*::foundation-model/anthropic.claude-sonnet-4-5-20250929-v1:0',
+    ]);
+  });
+
+  test('rejects an empty list and odd characters', () => {
+    expect(() => bedrockModelArns([], scope)).toThrow(/at least one/);
+    expect(() => bedrockModelArns(['*'], scope)).toThrow(/unexpected characters/);
+  });
+});
+
+test('sagemakerPolicy insists on a prefix ending in /', () => {
+  expect(() => sagemakerPolicy({ ...scope, bucketArn: 'arn:aws:s3:::b', weightsPrefix: 'models', keyArn: 'k', repositoryArn: 'r', endpointName: 'e' }))
+    .toThrow("weightsPrefix 'models' must end in '/'");
+});
+
+test('only actions without resource-level permissions get a * resource', () => {
+  const docs = [
+    sagemakerPolicy({ ...scope, bucketArn: 'arn:aws:s3:::b', weightsPrefix: 'm/', keyArn: 'k', repositoryArn: 'r', endpointName: 'e' }),
+    agentRuntimePolicy({ ...scope, repositoryArn: 'r', endpointName: 'e', bedrockModelIds: ['amazon.nova-lite-v1:0'] }),
+  ];
+  const starred = docs.flatMap((d) => d.Statement.filter((s) => s.Resource === '*').flatMap((s) => s.Action)).sort();
+  expect(starred).toEqual([
+    'cloudwatch:PutMetricData', 'cloudwatch:PutMetricData', 'ecr:GetAuthorizationToken', 'ecr:GetAuthorizationToken',
+    'xray:GetSamplingRules', 'xray:GetSamplingTargets', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments',
+  ]);
+});
+
+test('keepLastImagesPolicy rejects a count below one', () => {
+  expect(() => keepLastImagesPolicy(0)).toThrow('keepImages must be a positive integer, got 0');
+});

@@ -1,0 +1,156 @@
+// Strict Pulumi mocks for the stack tests: run one program under mocks, record every resource and
+// every StackReference output the program reads, and resolve the program's exports.
+import * as pulumi from '@pulumi/pulumi';
+
+export const account = '123456789012';
+export const region = 'us-east-1';
+export const organization = 'acme';
+
+export interface RecordedResource {
+  type: string;
+  name: string;
+  inputs: Record<string, any>;
+  state: Record<string, any>;
+}
+
+export interface ProgramRun {
+  resources: RecordedResource[];
+  /** The program's exports, resolved. */
+  outputs: Record<string, unknown>;
+  /** Full stack-reference name -> output names the program read from it. */
+  reads: Record<string, string[]>;
+  /** The one resource of this type and name; throws when there is none or several. */
+  find(type: string, name?: string): RecordedResource;
+  all(type: string): RecordedResource[];
+}
+
+export interface RunOptions {
+  project: string;
+  stack?: string;
+  preview?: boolean;
+  /** Config values by full key (`project:key`, `aws:region`). */
+  config?: Record<string, string>;
+  /** Outputs of the stacks this program references, by full `org/project/stack` name. */
+  stackOutputs?: Record<string, Record<string, unknown>>;
+}
+
+/** Values every fake resource computes, by type. Anything not listed echoes its inputs. */
+function fakeState(type: string, name: string, inputs: Record<string, any>): Record<string, any> {
+  const arn = (service: string, resource: string) => `arn:aws:${service}:${region}:${account}:${resource}`;
+  switch (type) {
+    case 'aws:s3/bucket:Bucket': {
+      const bucket = inputs.bucket ?? `${name}-0a1b2c3`;
+      return { bucket, arn: `arn:aws:s3:::${bucket}` };
+    }
+    case 'aws:kms/key:Key':
+      return { arn: arn('kms', `key/${name}-key-id`), keyId: `${name}-key-id` };
+    case 'aws:ecr/repository:Repository': {
+      const repo = inputs.name ?? `${name}-0a1b2c3`;
+      return { name: repo, arn: arn('ecr', `repository/${repo}`), repositoryUrl: `${account}.dkr.ecr.${region}.amazonaws.com/${repo}` };
+    }
+    case 'aws:iam/role:Role': {
+      const role = inputs.name ?? `${name}-0a1b2c3`;
+      return { name: role, arn: `arn:aws:iam::${account}:role/${role}` };
+    }
+    case 'aws:cloudwatch/logGroup:LogGroup':
+      return { arn: arn('logs', `log-group:${inputs.name ?? name}`) };
+    case 'aws:sagemaker/model:Model':
+    case 'aws:sagemaker/endpointConfiguration:EndpointConfiguration':
+    case 'aws:sagemaker/endpoint:Endpoint': {
+      const kind = type.split(':')[2] === 'EndpointConfiguration' ? 'endpoint-config' : type.split(':')[2]!.toLowerCase();
+      const resourceName = inputs.name ?? `${name}-0a1b2c3`;
+      return { name: resourceName, arn: arn('sagemaker', `${kind}/${resourceName}`) };
+    }
+    case 'awsx:ecr:Image':
+      return { imageUri: `${inputs.repositoryUrl}@sha256:${'ab'.repeat(32)}` };
+    case 'aws:bedrock/agentcoreAgentRuntime:AgentcoreAgentRuntime':
+      return {
+        agentRuntimeArn: arn('bedrock-agentcore', `runtime/${inputs.agentRuntimeName}-AbCdE12345`),
+        agentRuntimeId: `${inputs.agentRuntimeName}-AbCdE12345`,
+        agentRuntimeVersion: '1',
+      };
+    case 'aws:bedrock/agentcoreAgentRuntimeEndpoint:AgentcoreAgentRuntimeEndpoint':
+      return { agentRuntimeEndpointArn: `${inputs.agentRuntimeArn}/runtime-endpoint/${inputs.name}` };
+    default:
+      return {};
+  }
+}
+
+const calls: Record<string, (inputs: any) => Record<string, unknown>> = {
+  'aws:index/getCallerIdentity:getCallerIdentity': () => ({ accountId: account, arn: `arn:aws:iam::${account}:user/test`, userId: 'test' }),
+  'aws:index/getRegion:getRegion': () => ({ region, name: region, id: region }),
+  'aws:index/getPartition:getPartition': () => ({ partition: 'aws', dnsSuffix: 'amazonaws.com', id: 'aws' }),
+};
+
+/** Resolves any Output or plain value (outputs under mocks are known, so this never hangs). */
+export function resolve<T>(value: pulumi.Input<T>): Promise<T> {
+  return new Promise((done) => pulumi.output(value).apply((v) => done(v as T)));
+}
+
+/** Sets mocks and config, then imports the program (dynamically: a static import would run first). */
+export async function runProgram(programUrl: URL, options: RunOptions): Promise<ProgramRun> {
+  const resources: RecordedResource[] = [];
+  const stackOutputs = options.stackOutputs ?? {};
+  await pulumi.runtime.setMocks(
+    {
+      newResource(args) {
+        const inputs = args.inputs as Record<string, any>;
+        if (args.type === 'pulumi:pulumi:StackReference') {
+          const outputs = stackOutputs[inputs.name as string];
+          if (outputs === undefined) throw new Error(`unexpected stack reference '${inputs.name}'`);
+          const state = { name: inputs.name, outputs, secretOutputNames: [] };
+          resources.push({ type: args.type, name: args.name, inputs, state });
+          return { id: inputs.name as string, state };
+        }
+        const state = { ...inputs, ...fakeState(args.type, args.name, inputs) };
+        resources.push({ type: args.type, name: args.name, inputs, state });
+        return { id: `${args.name}-id`, state };
+      },
+      call(args) {
+        const handler = calls[args.token];
+        if (handler === undefined) throw new Error(`unmocked call ${args.token}`);
+        return handler(args.inputs);
+      },
+    },
+    options.project,
+    options.stack ?? 'dev',
+    options.preview ?? false,
+    organization,
+  );
+  pulumi.runtime.setAllConfig({ 'aws:region': region, ...options.config });
+
+  // Record every output name read from a StackReference; getOutput keeps a missing name from
+  // becoming an unhandled rejection, so the contract assertions report it instead.
+  const readsByRef: { ref: pulumi.StackReference; output: string }[] = [];
+  const proto = pulumi.StackReference.prototype;
+  const record = function (this: pulumi.StackReference, name: pulumi.Input<string>) {
+    if (typeof name !== 'string') throw new Error('stack output names must be plain strings');
+    readsByRef.push({ ref: this, output: name });
+    return proto.getOutput.call(this, name);
+  };
+  proto.requireOutput = record;
+
+  const module = (await import(programUrl.href)) as Record<string, unknown>;
+  const outputs: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(module)) outputs[key] = await resolve(value as pulumi.Input<unknown>);
+  const reads: Record<string, string[]> = {};
+  for (const { ref, output } of readsByRef) {
+    const refName = await resolve(ref.name);
+    (reads[refName] ??= []).push(output);
+  }
+
+  const all = (type: string) => resources.filter((r) => r.type === type);
+  const find = (type: string, name?: string) => {
+    const matches = all(type).filter((r) => name === undefined || r.name === name);
+    if (matches.length !== 1) {
+      throw new Error(`expected one ${type}${name ? ` named ${name}` : ''}, found ${matches.length}: ${matches.map((m) => m.name).join(', ')}`);
+    }
+    return matches[0]!;
+  };
+  return { resources, outputs, reads, find, all };
+}
+
+/** Fake outputs for a producer stack: every name in its contract list, valued `<name>-value`. */
+export function fakeOutputs(names: readonly string[], overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...Object.fromEntries(names.map((n) => [n, `${n}-value`])), ...overrides };
+}
