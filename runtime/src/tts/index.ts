@@ -1,0 +1,5 @@
+// Public surface of the TTS session client: the interface, the transports and the factory.
+export type { TtsEvent, TtsSession, TtsTransport, TransportErrorCode, VoiceSettings } from './types.ts';
+export { TtsTransportError } from './types.ts';
+export { WebSocketTransport } from './websocket-transport.ts';
+export type { WebSocketTransportOptions } from './websocket-transport.ts';

@@ -1,0 +1,256 @@
+// A TtsSession over protocol v1 on any message channel (direct WebSocket or SageMaker bidi stream):
+// pipelined speak, cancel with no stale audio, end/done, and one reconnect that re-sends the
+// utterances whose audio was not complete (announced by a `reconnected` event).
+import { serverMessageSchema, voiceSettingsSchema } from '@kokoro-speech/container/protocol';
+import type { ClientMessage, ReadyMessage, ServerMessage } from '@kokoro-speech/container/protocol';
+import type { Channel, ChannelOpener } from './channel.ts';
+import { EventQueue } from './event-queue.ts';
+import { newUtteranceId, checkUtteranceId } from './ids.ts';
+import { TtsTransportError } from './types.ts';
+import type { TtsEvent, TtsSession, VoiceSettings } from './types.ts';
+
+type Ready = { sample_rate: number; format: string; voices: string[] };
+interface Utterance { id: string; index: number; text: string }
+interface Deferred<T> { promise: Promise<T>; resolve(value: T): void; reject(error: unknown): void }
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  promise.catch(() => {}); // a caller that never awaits must not cause an unhandled rejection
+  return { promise, resolve, reject };
+}
+
+export class ProtocolSession implements TtsSession {
+  ready!: Promise<Ready>;
+  readonly #opener: ChannelOpener;
+  readonly #settings: VoiceSettings;
+  readonly #queue = new EventQueue<TtsEvent>();
+  /** Utterances sent whose audio is not complete, in send order. */
+  readonly #pending = new Map<string, Utterance>();
+  /** Cancelled ids whose late frames must be ignored until the server confirms the cancel. */
+  readonly #dropped = new Set<string>();
+  readonly #cancels: Array<{ ids: string[]; done: Deferred<string[]> }> = [];
+  #channel: Channel | null = null;
+  #generation = 0;
+  #awaitingReady: Deferred<ReadyMessage> | null = null;
+  #current: Utterance | null = null;
+  #nextIndex = 0;
+  #state: 'open' | 'ending' | 'done' | 'closed' | 'failed' = 'open';
+  #fatal: TtsTransportError | null = null;
+  #end: Deferred<void> | null = null;
+  #reconnecting = false;
+  #canReconnect = true;
+
+  private constructor(opener: ChannelOpener, settings: VoiceSettings) {
+    this.#opener = opener;
+    this.#settings = settings;
+  }
+
+  /** Connects, sends `config` and resolves once the server's `ready` has arrived. */
+  static async open(opener: ChannelOpener, settings: VoiceSettings, signal?: AbortSignal): Promise<ProtocolSession> {
+    const parsed = voiceSettingsSchema.strict().safeParse(settings);
+    if (!parsed.success) throw new TypeError(`invalid voice settings: ${parsed.error.message}`);
+    const session = new ProtocolSession(opener, parsed.data);
+    const ready = await session.#connect(signal);
+    session.ready = Promise.resolve({
+      sample_rate: parsed.data.sample_rate ?? ready.sample_rate,
+      format: parsed.data.format ?? ready.format,
+      voices: ready.voices,
+    });
+    signal?.addEventListener('abort', () => session.close(), { once: true });
+    return session;
+  }
+
+  speak(text: string, id?: string): string {
+    if (this.#fatal) throw this.#fatal;
+    if (this.#state !== 'open') throw new Error(`speak() after ${this.#state === 'closed' ? 'close()' : 'end()'}`);
+    const utteranceId = id === undefined ? newUtteranceId() : checkUtteranceId(id);
+    if (this.#pending.has(utteranceId)) throw new Error(`utterance id ${utteranceId} is already in use`);
+    const utterance = { id: utteranceId, index: this.#nextIndex++, text };
+    this.#pending.set(utteranceId, utterance);
+    if (!this.#reconnecting) this.#send({ type: 'text', text, id: utteranceId });
+    return utteranceId;
+  }
+
+  cancel(): Promise<string[]> {
+    if (this.#fatal) return Promise.reject(this.#fatal);
+    const ids = [...this.#pending.keys()];
+    for (const id of ids) this.#dropped.add(id);
+    this.#pending.clear();
+    this.#current = null;
+    const dropped = new Set(ids);
+    this.#queue.discard((event) => event.type !== 'error' && event.type !== 'reconnected' && dropped.has(event.id));
+    if (this.#state === 'closed' || this.#state === 'done' || this.#reconnecting) return Promise.resolve(ids);
+    const done = deferred<string[]>();
+    this.#cancels.push({ ids, done });
+    this.#send({ type: 'cancel' });
+    return done.promise;
+  }
+
+  end(): Promise<void> {
+    if (this.#fatal) return Promise.reject(this.#fatal);
+    if (this.#state === 'done') return Promise.resolve();
+    if (this.#state === 'closed') return Promise.reject(new Error('end() after close()'));
+    if (!this.#end) {
+      this.#end = deferred<void>();
+      this.#state = 'ending';
+      if (!this.#reconnecting) this.#send({ type: 'end' });
+    }
+    return this.#end.promise;
+  }
+
+  events(): AsyncIterable<TtsEvent> {
+    return this.#queue;
+  }
+
+  close(): void {
+    if (this.#state === 'closed' || this.#state === 'failed') return;
+    const wasDone = this.#state === 'done';
+    this.#state = 'closed';
+    this.#generation++;
+    this.#channel?.close();
+    this.#channel = null;
+    this.#queue.finish();
+    if (!wasDone) this.#end?.reject(new Error('session closed before the server sent done'));
+    for (const { ids, done } of this.#cancels.splice(0)) done.resolve(ids);
+  }
+
+  #send(message: ClientMessage): void {
+    this.#channel?.send(message);
+  }
+
+  async #connect(signal?: AbortSignal): Promise<ReadyMessage> {
+    const generation = ++this.#generation;
+    const ready = deferred<ReadyMessage>();
+    this.#awaitingReady = ready;
+    const channel = await this.#opener(
+      {
+        onMessage: (data) => { if (generation === this.#generation) this.#onMessage(data); },
+        onBroken: (error) => { if (generation === this.#generation) this.#onBroken(error); },
+      },
+      signal,
+    );
+    if (generation !== this.#generation) {
+      channel.close(); // closed while connecting
+      throw new TtsTransportError('connection_lost', 'session closed while connecting');
+    }
+    this.#channel = channel;
+    channel.send({ type: 'config', ...this.#settings });
+    return ready.promise;
+  }
+
+  #onMessage(data: string | Uint8Array): void {
+    if (typeof data !== 'string') {
+      if (this.#current) this.#queue.push({ type: 'audio', id: this.#current.id, index: this.#current.index, data });
+      return;
+    }
+    let message: ServerMessage;
+    try {
+      const parsed = serverMessageSchema.safeParse(JSON.parse(data));
+      if (!parsed.success) return; // not protocol v1: dropped, not fatal
+      message = parsed.data;
+    } catch {
+      return;
+    }
+    this.#handle(message);
+  }
+
+  #handle(message: ServerMessage): void {
+    switch (message.type) {
+      case 'ready': {
+        const waiter = this.#awaitingReady;
+        this.#awaitingReady = null;
+        waiter?.resolve(message);
+        return;
+      }
+      case 'audio_start': {
+        this.#current = this.#pending.get(message.id) ?? null;
+        if (this.#current) this.#queue.push({ type: 'audio_start', id: message.id, index: this.#current.index });
+        return;
+      }
+      case 'audio_end': {
+        const utterance = this.#pending.get(message.id);
+        this.#current = null;
+        if (!utterance) return;
+        this.#pending.delete(message.id);
+        this.#canReconnect = true; // progress on this stream: a later break may reconnect again
+        const { samples, duration_ms, synthesis_ms, queue_ms } = message;
+        this.#queue.push({ type: 'audio_end', id: message.id, index: utterance.index, samples, duration_ms, synthesis_ms, queue_ms });
+        return;
+      }
+      case 'cancelled': {
+        const cancel = this.#cancels.shift();
+        if (!cancel) return;
+        for (const id of cancel.ids) this.#dropped.delete(id);
+        cancel.done.resolve(cancel.ids);
+        return;
+      }
+      case 'error': {
+        if (message.id !== null) {
+          if (this.#dropped.has(message.id)) return;
+          this.#pending.delete(message.id);
+          if (this.#current?.id === message.id) this.#current = null;
+        }
+        this.#queue.push({ type: 'error', id: message.id, code: message.code, message: message.message });
+        return;
+      }
+      case 'done': {
+        if (this.#state !== 'ending') return;
+        this.#state = 'done';
+        this.#generation++;
+        this.#channel?.close();
+        this.#channel = null;
+        this.#queue.finish();
+        this.#end?.resolve();
+        return;
+      }
+    }
+  }
+
+  async #onBroken(error: TtsTransportError): Promise<void> {
+    if (this.#state === 'closed' || this.#state === 'failed' || this.#state === 'done') return;
+    this.#channel = null;
+    this.#current = null;
+    if (this.#awaitingReady) {
+      this.#awaitingReady.reject(error);
+      this.#awaitingReady = null;
+      return;
+    }
+    if (!this.#canReconnect) return this.#fail(error);
+    this.#canReconnect = false;
+    this.#reconnecting = true;
+    const resent = [...this.#pending.keys()];
+    try {
+      await this.#connect();
+    } catch (reason) {
+      const cause = reason instanceof TtsTransportError ? reason : error;
+      return this.#fail(new TtsTransportError(cause.code, `stream broke (${error.message}) and reconnecting failed: ${cause.message}`, { cause: reason }));
+    }
+    if (this.#closedMeanwhile()) return;
+    this.#reconnecting = false;
+    this.#queue.push({ type: 'reconnected', resent });
+    // The old server session is gone with everything it had queued: cancels are complete.
+    for (const { ids, done } of this.#cancels.splice(0)) done.resolve(ids);
+    this.#dropped.clear();
+    for (const utterance of this.#pending.values()) this.#send({ type: 'text', text: utterance.text, id: utterance.id });
+    if (this.#state === 'ending') this.#send({ type: 'end' });
+  }
+
+  /** State may change while a reconnect awaits (close() from the caller). */
+  #closedMeanwhile(): boolean {
+    return this.#state === 'closed' || this.#state === 'failed';
+  }
+
+  #fail(error: TtsTransportError): void {
+    if (this.#state === 'closed' || this.#state === 'failed') return;
+    this.#state = 'failed';
+    this.#fatal = error;
+    this.#generation++;
+    this.#channel?.close();
+    this.#channel = null;
+    this.#queue.finish(error);
+    this.#end?.reject(error);
+    for (const { done } of this.#cancels.splice(0)) done.reject(error);
+  }
+}

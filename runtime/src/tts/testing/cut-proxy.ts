@@ -1,0 +1,39 @@
+// A TCP proxy for tests that can cut every connection through it at once (a broken stream).
+import { createServer, connect } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface CutProxy {
+  port: number;
+  /** Destroy every open connection (both sides); new connections still work. */
+  cutAll(): void;
+  /** Refuse (destroy) every new connection from now on. */
+  refuseNew(refuse: boolean): void;
+  close(): Promise<void>;
+}
+
+export async function startCutProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<CutProxy> {
+  const sockets = new Set<Socket>();
+  let refusing = false;
+  const server = createServer((client) => {
+    if (refusing) return void client.destroy();
+    const upstream = connect(targetPort, targetHost);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {});
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    cutAll: () => sockets.forEach((socket) => socket.resetAndDestroy()),
+    refuseNew: (refuse) => { refusing = refuse; },
+    close: async () => {
+      sockets.forEach((socket) => socket.destroy());
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// WebSocketTransport against the fake protocol-v1 peer (and, in real-container.test.ts, the real one).
+import { describe, expect, test, afterAll, beforeAll } from '@jest/globals';
+import { startCutProxy } from './testing/cut-proxy.ts';
+import { fakeAudio, startFakeContainer } from './testing/fake-container.ts';
+import type { FakeContainer } from './testing/fake-container.ts';
+import { transportSuite } from './testing/transport-suite.ts';
+import { WebSocketTransport } from './websocket-transport.ts';
+import { TtsTransportError } from './types.ts';
+
+transportSuite('websocket (fake peer)', async () => {
+  const fake = await startFakeContainer();
+  const proxy = await startCutProxy(Number(new URL(fake.url).port));
+  return {
+    transport: new WebSocketTransport({ url: fake.wsUrl }),
+    viaProxy: new WebSocketTransport({ url: `ws://127.0.0.1:${proxy.port}` }),
+    proxy,
+    expectedSamples: (text, rate) => fakeAudio(text, rate).length / 2,
+    close: async () => { await proxy.close(); await fake.close(); },
+  };
+});
+
+describe('WebSocketTransport specifics', () => {
+  let fake: FakeContainer;
+  beforeAll(async () => { fake = await startFakeContainer(); });
+  afterAll(() => fake.close());
+
+  test('rejects a URL that is not ws:// or wss://', () => {
+    expect(() => new WebSocketTransport({ url: 'http://x' })).toThrow(/ws:\/\/ or wss:\/\//);
+  });
+
+  test('sends config first, then text messages with ids, as JSON text frames', async () => {
+    const transport = new WebSocketTransport({ url: fake.url.replace('http', 'ws') });
+    fake.received.length = 0;
+    const session = await transport.open({ voice: 'am_adam', speed: 1.2 });
+    session.speak('Hello.', 'h1');
+    await session.end();
+    expect(fake.received).toEqual([
+      { binary: false, message: { type: 'config', voice: 'am_adam', speed: 1.2 } },
+      { binary: false, message: { type: 'text', text: 'Hello.', id: 'h1' } },
+      { binary: false, message: { type: 'end' } },
+    ]);
+    session.close();
+  });
+
+  test('refuses bad settings before connecting, and an unreachable URL with a TtsTransportError', async () => {
+    const transport = new WebSocketTransport({ url: fake.wsUrl });
+    await expect(transport.open({ speed: 9 })).rejects.toThrow(/invalid voice settings/);
+    const closed = await startCutProxy(1);
+    await closed.close();
+    await expect(new WebSocketTransport({ url: `ws://127.0.0.1:${closed.port}` }).open({})).rejects.toBeInstanceOf(TtsTransportError);
+  });
+
+  test('a container-side close mid-answer is recovered the same way', async () => {
+    const transport = new WebSocketTransport({ url: fake.wsUrl });
+    const session = await transport.open({});
+    const ids = ['One two three.', 'Four five six.', 'Seven.'].map((t) => session.speak(t));
+    const seen: string[] = [];
+    let closed = false;
+    for await (const event of session.events()) {
+      seen.push(event.type);
+      if (event.type === 'audio' && !closed) {
+        closed = true;
+        fake.closeSessions(1011);
+      }
+      if (event.type === 'audio_end' && event.id === ids[2]) break;
+    }
+    expect(seen).toContain('reconnected');
+    session.close();
+  });
+});
