@@ -62,6 +62,7 @@ describe('newlines and markdown', () => {
     ['Code:\n```ts\nconst a = 1. \nb();\n\n```\nDone now.', ['Code:', '```ts\nconst a = 1. \nb();\n\n```', 'Done now.']],
     ['Tilde:\n~~~\nx. Y\n~~~\nEnd', ['Tilde:', '~~~\nx. Y\n~~~', 'End']],
     ['Unclosed:\n```\nx = 1\ny = 2', ['Unclosed:', '```\nx = 1\ny = 2']],
+    ['Indented:\n    ```\nx. Y\nz', ['Indented:', '```', 'x. Y', 'z']], // 4 spaces: not a fence
     ['A table:\n| a | b |\n|---|---|\n| 1 | 2 |', ['A table:', '| a | b |', '|---|---|', '| 1 | 2 |']],
     ['Yes.\nNo.', ['Yes.', 'No.']], // newlines cut even below minChars
     ['It is a dash - used here in a long sentence - fine.', ['It is a dash - used here in a long sentence - fine.']],
@@ -117,6 +118,7 @@ describe('long sentences', () => {
     const pieces = segment(words, { maxChars: 40 });
     for (const p of pieces) expect(p.length).toBeLessThanOrEqual(40);
     expect(pieces.join(' ')).toBe(words);
+    expect(segment('a'.repeat(30) + '!** Next', { maxChars: 31, minChars: 1 })).toEqual(['a'.repeat(30) + '!', '** Next']);
     const blob = 'x'.repeat(100);
     expect(segment(blob, { maxChars: 40 })).toEqual(['x'.repeat(40), 'x'.repeat(40), 'x'.repeat(20)]);
   });

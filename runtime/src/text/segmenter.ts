@@ -156,7 +156,7 @@ export class SentenceSegmenter {
         while (j < n && j - i < 4 && (t[j] === ' ' || t[j] === '\t')) j++;
         const head = t.slice(j, j + 3);
         if (!final && head.length < 3 && j - i < 4 && ('```'.startsWith(head) || '~~~'.startsWith(head))) break;
-        if ((head === '```' || head === '~~~') && (this.#fence === '' || this.#fence === head)) {
+        if (j - i < 4 && (head === '```' || head === '~~~') && (this.#fence === '' || this.#fence === head)) {
           this.#fence = this.#fence === '' ? head : '';
           this.#fencePiece = true;
         }
@@ -214,7 +214,10 @@ export class SentenceSegmenter {
           const word = t.slice(Math.max(this.#tokenStart, base) - base, i).replace(WORD_LEAD, '');
           if (endsSentence(t.slice(i, r), word, this.#tokenStart === this.#lineIndentEnd, nx)) {
             const end = base + k;
-            if (end - this.#pieceStart >= (this.#count === 0 ? firstMinChars : minChars)) {
+            const length = end - this.#pieceStart; // above maxChars: the length cut below takes over
+            if (length > maxChars) {
+              // no cut here
+            } else if (length >= (this.#count === 0 ? firstMinChars : minChars)) {
               this.#nesting = nest;
               this.#emit(end, out);
               this.#inToken = false;
@@ -232,7 +235,8 @@ export class SentenceSegmenter {
         const nx = i + 1 < n ? t[i + 1]! : '';
         if ((nx === '\n' || (nx !== '' && isSpace(nx))) && !isOpen(this.#nesting)) {
           this.#lastClause = abs + 1;
-          if (this.#count === 0 && earlyFirstPiece && this.#words >= firstMinWords) {
+          const early = this.#count === 0 && earlyFirstPiece && this.#words >= firstMinWords;
+          if (early && abs + 1 - this.#pieceStart <= maxChars) {
             this.#emit(abs + 1, out);
             this.#inToken = false;
           }
