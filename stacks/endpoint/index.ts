@@ -1,0 +1,86 @@
+// endpoint: builds the TTS container image (linux/amd64), deploys it on a SageMaker real-time
+// endpoint with the model-cache weights, autoscales it on concurrency, and watches it.
+import { fileURLToPath } from 'node:url';
+import * as aws from '@pulumi/aws';
+import * as awsx from '@pulumi/awsx';
+import * as pulumi from '@pulumi/pulumi';
+import { defaultTags, intSetting, projectNames, resourceName, stackRef } from '../shared/index.ts';
+import { VariantAutoscaling } from './autoscaling.ts';
+import { EndpointMonitoring } from './monitoring.ts';
+import { TtsEndpoint, weightsUnderPrefix } from './ttsEndpoint.ts';
+
+const config = new pulumi.Config();
+const instanceType = config.get('instanceType') ?? 'ml.g5.xlarge';
+const variant = config.get('variantName') ?? 'AllTraffic';
+const device = config.get('device', { allowedValues: ['cuda', 'cpu'] as const }) ?? 'cuda';
+const dtype = config.get('dtype', { allowedValues: ['fp32', 'fp16', 'q8', 'q4', 'q4f16'] as const }) ?? 'fp32';
+const initialInstanceCount = intSetting(config, 'initialInstanceCount', 1, { min: 1, max: 20 });
+const limits = {
+  MAX_CONCURRENT_RUNS: config.getNumber('maxConcurrentRuns'),
+  MAX_TEXT_CHARS: config.getNumber('maxTextChars'),
+  MAX_QUEUED_PER_SESSION: config.getNumber('maxQueuedPerSession'),
+  MAX_SESSIONS: config.getNumber('maxSessions'),
+};
+const tags = defaultTags({ layer: 'endpoint' });
+
+const foundation = stackRef('foundationStack', projectNames.foundation);
+const modelCache = stackRef('modelCacheStack', projectNames.modelCache);
+const endpointNameInput = foundation.requireOutput('endpointName') as pulumi.Output<string>;
+const modelDataUri = pulumi
+  .all([modelCache.requireOutput('modelDataUri'), foundation.requireOutput('weightsBucketName'), foundation.requireOutput('weightsPrefix')])
+  .apply(([uri, bucket, prefix]) => weightsUnderPrefix(uri as string, bucket as string, prefix as string));
+
+// The container is an npm workspace: the build context is the repository root.
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const image = new awsx.ecr.Image(resourceName('tts-image'), {
+  repositoryUrl: foundation.requireOutput('containerRepositoryUrl'),
+  context: repoRoot,
+  dockerfile: `${repoRoot}container/Dockerfile`,
+  target: device === 'cuda' ? 'gpu' : 'cpu',
+  platform: 'linux/amd64',
+});
+
+const monitoring = new EndpointMonitoring(resourceName('tts'), {
+  endpointName: endpointNameInput,
+  variantName: variant,
+  region: aws.getRegionOutput().region,
+  latencyAlarmMs: intSetting(config, 'latencyAlarmMs', 1000, { min: 10, max: 60_000 }),
+  alarmTopicArn: config.get('alarmTopicArn'),
+  tags,
+});
+
+const tts = new TtsEndpoint(resourceName('tts'), {
+  endpointName: endpointNameInput,
+  imageUri: image.imageUri,
+  executionRoleArn: foundation.requireOutput('sagemakerRoleArn'),
+  modelDataUri,
+  environment: {
+    KOKORO_MODEL_DIR: '/opt/ml/model',
+    KOKORO_DTYPE: dtype,
+    KOKORO_DEVICE: device,
+    ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])),
+  },
+  instanceType,
+  initialInstanceCount,
+  variantName: variant,
+  containerStartupTimeoutSeconds: intSetting(config, 'containerStartupTimeoutSeconds', 600, { min: 60, max: 3600 }),
+  modelDownloadTimeoutSeconds: intSetting(config, 'modelDownloadTimeoutSeconds', 600, { min: 60, max: 3600 }),
+  rollbackAlarmNames: [monitoring.errorAlarmName],
+  tags,
+});
+
+new VariantAutoscaling(resourceName('tts-scaling'), {
+  endpointName: tts.endpointName,
+  variantName: variant,
+  minInstances: intSetting(config, 'minInstances', 1, { min: 1, max: 20 }),
+  maxInstances: intSetting(config, 'maxInstances', 2, { min: 1, max: 20 }),
+  targetConcurrency: intSetting(config, 'targetConcurrency', 8, { min: 1, max: 1000 }),
+  scaleInCooldownSeconds: intSetting(config, 'scaleInCooldownSeconds', 900, { min: 0, max: 3600 }),
+  tags,
+});
+
+export const endpointName = tts.endpointName;
+export const endpointArn = tts.endpointArn;
+export const endpointConfigName = tts.endpointConfigName;
+export const variantName = variant;
+export const imageUri = image.imageUri;
