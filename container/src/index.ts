@@ -1,1 +1,71 @@
-export {};
+// Public API of @kokoro-speech/container: start the Kokoro inference server in-process (runtime
+// tests and the offline local mode run it on 127.0.0.1:0 with the stand-in model).
+import { defaultConfig, type ServerConfig } from './config.ts';
+import type { Engine } from './engine/types.ts';
+import { createLogger, type Logger } from './log.ts';
+import { startKokoroServer } from './server/index.ts';
+import { BIDI_PATH } from './protocol/messages.ts';
+
+export type { ServerConfig } from './config.ts';
+export { configFromEnv } from './config.ts';
+export type { Engine, PreparedPiece } from './engine/types.ts';
+
+export interface StartServerOptions {
+  /** Model folder to load (e.g. one written by writeFixtureModel); ignored when `engine` is given. */
+  modelDir?: string;
+  /** An already loaded engine, or its loading promise (the server answers /ping 503 until it resolves). */
+  engine?: Engine | Promise<Engine>;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (any free port). */
+  port?: number;
+  /** Any other setting (limits, scheduler, ...); defaults as in the README's env table. */
+  config?: Partial<ServerConfig>;
+  /** Default 'silent'; or pass your own pino logger. */
+  logLevel?: ServerConfig['logLevel'];
+  logger?: Logger;
+  /** Resolve only once the model is loaded and warmed up (default true). */
+  waitUntilReady?: boolean;
+}
+
+export interface RunningServer {
+  /** http://host:port */
+  url: string;
+  /** ws://host:port/invocations-bidirectional-stream */
+  wsUrl: string;
+  port: number;
+  /** Settles when the model is loaded and warmed up. */
+  ready: Promise<void>;
+  /** Graceful shutdown; resolves when the server and the engine are closed. */
+  close(): Promise<void>;
+}
+
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const config = defaultConfig({
+    logLevel: options.logLevel ?? 'silent',
+    ...options.config,
+    host,
+    port: options.port ?? 0,
+    ...(options.modelDir ? { modelDir: options.modelDir } : {}),
+  });
+  const log = options.logger ?? createLogger(config.logLevel);
+  const server = await startKokoroServer({ config, log, ...(options.engine ? { engine: options.engine } : {}) });
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const running: RunningServer = {
+    url: `http://${urlHost}:${server.port}`,
+    wsUrl: `ws://${urlHost}:${server.port}${BIDI_PATH}`,
+    port: server.port,
+    ready: server.ready,
+    close: () => server.close(),
+  };
+  if (options.waitUntilReady ?? true) {
+    try {
+      await server.ready;
+    } catch (error) {
+      await server.close();
+      throw error;
+    }
+  }
+  return running;
+}

@@ -1,0 +1,91 @@
+// Server settings from environment variables, validated once at start-up (README lists them all).
+import { z } from 'zod';
+import { DEVICES, DTYPES } from './engine/index.ts';
+
+const int = (min: number) => z.coerce.number().int().min(min);
+const num = (min: number) => z.coerce.number().min(min);
+
+const envSchema = z.object({
+  PORT: int(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  KOKORO_MODEL_DIR: z.string().min(1).default('/opt/ml/model'),
+  KOKORO_DTYPE: z.enum(DTYPES).default('fp32'),
+  KOKORO_DEVICE: z.enum(DEVICES).default('cpu'),
+  KOKORO_VOICE: z.string().min(1).default('af_heart'),
+  MAX_CONCURRENT_RUNS: int(1).default(1),
+  MAX_TEXT_CHARS: int(1).default(5000),
+  MAX_QUEUED_PER_SESSION: int(1).default(64),
+  MAX_QUEUED_TOTAL: int(1).default(1024),
+  MAX_WS_MESSAGE_BYTES: int(256).default(64 * 1024),
+  MAX_SESSIONS: int(1).default(256),
+  SCHEDULER: z.enum(['deadline', 'fifo']).default('deadline'),
+  PREP_WORKERS: int(1).optional(),
+  SHUTDOWN_GRACE_MS: int(0).default(10_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SIMULATED_DELAY_MS: num(0).default(0),
+  SIMULATED_DELAY_PER_CHAR_MS: num(0).default(0),
+});
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  modelDir: string;
+  dtype: (typeof DTYPES)[number];
+  device: (typeof DEVICES)[number];
+  /** Voice used when a request or session names none. */
+  defaultVoice: string;
+  maxConcurrentRuns: number;
+  maxTextChars: number;
+  /** Utterances accepted but not yet finished, per WebSocket session. */
+  maxQueuedPerSession: number;
+  /** Utterances accepted but not yet finished, across all sessions and POST requests. */
+  maxQueuedTotal: number;
+  /** Largest client WebSocket message (and POST body) accepted, in bytes. */
+  maxWsMessageBytes: number;
+  maxSessions: number;
+  scheduler: 'deadline' | 'fifo';
+  /** Text preparation worker threads (default: the engine's choice). */
+  prepWorkers: number | undefined;
+  /** How long SIGTERM waits for in-flight audio before cancelling it. */
+  shutdownGraceMs: number;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Benchmark only: extra wall time per model run, mimicking a GPU (0 = off). */
+  simulatedDelayMs: number;
+  simulatedDelayPerCharMs: number;
+}
+
+/** Reads the configuration; throws one error naming every bad variable. */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`bad environment: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    modelDir: e.KOKORO_MODEL_DIR,
+    dtype: e.KOKORO_DTYPE,
+    device: e.KOKORO_DEVICE,
+    defaultVoice: e.KOKORO_VOICE,
+    maxConcurrentRuns: e.MAX_CONCURRENT_RUNS,
+    maxTextChars: e.MAX_TEXT_CHARS,
+    maxQueuedPerSession: e.MAX_QUEUED_PER_SESSION,
+    maxQueuedTotal: e.MAX_QUEUED_TOTAL,
+    maxWsMessageBytes: e.MAX_WS_MESSAGE_BYTES,
+    maxSessions: e.MAX_SESSIONS,
+    scheduler: e.SCHEDULER,
+    prepWorkers: e.PREP_WORKERS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    logLevel: e.LOG_LEVEL,
+    simulatedDelayMs: e.SIMULATED_DELAY_MS,
+    simulatedDelayPerCharMs: e.SIMULATED_DELAY_PER_CHAR_MS,
+  };
+}
+
+/** The defaults, with overrides (for in-process servers). */
+export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return { ...configFromEnv({}), ...overrides };
+}

@@ -1,0 +1,143 @@
+// The HTTP + WebSocket server: /ping, POST /invocations, the bidirectional stream, start-up
+// (listen first, then load and warm the model) and graceful shutdown.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { WebSocketServer } from 'ws';
+import type { ServerConfig } from '../config.ts';
+import { loadKokoroEngine } from '../engine/index.ts';
+import type { Engine } from '../engine/types.ts';
+import type { Logger } from '../log.ts';
+import { BIDI_PATH } from '../protocol/messages.ts';
+import { BidiSession } from './bidi-session.ts';
+import { SpeechError } from './errors.ts';
+import { handleInvocation, sendError } from './invocations.ts';
+import { withSimulatedDelay } from './simulated-delay.ts';
+import { SpeechService } from './speech-service.ts';
+
+export interface KokoroServer {
+  /** Bound port (useful with port 0). */
+  port: number;
+  /** Resolves once the model is loaded and warmed up (/ping answers 200); rejects if loading fails. */
+  ready: Promise<void>;
+  /** Graceful shutdown: stop accepting, let in-flight audio finish (up to shutdownGraceMs), exit. */
+  close(): Promise<void>;
+}
+
+export interface KokoroServerDeps {
+  config: ServerConfig;
+  log: Logger;
+  /** An engine (or its loading) to use instead of loading config.modelDir. */
+  engine?: Engine | Promise<Engine>;
+}
+
+export async function startKokoroServer({ config, log, engine: given }: KokoroServerDeps): Promise<KokoroServer> {
+  const bootStarted = performance.now();
+  let service: SpeechService | undefined;
+  let closing = false;
+  const sessions = new Set<BidiSession>();
+
+  const http = createServer((req, res) => {
+    route(req, res).catch((error) => {
+      log.error({ err: error }, 'unhandled request error');
+      sendError(res, new SpeechError('internal', 'internal error'));
+    });
+  });
+  http.headersTimeout = 10_000;
+  http.requestTimeout = 0; // a long answer streams for as long as it speaks
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/ping' && (req.method === 'GET' || req.method === 'HEAD')) {
+      const ok = service !== undefined && !closing;
+      res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify({ status: ok ? 'healthy' : closing ? 'stopping' : 'loading' }));
+    }
+    if (path === '/invocations' && req.method === 'POST') {
+      if (!service) return sendError(res, new SpeechError('overloaded', 'the model is still loading', 5));
+      return handleInvocation(req, res, service, randomUUID());
+    }
+    const known = path === '/ping' || path === '/invocations';
+    res.writeHead(known ? 405 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: 'invalid_message', message: `no route for ${req.method} ${path}` } }));
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxWsMessageBytes * 4 });
+  http.on('upgrade', (req, socket, head) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const refuse = (status: number, reason: string) => {
+      socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    if (path !== BIDI_PATH) return refuse(404, 'Not Found');
+    if (!service || closing) return refuse(503, 'Service Unavailable');
+    const svc = service;
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      if (sessions.size >= config.maxSessions) {
+        ws.send(JSON.stringify({ type: 'error', id: null, code: 'overloaded', message: `the server has ${sessions.size} sessions open (MAX_SESSIONS=${config.maxSessions}); retry later` }));
+        ws.close(1013, 'too many sessions');
+        return;
+      }
+      const session = new BidiSession(ws, svc, randomUUID());
+      sessions.add(session);
+      void session.closed.then(() => sessions.delete(session));
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(config.port, config.host, () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  log.info({ stage: 'listen', port, ms: Math.round(performance.now() - bootStarted) }, 'startup stage');
+
+  let engine: Engine | undefined;
+  const ready = (async () => {
+    const loaded = await (given ??
+      loadKokoroEngine({
+        modelDir: config.modelDir,
+        dtype: config.dtype,
+        device: config.device,
+        ...(config.prepWorkers ? { prepWorkers: config.prepWorkers } : {}),
+        onStage: (stage, ms) => log.info({ stage, ms }, 'startup stage'),
+      }));
+    engine = withSimulatedDelay(loaded, config.simulatedDelayMs, config.simulatedDelayPerCharMs);
+    if (!engine.hasVoice(config.defaultVoice)) {
+      throw new Error(`KOKORO_VOICE "${config.defaultVoice}" is not among the voices: ${engine.voices.join(', ')}`);
+    }
+    const t0 = performance.now();
+    const [piece] = await engine.prepare('Warming up the model.', config.defaultVoice);
+    if (piece) await engine.synthesize(piece, config.defaultVoice, 1);
+    log.info({ stage: 'warm_up', ms: Math.round(performance.now() - t0) }, 'startup stage');
+    if (closing) return;
+    service = new SpeechService(engine, config, log);
+    log.info(
+      { stage: 'ready', ms: Math.round(performance.now() - bootStarted), voices: engine.voices.length, scheduler: config.scheduler, maxConcurrentRuns: config.maxConcurrentRuns },
+      'startup stage',
+    );
+  })();
+  ready.catch((error) => log.fatal({ err: error }, 'model failed to load'));
+
+  let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= (async () => {
+      closing = true;
+      const t0 = performance.now();
+      const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections();
+      if (service) {
+        service.draining = true;
+        const deadline = Date.now() + config.shutdownGraceMs;
+        while (service.pendingTotal > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        for (const session of sessions) session.terminate();
+        await service.scheduler.whenIdle();
+      }
+      http.closeAllConnections();
+      for (const ws of wss.clients) ws.terminate();
+      await stopped;
+      await ready.catch(() => {});
+      await engine?.close();
+      log.info({ stage: 'shutdown', ms: Math.round(performance.now() - t0) }, 'server stopped');
+    })());
+
+  return { port, ready, close };
+}

@@ -1,0 +1,37 @@
+// The one error type of the server: a protocol error code plus the HTTP status it maps to.
+import type { ErrorCode, HttpErrorBody } from '../protocol/messages.ts';
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_message: 400,
+  unknown_voice: 400,
+  text_too_long: 413,
+  overloaded: 503,
+  internal: 500,
+};
+
+export class SpeechError extends Error {
+  readonly code: ErrorCode;
+  /** Seconds a client should wait before retrying (overloaded only). */
+  readonly retryAfterS: number | undefined;
+
+  constructor(code: ErrorCode, message: string, retryAfterS?: number) {
+    super(message);
+    this.name = 'SpeechError';
+    this.code = code;
+    this.retryAfterS = retryAfterS;
+  }
+
+  get status(): number {
+    return STATUS[this.code];
+  }
+
+  get body(): HttpErrorBody {
+    return { error: { code: this.code, message: this.message } };
+  }
+}
+
+/** Any thrown value as a SpeechError; unknown errors become `internal`. */
+export function asSpeechError(error: unknown): SpeechError {
+  if (error instanceof SpeechError) return error;
+  return new SpeechError('internal', error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,98 @@
+// POST /invocations: one text in, its audio streamed back as a chunked body, piece by piece.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { audioHeaders } from '../audio/index.ts';
+import { invocationRequestSchema } from '../protocol/messages.ts';
+import { SpeechError, asSpeechError } from './errors.ts';
+import type { SpeechService } from './speech-service.ts';
+import { UtteranceStream } from './utterance-stream.ts';
+
+export async function handleInvocation(req: IncomingMessage, res: ServerResponse, service: SpeechService, requestId: string): Promise<void> {
+  const started = performance.now();
+  const logLine: Record<string, unknown> = { request: requestId, route: 'POST /invocations' };
+  let stream: UtteranceStream | undefined;
+  const finish = (status: number, extra: Record<string, unknown> = {}) =>
+    service.log.info({ ...logLine, status, durationMs: Math.round(performance.now() - started), ...extra }, 'request done');
+  try {
+    const body = await readBody(req, service.config.maxWsMessageBytes);
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch (error) {
+      throw new SpeechError('invalid_message', `malformed JSON: ${(error as Error).message}`);
+    }
+    const parsed = invocationRequestSchema.safeParse(json);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+      throw new SpeechError('invalid_message', `invalid request: ${issues}`);
+    }
+    const request = parsed.data;
+    const settings = service.applySettings({ ...service.defaultSettings(), format: 'wav' }, request);
+    service.checkText(request.text);
+    service.admit();
+    Object.assign(logLine, { chars: request.text.length, voice: settings.voice, format: settings.format });
+
+    let firstAudioMs: number | undefined;
+    const s = new UtteranceStream(service, {
+      start: (u) => {
+        firstAudioMs = performance.now() - started;
+        res.writeHead(200, { ...audioHeaders(u.output), 'cache-control': 'no-store' });
+      },
+      audio: (_u, bytes) => void res.write(bytes),
+      end: (u, stats) => {
+        res.end();
+        s.close();
+        finish(200, {
+          firstAudioMs: Math.round(firstAudioMs ?? 0),
+          sampleRate: u.output.sampleRate,
+          samples: stats.samples,
+          audioMs: Math.round(stats.durationMs),
+          synthesisMs: Math.round(stats.synthesisMs),
+          queueMs: Math.round(stats.queueMs),
+          pieces: stats.pieces,
+        });
+      },
+      fail: (_u, error) => {
+        s.close();
+        if (!res.headersSent) sendError(res, error);
+        else res.destroy(error); // the client sees a truncated chunked body, not a silent success
+        finish(res.headersSent ? 200 : error.status, { code: error.code, error: error.message });
+      },
+    });
+    stream = s;
+    // A client that goes away frees its queued and running work at once.
+    res.on('close', () => {
+      if (!res.writableFinished && s.pending > 0) {
+        s.close();
+        finish(499, { aborted: true });
+      }
+    });
+    s.push(request.text, undefined, settings);
+  } catch (error) {
+    stream?.close();
+    const e = asSpeechError(error);
+    sendError(res, e);
+    finish(e.status, { code: e.code, error: e.message });
+  }
+}
+
+export function sendError(res: ServerResponse, error: SpeechError): void {
+  if (res.headersSent) return void res.destroy();
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (error.retryAfterS !== undefined) headers['retry-after'] = String(error.retryAfterS);
+  res.writeHead(error.status, headers).end(JSON.stringify(error.body));
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  const tooBig = (n: number) =>
+    new SpeechError('text_too_long', `request body is ${n} bytes; the limit is ${limit} (MAX_WS_MESSAGE_BYTES)`);
+  if (declared > limit) throw tooBig(declared);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw tooBig(size);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,91 @@
+// What every session and request shares: the engine, the scheduler, the limits and the load count.
+import type { Engine } from '../engine/types.ts';
+import type { Logger } from '../log.ts';
+import type { ServerConfig } from '../config.ts';
+import type { AudioFormat, SampleRate, VoiceSettings } from '../protocol/messages.ts';
+import { AudioDurationEstimator, Scheduler } from '../scheduler/index.ts';
+import { SpeechError } from './errors.ts';
+
+/** Settings in force for an utterance (all resolved). */
+export interface Settings {
+  voice: string;
+  speed: number;
+  format: AudioFormat;
+  /** Requested rate; the rate sent is 8000 for mulaw whatever this says. */
+  sampleRate: SampleRate;
+}
+
+export class SpeechService {
+  readonly engine: Engine;
+  readonly config: ServerConfig;
+  readonly log: Logger;
+  readonly scheduler: Scheduler;
+  readonly estimator = new AudioDurationEstimator();
+  /** Utterances accepted and not yet finished, over all sessions and requests. */
+  pendingTotal = 0;
+  /** Set on shutdown: no new work is accepted. */
+  draining = false;
+
+  constructor(engine: Engine, config: ServerConfig, log: Logger) {
+    this.engine = engine;
+    this.config = config;
+    this.log = log;
+    this.scheduler = new Scheduler({
+      concurrency: config.maxConcurrentRuns,
+      policy: config.scheduler,
+      onJobError: (error) => log.error({ err: error }, 'model run job failed'),
+    });
+  }
+
+  /** Throws `overloaded` when one more utterance would exceed the total queue (or we are stopping). */
+  admit(): void {
+    if (this.draining) throw new SpeechError('overloaded', 'the server is shutting down', this.retryAfterS());
+    if (this.pendingTotal >= this.config.maxQueuedTotal) {
+      throw new SpeechError(
+        'overloaded',
+        `the server has ${this.pendingTotal} utterances queued (MAX_QUEUED_TOTAL=${this.config.maxQueuedTotal}); retry later`,
+        this.retryAfterS(),
+      );
+    }
+  }
+
+  /** Rough wait for the queue to drain, in whole seconds (at least 1). */
+  retryAfterS(): number {
+    const perRun = this.scheduler.averageRunMs || 100;
+    return Math.max(1, Math.ceil((this.scheduler.queued * perRun) / this.config.maxConcurrentRuns / 1000));
+  }
+
+  defaultSettings(): Settings {
+    return { voice: this.config.defaultVoice, speed: 1, format: 'pcm_s16le', sampleRate: 24000 };
+  }
+
+  /** `base` updated by the fields given; an unknown voice or a mulaw rate clash throws. */
+  applySettings(base: Settings, update: VoiceSettings): Settings {
+    if (update.voice !== undefined && !this.engine.hasVoice(update.voice)) {
+      throw new SpeechError(
+        'unknown_voice',
+        `unknown voice "${update.voice}"; available: ${this.engine.voices.join(', ')}`,
+      );
+    }
+    if (update.format === 'mulaw' && update.sample_rate !== undefined && update.sample_rate !== 8000) {
+      throw new SpeechError('invalid_message', `format mulaw is 8000 Hz only; got sample_rate ${update.sample_rate}`);
+    }
+    return {
+      voice: update.voice ?? base.voice,
+      speed: update.speed ?? base.speed,
+      format: update.format ?? base.format,
+      sampleRate: update.sample_rate ?? base.sampleRate,
+    };
+  }
+
+  /** Text limits shared by POST and the WebSocket. */
+  checkText(text: string): void {
+    if (text.trim().length === 0) throw new SpeechError('invalid_message', 'text is empty');
+    if (text.length > this.config.maxTextChars) {
+      throw new SpeechError(
+        'text_too_long',
+        `text has ${text.length} characters; the limit is ${this.config.maxTextChars} (MAX_TEXT_CHARS)`,
+      );
+    }
+  }
+}

@@ -1,0 +1,217 @@
+// The ordered audio pipeline of one session (or one POST request): text in, each utterance
+// prepared on worker threads, its pieces run through the shared scheduler, and their audio
+// delivered in order: one utterance after another, each piece as soon as it is synthesised.
+import { UtteranceEncoder, effectiveSampleRate, type OutputAudio } from '../audio/index.ts';
+import type { PreparedPiece } from '../engine/types.ts';
+import type { Lane } from '../scheduler/index.ts';
+import { asSpeechError, type SpeechError } from './errors.ts';
+import type { Settings, SpeechService } from './speech-service.ts';
+
+export interface UtteranceInfo {
+  id: string;
+  index: number;
+  settings: Settings;
+  output: OutputAudio;
+}
+
+export interface UtteranceStats {
+  samples: number;
+  durationMs: number;
+  /** Model run time of all its pieces. */
+  synthesisMs: number;
+  /** From the text's arrival to its first model run (preparation plus waiting in the queue). */
+  queueMs: number;
+  pieces: number;
+}
+
+/** Where an utterance's events go (a WebSocket session or an HTTP response). */
+export interface UtteranceSink {
+  start(u: UtteranceInfo): void;
+  audio(u: UtteranceInfo, bytes: Buffer): void;
+  end(u: UtteranceInfo, stats: UtteranceStats): void;
+  fail(u: UtteranceInfo, error: SpeechError): void;
+}
+
+interface Utterance {
+  info: UtteranceInfo;
+  receivedAt: number;
+  prepared: Promise<PreparedPiece[]>;
+  pieces: PreparedPiece[] | null;
+  results: (Float32Array | undefined)[];
+  delivered: number;
+  started: boolean;
+  encoder: UtteranceEncoder;
+  /** Samples already counted into the playout clock. */
+  samplesSent: number;
+  synthesisMs: number;
+  firstRunAt: number | undefined;
+}
+
+export class UtteranceStream {
+  private readonly service: SpeechService;
+  private readonly sink: UtteranceSink;
+  private readonly lane: Lane;
+  /** Accepted and unfinished utterances, in arrival order. */
+  private queue: Utterance[] = [];
+  /** Bumped by cancel: work of an older generation is dropped wherever it is. */
+  private generation = 0;
+  private enqueueChain: Promise<void> = Promise.resolve();
+  /** Wall-clock ms when the audio sent so far will have finished playing. */
+  private playoutEnd = 0;
+  private nextIndex = 0;
+  private closed = false;
+
+  constructor(service: SpeechService, sink: UtteranceSink) {
+    this.service = service;
+    this.sink = sink;
+    this.lane = service.scheduler.openLane(() => this.playoutEnd);
+  }
+
+  /** Utterances accepted and not finished. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Accept one utterance (limits are the caller's job). */
+  push(text: string, id: string | undefined, settings: Settings): UtteranceInfo {
+    if (this.closed) throw new Error('utterance stream is closed');
+    const index = this.nextIndex++;
+    const output = { format: settings.format, sampleRate: effectiveSampleRate(settings.format, settings.sampleRate) };
+    const info: UtteranceInfo = { id: id ?? `u${index}`, index, settings, output };
+    const prepared = this.service.engine.prepare(text, settings.voice);
+    prepared.catch(() => {}); // reported by enqueuePieces, if still wanted
+    const u: Utterance = {
+      info,
+      receivedAt: performance.now(),
+      prepared,
+      pieces: null,
+      results: [],
+      delivered: 0,
+      started: false,
+      encoder: new UtteranceEncoder(output, this.service.engine.sampleRate),
+      samplesSent: 0,
+      synthesisMs: 0,
+      firstRunAt: undefined,
+    };
+    this.queue.push(u);
+    this.service.pendingTotal++;
+    const generation = this.generation;
+    this.enqueueChain = this.enqueueChain.then(() => this.enqueuePieces(u, generation));
+    return info;
+  }
+
+  /** Drop everything queued or in progress; returns the ids dropped. */
+  cancel(): string[] {
+    const dropped = this.queue.map((u) => u.info.id);
+    this.generation++;
+    this.lane.clear();
+    this.service.pendingTotal -= this.queue.length;
+    this.queue = [];
+    this.enqueueChain = Promise.resolve();
+    return dropped;
+  }
+
+  /** Cancel and release the lane (a vanished client, a finished request). */
+  close(): string[] {
+    const dropped = this.cancel();
+    this.closed = true;
+    this.service.scheduler.closeLane(this.lane);
+    return dropped;
+  }
+
+  private live(u: Utterance, generation: number): boolean {
+    return generation === this.generation && !this.closed && this.queue.includes(u);
+  }
+
+  // Enqueues run in arrival order (a chain), so pieces reach the lane in utterance order even when
+  // a later utterance's preparation finishes first.
+  private async enqueuePieces(u: Utterance, generation: number): Promise<void> {
+    if (!this.live(u, generation)) return;
+    let pieces: PreparedPiece[];
+    try {
+      pieces = await u.prepared;
+    } catch (error) {
+      if (this.live(u, generation)) this.fail(u, asSpeechError(error));
+      return;
+    }
+    if (!this.live(u, generation)) return;
+    u.pieces = pieces;
+    const { speed } = u.info.settings;
+    pieces.forEach((piece, i) => {
+      this.lane.enqueue({
+        estimatedAudioMs: this.service.estimator.estimate(piece.tokenIds.length, speed),
+        run: () => this.runPiece(u, i, generation),
+      });
+    });
+    this.deliver();
+  }
+
+  private async runPiece(u: Utterance, i: number, generation: number): Promise<void> {
+    if (!this.live(u, generation)) return;
+    const piece = u.pieces![i]!;
+    const { voice, speed } = u.info.settings;
+    const started = performance.now();
+    u.firstRunAt ??= started;
+    let audio: Float32Array;
+    try {
+      audio = await this.service.engine.synthesize(piece, voice, speed);
+    } catch (error) {
+      if (this.live(u, generation)) this.fail(u, asSpeechError(error));
+      return;
+    }
+    u.synthesisMs += performance.now() - started;
+    this.service.estimator.observe(piece.tokenIds.length, speed, (audio.length / this.service.engine.sampleRate) * 1000);
+    if (!this.live(u, generation)) return;
+    u.results[i] = audio;
+    this.deliver();
+  }
+
+  /** Sends whatever is ready, strictly in order; finishes utterances whose pieces are all sent. */
+  private deliver(): void {
+    while (this.queue.length > 0) {
+      const u = this.queue[0]!;
+      if (!u.pieces) return;
+      while (u.delivered < u.pieces.length) {
+        const audio = u.results[u.delivered];
+        if (!audio) return;
+        u.results[u.delivered++] = undefined;
+        this.begin(u);
+        this.send(u, u.encoder.write(audio));
+      }
+      this.begin(u);
+      this.send(u, u.encoder.end());
+      this.queue.shift();
+      this.service.pendingTotal--;
+      const sampleRate = u.info.output.sampleRate;
+      this.sink.end(u.info, {
+        samples: u.encoder.samples,
+        durationMs: (u.encoder.samples / sampleRate) * 1000,
+        synthesisMs: u.synthesisMs,
+        queueMs: (u.firstRunAt ?? performance.now()) - u.receivedAt,
+        pieces: u.pieces.length,
+      });
+    }
+  }
+
+  private begin(u: Utterance): void {
+    if (u.started) return;
+    u.started = true;
+    this.sink.start(u.info);
+  }
+
+  private send(u: Utterance, bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    const added = u.encoder.samples - u.samplesSent;
+    u.samplesSent = u.encoder.samples;
+    this.playoutEnd = Math.max(this.playoutEnd, Date.now()) + (added / u.info.output.sampleRate) * 1000;
+    this.sink.audio(u.info, bytes);
+  }
+
+  private fail(u: Utterance, error: SpeechError): void {
+    this.queue = this.queue.filter((q) => q !== u);
+    this.service.pendingTotal--;
+    this.service.log.warn({ id: u.info.id, code: error.code, err: error.message }, 'utterance failed');
+    this.sink.fail(u.info, error);
+    this.deliver();
+  }
+}
