@@ -1,0 +1,128 @@
+// Sync one revision of a Hugging Face repository into a local folder (the local mode's weight
+// download): resolve, select, download-verify-write each file, then write manifest.json last.
+// A pinned commit whose manifest is already there is served without touching the network.
+import { homedir } from 'node:os';
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { integrityError } from './errors.ts';
+import { writeFileVerified } from './fs-sink.ts';
+import { COMMIT, HubClient, assertRepoId, type HubOptions, type RepoFile } from './hub.ts';
+import { MANIFEST_NAME, buildManifest, parseManifest, selectFiles, serializeManifest, type Manifest, type ManifestFile } from './manifest.ts';
+
+export interface SyncProgress {
+  /** The file being worked on (absent once everything is done). */
+  file?: string;
+  fileBytes: number;
+  fileSize: number;
+  /** Bytes verified across all selected files, present ones included. */
+  bytes: number;
+  totalBytes: number;
+  filesDone: number;
+  filesTotal: number;
+}
+
+export interface SyncToDirectoryOptions {
+  repo: string;
+  /** A commit (preferred: a pinned commit allows offline reuse) or a branch or tag. */
+  revision: string;
+  /** Glob patterns of the files to take; empty or absent takes every file. */
+  include?: readonly string[];
+  /** The model folder itself; files keep the repository's relative paths inside it. */
+  dir: string;
+  onProgress?: (progress: SyncProgress) => void;
+  signal?: AbortSignal;
+  /** A client, or options for one (endpoint, token). Default: from HF_ENDPOINT and HF_TOKEN. */
+  hub?: HubClient | HubOptions;
+  /** Known sizes and SHA-256 digests by path, checked against what is downloaded. */
+  expected?: Readonly<Record<string, { size: number; sha256: string }>>;
+}
+
+/** `<XDG_CACHE_HOME or ~/.cache>/kokoro-speech/models/<repo>/<revision>`. */
+export function defaultModelDir(repo: string, revision: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'kokoro-speech', 'models', repo, revision);
+}
+
+/** Reads `dir/manifest.json`; null when absent or unreadable as a manifest. */
+export async function readLocalManifest(dir: string): Promise<Manifest | null> {
+  const text = await readFile(join(dir, MANIFEST_NAME), 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    return parseManifest(text, join(dir, MANIFEST_NAME));
+  } catch {
+    return null;
+  }
+}
+
+/** True when the folder's manifest is for this commit and has files for every include pattern. */
+function manifestServes(manifest: Manifest | null, repo: string, commit: string, include: readonly string[]): manifest is Manifest {
+  if (manifest === null || manifest.repo !== repo || manifest.commit !== commit) return false;
+  return include.every((pattern) => manifest.files.some((f) => posix.matchesGlob(f.path, pattern)));
+}
+
+export async function syncToDirectory(options: SyncToDirectoryOptions): Promise<Manifest> {
+  const { repo, revision, dir, signal } = options;
+  const include = options.include ?? [];
+  assertRepoId(repo);
+  const previous = await readLocalManifest(dir);
+  // Offline fast path: trusts files the manifest lists once their sizes match (they were verified when written).
+  if (include.length > 0 && COMMIT.test(revision) && manifestServes(previous, repo, revision, include)) {
+    const listed = previous.files.filter((f) => include.some((p) => posix.matchesGlob(f.path, p)));
+    if (await onDisk(dir, listed)) {
+      checkExpected(listed, options.expected);
+      return previous;
+    }
+  }
+
+  const hub = options.hub instanceof HubClient ? options.hub : new HubClient(options.hub);
+  const resolved = await hub.resolveRevision(repo, revision, signal);
+  const files = selectFiles(resolved.files, include);
+  checkListed(files, options.expected);
+
+  const totalBytes = files.reduce((sum, f) => sum + f.size, 0);
+  let doneBytes = 0;
+  const results: ManifestFile[] = [];
+  for (const [index, file] of files.entries()) {
+    const report = (fileBytes: number) =>
+      options.onProgress?.({ file: file.path, fileBytes, fileSize: file.size, bytes: doneBytes + fileBytes, totalBytes, filesDone: index, filesTotal: files.length });
+    const result = await writeFileVerified(hub, repo, resolved.commit, file, dir, { signal, onBytes: report });
+    results.push({ path: result.path, size: result.size, sha256: result.sha256 });
+    doneBytes += file.size;
+  }
+  checkExpected(results, options.expected);
+  options.onProgress?.({ fileBytes: 0, fileSize: 0, bytes: totalBytes, totalBytes, filesDone: files.length, filesTotal: files.length });
+
+  // Keep earlier entries of the same commit (another dtype, say) whose files are still in place.
+  const kept = previous?.repo === repo && previous.commit === resolved.commit ? previous.files.filter((f) => !results.some((r) => r.path === f.path)) : [];
+  const manifest = buildManifest(repo, resolved.commit, [...results, ...(await filterOnDisk(dir, kept))]);
+  const tmp = join(dir, `${MANIFEST_NAME}.partial`);
+  await writeFile(tmp, serializeManifest(manifest));
+  await rename(tmp, join(dir, MANIFEST_NAME));
+  return manifest;
+}
+
+async function filterOnDisk(dir: string, files: readonly ManifestFile[]): Promise<ManifestFile[]> {
+  const sizes = await Promise.all(files.map((f) => stat(join(dir, f.path)).then((s) => s.size, () => -1)));
+  return files.filter((f, i) => sizes[i] === f.size);
+}
+
+async function onDisk(dir: string, files: readonly ManifestFile[]): Promise<boolean> {
+  return (await filterOnDisk(dir, files)).length === files.length;
+}
+
+function checkListed(files: readonly RepoFile[], expected: SyncToDirectoryOptions['expected']): void {
+  for (const file of files) {
+    const want = expected?.[file.path];
+    if (want && (want.size !== file.size || (file.sha256 !== null && file.sha256 !== want.sha256))) {
+      throw integrityError(`${file.path} is listed as ${file.size} bytes, SHA-256 ${file.sha256 ?? '(not LFS)'}; pinned: ${want.size} bytes, ${want.sha256}`);
+    }
+  }
+}
+
+function checkExpected(files: readonly ManifestFile[], expected: SyncToDirectoryOptions['expected']): void {
+  for (const file of files) {
+    const want = expected?.[file.path];
+    if (want && (want.size !== file.size || want.sha256 !== file.sha256)) {
+      throw integrityError(`${file.path} is ${file.size} bytes, SHA-256 ${file.sha256}; pinned: ${want.size} bytes, ${want.sha256}`);
+    }
+  }
+}
