@@ -70,7 +70,10 @@ function fakeState(type: string, name: string, inputs: Record<string, any>): Rec
         agentRuntimeVersion: '1',
       };
     case 'aws:bedrock/agentcoreAgentRuntimeEndpoint:AgentcoreAgentRuntimeEndpoint':
-      return { agentRuntimeEndpointArn: `${inputs.agentRuntimeArn}/runtime-endpoint/${inputs.name}` };
+      return {
+        agentRuntimeArn: arn('bedrock-agentcore', `runtime/${inputs.agentRuntimeId}`),
+        agentRuntimeEndpointArn: arn('bedrock-agentcore', `runtime/${inputs.agentRuntimeId}/runtime-endpoint/${inputs.name}`),
+      };
     default:
       return {};
   }

@@ -1,0 +1,109 @@
+// agent-runtime under Pulumi mocks: arm64 image, runtime settings and environment, JWT authorizer,
+// the outputs it reads from foundation and endpoint, and the ones it exports.
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { agentRuntimeOutputs, endpointOutputs, foundationOutputs } from '../shared/outputs.ts';
+import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
+import { authorizerConfiguration, cognitoDiscoveryUrl, invokeUrl } from './agentRuntime.ts';
+
+const repositoryUrl = `${account}.dkr.ecr.${region}.amazonaws.com/agent`;
+const runtimeArn = `arn:aws:bedrock-agentcore:${region}:${account}:runtime/kokoro_dev_agent-AbCdE12345`;
+let run: ProgramRun;
+
+beforeAll(async () => {
+  run = await runProgram(new URL('./index.ts', import.meta.url), {
+    project: 'kokoro-agent-runtime',
+    config: {
+      'kokoro-agent-runtime:cognitoUserPoolId': 'us-east-1_AbC123',
+      'kokoro-agent-runtime:jwtAllowedClients': JSON.stringify(['web-client']),
+      'kokoro-agent-runtime:endpointStack': 'other-org/kokoro-endpoint/prod',
+    },
+    stackOutputs: {
+      [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
+        runtimeRepositoryUrl: repositoryUrl,
+        agentRuntimeRoleArn: `arn:aws:iam::${account}:role/agentcore`,
+        bedrockModelIds: ['us.anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-micro-v1:0'],
+      }),
+      'other-org/kokoro-endpoint/prod': fakeOutputs(endpointOutputs, { endpointName: 'kokoro-prod-tts' }),
+    },
+  });
+});
+
+test('reads only outputs its producers export, and exports exactly its contract', () => {
+  expect(run.reads[`${organization}/kokoro-foundation/dev`]!.sort()).toEqual(['agentRuntimeRoleArn', 'bedrockModelIds', 'runtimeRepositoryUrl']);
+  expect(run.reads['other-org/kokoro-endpoint/prod']).toEqual(['endpointName']);
+  for (const name of run.reads[`${organization}/kokoro-foundation/dev`]!) expect(foundationOutputs).toContain(name);
+  for (const name of run.reads['other-org/kokoro-endpoint/prod']!) expect(endpointOutputs).toContain(name);
+  expect(Object.keys(run.outputs).sort()).toEqual([...agentRuntimeOutputs].sort());
+});
+
+test('outputs: ARNs, invoke URL and the exact CLI command', () => {
+  expect(run.outputs).toEqual({
+    agentRuntimeArn: runtimeArn,
+    agentRuntimeId: 'kokoro_dev_agent-AbCdE12345',
+    agentRuntimeEndpointArn: `arn:aws:bedrock-agentcore:${region}:${account}:runtime/kokoro_dev_agent-AbCdE12345/runtime-endpoint/live`,
+    invokeUrl: `https://bedrock-agentcore.${region}.amazonaws.com/runtimes/${encodeURIComponent(runtimeArn)}/invocations?qualifier=live`,
+    imageUri: `${repositoryUrl}@sha256:${'ab'.repeat(32)}`,
+    cliCommand: `npm run say -- "prompt" --target ${runtimeArn}`,
+  });
+});
+
+test('builds runtime/Dockerfile for linux/arm64 from the repository root', () => {
+  const image = run.find('awsx:ecr:Image').inputs;
+  expect(image).toMatchObject({ repositoryUrl, platform: 'linux/arm64', dockerfile: `${image.context}runtime/Dockerfile` });
+  expect(image.context).toBe(new URL('../../', import.meta.url).pathname);
+});
+
+describe('AgentCore runtime', () => {
+  test('runs the image with the foundation role, PUBLIC network, HTTP, lifecycle defaults', () => {
+    const runtime = run.find('aws:bedrock/agentcoreAgentRuntime:AgentcoreAgentRuntime').inputs;
+    expect(runtime).toMatchObject({
+      agentRuntimeName: 'kokoro_dev_agent',
+      agentRuntimeArtifact: { containerConfiguration: { containerUri: run.outputs.imageUri } },
+      roleArn: `arn:aws:iam::${account}:role/agentcore`,
+      networkConfiguration: { networkMode: 'PUBLIC' },
+      protocolConfiguration: { serverProtocol: 'HTTP' },
+      lifecycleConfigurations: [{ idleRuntimeSessionTimeout: 900, maxLifetime: 28_800 }],
+    });
+  });
+
+  test('environment names the endpoint, region, first allowed model, voice and transport', () => {
+    expect(run.find('aws:bedrock/agentcoreAgentRuntime:AgentcoreAgentRuntime').inputs.environmentVariables).toEqual({
+      PORT: '8080',
+      SAGEMAKER_ENDPOINT_NAME: 'kokoro-prod-tts',
+      AWS_REGION: region,
+      LLM_PROVIDER: 'bedrock',
+      BEDROCK_MODEL_ID: 'us.anthropic.claude-haiku-4-5-20251001-v1:0',
+      KOKORO_VOICE: 'af_heart',
+      TTS_TRANSPORT: 'bidi',
+    });
+  });
+
+  test('accepts JWTs from the configured Cognito pool and client', () => {
+    expect(run.find('aws:bedrock/agentcoreAgentRuntime:AgentcoreAgentRuntime').inputs.authorizerConfiguration).toEqual({
+      customJwtAuthorizer: {
+        discoveryUrl: `https://cognito-idp.${region}.amazonaws.com/us-east-1_AbC123/.well-known/openid-configuration`,
+        allowedClients: ['web-client'],
+      },
+    });
+  });
+
+  test('the runtime endpoint follows the deployed version', () => {
+    const endpoint = run.find('aws:bedrock/agentcoreAgentRuntimeEndpoint:AgentcoreAgentRuntimeEndpoint').inputs;
+    expect(endpoint).toMatchObject({ name: 'live', agentRuntimeId: 'kokoro_dev_agent-AbCdE12345', agentRuntimeVersion: '1' });
+  });
+});
+
+describe('authorizer and URL helpers', () => {
+  test('no authorizer without a discovery URL; bad URLs and empty allow-lists are refused', () => {
+    expect(authorizerConfiguration(undefined)).toBeUndefined();
+    expect(() => authorizerConfiguration({ discoveryUrl: 'https://idp.example/' , allowedClients: ['c'] })).toThrow(/openid-configuration/);
+    expect(() => authorizerConfiguration({ discoveryUrl: 'https://idp.example/.well-known/openid-configuration' })).toThrow(/jwtAllowedClients or jwtAllowedAudiences/);
+    expect(() => cognitoDiscoveryUrl('us-east-1', 'not a pool')).toThrow(/Cognito user pool id/);
+  });
+
+  test('the invoke URL encodes the ARN', () => {
+    expect(invokeUrl('eu-west-1', 'arn:aws:bedrock-agentcore:eu-west-1:1:runtime/x', 'live')).toBe(
+      'https://bedrock-agentcore.eu-west-1.amazonaws.com/runtimes/arn%3Aaws%3Abedrock-agentcore%3Aeu-west-1%3A1%3Aruntime%2Fx/invocations?qualifier=live',
+    );
+  });
+});

@@ -1,0 +1,78 @@
+// agent-runtime: builds the voice-agent image (linux/arm64) and runs it on Bedrock AgentCore
+// Runtime, wired to the SageMaker endpoint and a Bedrock model the foundation role allows.
+import { fileURLToPath } from 'node:url';
+import * as aws from '@pulumi/aws';
+import * as awsx from '@pulumi/awsx';
+import * as pulumi from '@pulumi/pulumi';
+import { defaultTags, intSetting, projectNames, slug, stackRef } from '../shared/index.ts';
+import { AgentRuntime, cognitoDiscoveryUrl, invokeUrl as buildInvokeUrl, type JwtAuthorizer } from './agentRuntime.ts';
+
+const config = new pulumi.Config();
+const region = aws.getRegionOutput().region;
+const qualifier = config.get('runtimeEndpointName') ?? 'live';
+// AgentCore names allow letters, digits and underscores only.
+const runtimeName = config.get('runtimeName') ?? `kokoro_${slug(pulumi.getStack()).replace(/-/g, '_')}_agent`.slice(0, 48);
+if (!/^[a-zA-Z][a-zA-Z0-9_]{0,47}$/.test(runtimeName) || !/^[a-zA-Z][a-zA-Z0-9_]{0,47}$/.test(qualifier)) {
+  throw new Error(`runtimeName '${runtimeName}' and runtimeEndpointName '${qualifier}' must be a letter then up to 47 letters, digits or underscores`);
+}
+const tags = defaultTags({ layer: 'agent-runtime' });
+
+const foundation = stackRef('foundationStack', projectNames.foundation);
+const endpoint = stackRef('endpointStack', projectNames.endpoint);
+
+const modelIdSetting = config.get('bedrockModelId');
+const bedrockModelId = foundation.requireOutput('bedrockModelIds').apply((allowed: string[]) => {
+  const id = modelIdSetting ?? allowed[0];
+  if (id === undefined || !allowed.includes(id)) {
+    throw new Error(`bedrockModelId '${id}' is not among the foundation's bedrockModelIds (${allowed.join(', ')}): the role may not invoke it`);
+  }
+  return id;
+});
+
+const jwtDiscoveryUrl = config.get('jwtDiscoveryUrl');
+const cognitoUserPoolId = config.get('cognitoUserPoolId');
+if (jwtDiscoveryUrl !== undefined && cognitoUserPoolId !== undefined) {
+  throw new Error("set either 'jwtDiscoveryUrl' or 'cognitoUserPoolId', not both");
+}
+const jwtRegion = config.get('cognitoRegion') ?? new pulumi.Config('aws').require('region');
+const discoveryUrl = cognitoUserPoolId === undefined ? jwtDiscoveryUrl : cognitoDiscoveryUrl(jwtRegion, cognitoUserPoolId);
+const jwt: JwtAuthorizer | undefined = discoveryUrl === undefined ? undefined : {
+  discoveryUrl,
+  allowedClients: config.getObject<string[]>('jwtAllowedClients') ?? [],
+  allowedAudiences: config.getObject<string[]>('jwtAllowedAudiences') ?? [],
+};
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const image = new awsx.ecr.Image(`${runtimeName.replace(/_/g, '-')}-image`, {
+  repositoryUrl: foundation.requireOutput('runtimeRepositoryUrl'),
+  context: repoRoot,
+  dockerfile: `${repoRoot}runtime/Dockerfile`,
+  platform: 'linux/arm64',
+});
+
+const agent = new AgentRuntime(runtimeName.replace(/_/g, '-'), {
+  runtimeName,
+  endpointName: qualifier,
+  imageUri: image.imageUri,
+  roleArn: foundation.requireOutput('agentRuntimeRoleArn'),
+  environment: {
+    PORT: '8080',
+    SAGEMAKER_ENDPOINT_NAME: endpoint.requireOutput('endpointName'),
+    AWS_REGION: region,
+    LLM_PROVIDER: 'bedrock',
+    BEDROCK_MODEL_ID: bedrockModelId,
+    KOKORO_VOICE: config.get('voice') ?? 'af_heart',
+    TTS_TRANSPORT: config.get('ttsTransport', { allowedValues: ['bidi', 'response-stream'] as const }) ?? 'bidi',
+  },
+  idleSessionTimeoutSeconds: intSetting(config, 'idleSessionTimeoutSeconds', 900, { min: 60, max: 28_800 }),
+  maxLifetimeSeconds: intSetting(config, 'maxLifetimeSeconds', 28_800, { min: 60, max: 28_800 }),
+  ...(jwt === undefined ? {} : { jwt }),
+  tags,
+});
+
+export const agentRuntimeArn = agent.runtimeArn;
+export const agentRuntimeId = agent.runtimeId;
+export const agentRuntimeEndpointArn = agent.endpointArn;
+export const invokeUrl = pulumi.all([region, agent.runtimeArn]).apply(([r, arn]) => buildInvokeUrl(r, arn, qualifier));
+export const imageUri = image.imageUri;
+export const cliCommand = pulumi.interpolate`npm run say -- "prompt" --target ${agent.runtimeArn}`;
