@@ -1,0 +1,135 @@
+// Limits, overload, vanishing clients and graceful shutdown over real loopback connections. The
+// simulated model delay (a generic engine decorator) keeps work queued long enough to see it.
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loadKokoroEngine } from '../engine/index.ts';
+import { startServer, type RunningServer } from '../index.ts';
+import { createLogger } from '../log.ts';
+import type { AudioEndMessage, ErrorMessage } from '../protocol/messages.ts';
+import { TestClient, fixtureModelDir, logCapture } from './test-support.ts';
+
+let model: Awaited<ReturnType<typeof fixtureModelDir>>;
+let server: RunningServer;
+const logs = logCapture();
+const clients: TestClient[] = [];
+
+beforeAll(async () => {
+  model = await fixtureModelDir();
+  server = await startServer({
+    modelDir: model.dir,
+    logger: createLogger('info', logs.stream),
+    config: { maxQueuedTotal: 3, maxQueuedPerSession: 2, maxSessions: 4, simulatedDelayMs: 800, prepWorkers: 1 },
+  });
+});
+
+afterAll(async () => {
+  for (const c of clients) c.ws.terminate();
+  await server?.close();
+  await model?.remove();
+});
+
+const connect = async () => {
+  const c = await TestClient.connect(server.wsUrl);
+  clients.push(c);
+  return c;
+};
+const post = (text: string, signal?: AbortSignal) =>
+  fetch(`${server.url}/invocations`, { method: 'POST', body: JSON.stringify({ text }), ...(signal ? { signal } : {}) });
+
+/** Waits for a structured log line (the server logs once it has released a session's work). */
+async function logLine(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 500; i++) {
+    const line = logs.lines.find(match);
+    if (line) return line;
+    await sleep(10);
+  }
+  throw new Error('log line never came');
+}
+
+test('per-session queue limit, total queue limit (overloaded on WS, 503 + Retry-After on POST), and a vanished client frees its work at once', async () => {
+  const a = await connect();
+  a.send({ type: 'text', text: 'One.', id: 'a0' });
+  a.send({ type: 'text', text: 'Two.', id: 'a1' });
+  a.send({ type: 'text', text: 'Three.', id: 'a2' });
+  const perSession = await a.next<ErrorMessage>((m) => m.type === 'error');
+  expect(perSession).toMatchObject({ id: 'a2', code: 'overloaded' });
+  expect(perSession.message).toMatch(/MAX_QUEUED_PER_SESSION=2/);
+
+  const b = await connect();
+  b.send({ type: 'text', text: 'Bee.', id: 'b0' });
+  b.send({ type: 'text', text: 'Bee two.', id: 'b1' });
+  const total = await b.next<ErrorMessage>((m) => m.type === 'error');
+  expect(total).toMatchObject({ id: 'b1', code: 'overloaded' });
+  expect(total.message).toMatch(/MAX_QUEUED_TOTAL=3/);
+
+  const refused = await post('Hello.');
+  expect(refused.status).toBe(503);
+  expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('overloaded');
+
+  // A vanishes mid-utterance: its two utterances are released as soon as the server sees it go.
+  a.ws.terminate();
+  const closed = await logLine((l) => l.msg === 'session closed' && l.droppedOnClose === 2);
+  expect(closed.closeCode).toBe(1006);
+  const accepted = await post('Hello again.');
+  expect(accepted.status).toBe(200);
+  expect((await accepted.arrayBuffer()).byteLength).toBeGreaterThan(44);
+  const end = await b.next<AudioEndMessage>((m) => m.type === 'audio_end');
+  expect(end.id).toBe('b0');
+  // A's utterances never produced audio anywhere: the only ones logged are B's and the POST's.
+  expect(a.messages.some((m) => m.type === 'audio_end')).toBe(false);
+  b.ws.terminate();
+  await logLine((l) => l.msg === 'session closed' && l.texts === 1 && l.utterances === 1);
+});
+
+test('an HTTP client that goes away mid-request frees its work', async () => {
+  const abort = new AbortController();
+  const pending = post('This request is abandoned before any audio comes back.', abort.signal).then(
+    () => 'answered',
+    (e: Error) => e.name,
+  );
+  await sleep(50);
+  abort.abort();
+  expect(await pending).toBe('AbortError');
+  const line = await logLine((l) => l.route === 'POST /invocations' && l.aborted === true);
+  expect(line.status).toBe(499);
+  // Its slot is free again: three utterances fit in the queue.
+  const c = await connect();
+  for (const id of ['x0', 'x1']) c.send({ type: 'text', text: 'Fine.', id });
+  const res = await post('Also fine.');
+  expect(res.status).toBe(200);
+  await res.arrayBuffer();
+  await c.next((m) => m.type === 'audio_end' && m.id === 'x1');
+  expect(c.messages.some((m) => m.type === 'error')).toBe(false);
+  c.ws.terminate();
+});
+
+test('sessions beyond MAX_SESSIONS get overloaded and a 1013 close', async () => {
+  for (const c of clients) c.ws.terminate();
+  await logLine(() => logs.lines.filter((l) => l.msg === 'session closed').length === clients.length);
+  const open = await Promise.all([connect(), connect(), connect(), connect()]);
+  const ws = new (await import('ws')).default(server.wsUrl);
+  const first = new Promise<string>((resolve) => ws.once('message', (d: Buffer) => resolve(d.toString())));
+  const code = await new Promise<number>((resolve) => ws.once('close', resolve));
+  expect(JSON.parse(await first)).toMatchObject({ type: 'error', id: null, code: 'overloaded' });
+  expect(code).toBe(1013);
+  for (const c of open) c.ws.terminate();
+});
+
+test('graceful shutdown: /ping turns 503, in-flight audio finishes, then sessions close with 1001', async () => {
+  const dir = model.dir;
+  const own = await startServer({
+    engine: loadKokoroEngine({ modelDir: dir, prepWorkers: 1 }),
+    config: { simulatedDelayMs: 200, shutdownGraceMs: 5000 },
+  });
+  const c = await TestClient.connect(own.wsUrl);
+  c.send({ type: 'text', text: 'Finish this sentence before you go.', id: 'last' });
+  await c.next((m) => m.type === 'audio_start' || m.type === 'audio_end').catch(() => {});
+  const closing = own.close();
+  const ping = await fetch(`${own.url}/ping`).then((r) => r.status, () => 'refused');
+  expect([503, 'refused']).toContain(ping);
+  const end = await c.next<AudioEndMessage>((m) => m.type === 'audio_end');
+  expect(end.id).toBe('last');
+  expect(await c.closed).toBe(1001);
+  await closing;
+});
