@@ -1,0 +1,70 @@
+// gitops under Pulumi mocks: one DeploymentSettings per layer with its own path filters, OIDC and
+// npm ci, and webhooks that chain the layers in order without a cycle.
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { organization, runProgram, type ProgramRun } from '../testing/mocks.ts';
+import { deployOrder, layers, type Layer } from './layers.ts';
+
+const roleArn = 'arn:aws:iam::123456789012:role/deployer';
+let run: ProgramRun;
+
+beforeAll(async () => {
+  run = await runProgram(new URL('./index.ts', import.meta.url), {
+    project: 'kokoro-gitops',
+    config: { 'kokoro-gitops:repository': 'acme/kokoro-speech', 'kokoro-gitops:awsRoleArn': roleArn },
+  });
+});
+
+test('exports the managed stacks in deploy order', () => {
+  expect(run.outputs.deployedStacks).toEqual(['kokoro-foundation', 'kokoro-model-cache', 'kokoro-endpoint', 'kokoro-agent-runtime'].map((p) => `${organization}/${p}/dev`));
+});
+
+describe('deployment settings', () => {
+  test('each layer deploys from its folder on push and previews pull requests, filtered to its paths', () => {
+    const settings = run.all('pulumiservice:index:DeploymentSettings').map((r) => r.inputs);
+    expect(settings.map((s) => [s.project, s.sourceContext.git.repoDir, s.vcs.paths])).toEqual([
+      ['kokoro-foundation', 'stacks/foundation', ['stacks/foundation/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json']],
+      ['kokoro-model-cache', 'stacks/model-cache', ['stacks/model-cache/**', 'weights/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json']],
+      ['kokoro-endpoint', 'stacks/endpoint', ['stacks/endpoint/**', 'container/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json']],
+      ['kokoro-agent-runtime', 'stacks/agent-runtime', ['stacks/agent-runtime/**', 'runtime/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json']],
+    ]);
+    for (const s of settings) {
+      expect(s).toMatchObject({ organization, stack: 'dev', sourceContext: { git: { branch: 'refs/heads/main' } } });
+      expect(s.vcs).toMatchObject({ provider: 'github', repository: 'acme/kokoro-speech', deployCommits: true, previewPullRequests: true });
+    }
+  });
+
+  test('each runs npm ci first and reaches AWS by OIDC with the configured role', () => {
+    for (const s of run.all('pulumiservice:index:DeploymentSettings').map((r) => r.inputs)) {
+      expect(s.operationContext.preRunCommands).toEqual(['cd "$(git rev-parse --show-toplevel)" && npm ci --no-audit --no-fund']);
+      expect(s.operationContext.options).toEqual({ skipInstallDependencies: true, skipIntermediateDeployments: true });
+      expect(s.operationContext.oidc.aws.roleARN).toBe(roleArn);
+      expect(s.executorContext).toBeUndefined();
+    }
+  });
+});
+
+test('webhooks deploy the next layer after a successful update, in order', () => {
+  const hooks = run.all('pulumiservice:index:Webhook').map((r) => r.inputs);
+  expect(hooks.map((h) => [h.projectName, h.payloadUrl])).toEqual([
+    ['kokoro-foundation', 'kokoro-model-cache/dev'],
+    ['kokoro-model-cache', 'kokoro-endpoint/dev'],
+    ['kokoro-endpoint', 'kokoro-agent-runtime/dev'],
+  ]);
+  for (const h of hooks) {
+    expect(h).toMatchObject({ active: true, organizationName: organization, stackName: 'dev', format: 'pulumi_deployments', filters: ['update_succeeded'] });
+  }
+});
+
+describe('deployOrder', () => {
+  const layer = (key: string, after?: string): Layer => ({ key, project: key, repoDir: key, paths: [], ...(after ? { after } : {}) });
+
+  test('puts every layer after its trigger whatever the listing order', () => {
+    expect(deployOrder([layer('c', 'b'), layer('b', 'a'), layer('a')]).map((l) => l.key)).toEqual(['a', 'b', 'c']);
+    expect(deployOrder(layers).map((l) => l.key)).toEqual(['foundation', 'model-cache', 'endpoint', 'agent-runtime']);
+  });
+
+  test('refuses cycles and unknown triggers', () => {
+    expect(() => deployOrder([layer('a', 'b'), layer('b', 'a')])).toThrow('layer cycle: a -> b -> a');
+    expect(() => deployOrder([layer('a', 'zz')])).toThrow("layer 'a' runs after unknown layer 'zz'");
+  });
+});

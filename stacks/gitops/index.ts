@@ -1,0 +1,50 @@
+// gitops (the root project): Pulumi Deployments for the four layer stacks. Each redeploys on a
+// push touching its own paths and previews pull requests; a webhook chains a successful update of
+// one layer into a deployment of the next (foundation -> model-cache -> endpoint -> agent-runtime).
+import * as pulumi from '@pulumi/pulumi';
+import * as service from '@pulumi/pulumiservice';
+import { deployOrder, layers } from './layers.ts';
+
+const config = new pulumi.Config();
+const organization = config.get('organization') ?? pulumi.getOrganization();
+const layerStack = config.get('layerStack') ?? pulumi.getStack();
+const repository = config.require('repository');
+const branch = config.get('branch') ?? 'main';
+const awsRoleArn = config.require('awsRoleArn');
+const executorImage = config.get('executorImage');
+if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) throw new Error(`config 'repository' must be 'owner/name', got '${repository}'`);
+
+const settings = new Map<string, service.DeploymentSettings>();
+for (const layer of deployOrder(layers)) {
+  const stackSettings = new service.DeploymentSettings(`${layer.key}-deployments`, {
+    organization,
+    project: layer.project,
+    stack: layerStack,
+    sourceContext: { git: { branch: `refs/heads/${branch}`, repoDir: layer.repoDir } },
+    vcs: { provider: 'github', repository, deployCommits: true, previewPullRequests: true, paths: layer.paths },
+    operationContext: {
+      // One clean install of the whole workspace tree (the programs import sibling workspaces).
+      preRunCommands: ['cd "$(git rev-parse --show-toplevel)" && npm ci --no-audit --no-fund'],
+      options: { skipInstallDependencies: true, skipIntermediateDeployments: true },
+      oidc: { aws: { roleARN: awsRoleArn, sessionName: `pulumi-deployments-${layer.key}` } },
+    },
+    ...(executorImage === undefined ? {} : { executorContext: { executorImage } }),
+  });
+  settings.set(layer.key, stackSettings);
+
+  if (layer.after !== undefined) {
+    const upstream = layers.find((l) => l.key === layer.after)!;
+    new service.Webhook(`${upstream.key}-to-${layer.key}`, {
+      active: true,
+      displayName: `deploy ${layer.key} after ${upstream.key}`,
+      organizationName: organization,
+      projectName: upstream.project,
+      stackName: layerStack,
+      format: service.WebhookFormat.PulumiDeployments,
+      payloadUrl: `${layer.project}/${layerStack}`,
+      filters: [service.WebhookFilters.UpdateSucceeded],
+    }, { dependsOn: [stackSettings, settings.get(upstream.key)!] });
+  }
+}
+
+export const deployedStacks = deployOrder(layers).map((l) => `${organization}/${l.project}/${layerStack}`);

@@ -1,0 +1,56 @@
+// The four layer stacks Pulumi Deployments manages: where each lives, which paths redeploy it,
+// and which layer's successful update triggers it. Pure data and checks, unit-tested directly.
+import { projectNames } from '../shared/index.ts';
+
+export interface Layer {
+  key: string;
+  project: string;
+  /** Folder of the layer's Pulumi.yaml, relative to the repository root. */
+  repoDir: string;
+  /** Pushes touching these paths redeploy the layer: its folder, the code it builds, the lock file. */
+  paths: string[];
+  /** The layer whose successful update deploys this one (by webhook), if any. */
+  after?: string;
+}
+
+const common = ['stacks/shared/**', 'stacks/package.json', 'package-lock.json'];
+
+export const layers: Layer[] = [
+  { key: 'foundation', project: projectNames.foundation, repoDir: 'stacks/foundation', paths: ['stacks/foundation/**', ...common] },
+  {
+    key: 'model-cache', project: projectNames.modelCache, repoDir: 'stacks/model-cache',
+    paths: ['stacks/model-cache/**', 'weights/**', ...common], after: 'foundation',
+  },
+  {
+    key: 'endpoint', project: projectNames.endpoint, repoDir: 'stacks/endpoint',
+    paths: ['stacks/endpoint/**', 'container/**', ...common], after: 'model-cache',
+  },
+  {
+    key: 'agent-runtime', project: projectNames.agentRuntime, repoDir: 'stacks/agent-runtime',
+    paths: ['stacks/agent-runtime/**', 'runtime/**', ...common], after: 'endpoint',
+  },
+];
+
+/**
+ * Layers in deployment order (each after the one that triggers it). Throws on an unknown `after`
+ * or a cycle, so the webhook graph can never loop.
+ */
+export function deployOrder(all: readonly Layer[]): Layer[] {
+  const byKey = new Map(all.map((l) => [l.key, l]));
+  const ordered: Layer[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (layer: Layer, path: string[]) => {
+    if (state.get(layer.key) === 'done') return;
+    if (state.get(layer.key) === 'visiting') throw new Error(`layer cycle: ${[...path, layer.key].join(' -> ')}`);
+    state.set(layer.key, 'visiting');
+    if (layer.after !== undefined) {
+      const upstream = byKey.get(layer.after);
+      if (upstream === undefined) throw new Error(`layer '${layer.key}' runs after unknown layer '${layer.after}'`);
+      visit(upstream, [...path, layer.key]);
+    }
+    state.set(layer.key, 'done');
+    ordered.push(layer);
+  };
+  for (const layer of all) visit(layer, []);
+  return ordered;
+}
