@@ -1,0 +1,173 @@
+// The sync state machine executed end to end on these machines: the real definition run by
+// aws-local-stepfunctions, the real Lambda handlers as its task handlers, a Hugging Face stand-in
+// (real digests, CDN redirects, injected faults) and s3rver as S3, all on loopback.
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { startHubStandIn, startS3StandIn, type HubStandIn, type S3StandIn } from '@kokoro-speech/weights/testing';
+import { StateMachine } from 'aws-local-stepfunctions';
+import { createHash } from 'node:crypto';
+import { buildSyncDefinition } from './definition.ts';
+import { handler as copyHandler } from './handlers/copy.ts';
+import { handler as manifestHandler } from './handlers/manifest.ts';
+import { handler as resolveHandler } from './handlers/resolve.ts';
+
+const REPO = 'onnx-community/Kokoro-82M-v1.0-ONNX';
+const MiB = 1024 * 1024;
+const INCLUDE = ['config.json', 'tokenizer.json', 'onnx/model.onnx', 'voices/*.bin'];
+const arn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:function:kokoro-${name}`;
+const machine = new StateMachine(
+  buildSyncDefinition({ resolveFunctionArn: arn('resolve'), copyFunctionArn: arn('copy'), manifestFunctionArn: arn('manifest'), maxConcurrency: 3 }) as any,
+);
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+// A model larger than one 5 MiB multipart part, with non-repeating content.
+const bigModel = Buffer.alloc(5 * MiB + 777_777);
+for (let i = 0; i + 4 <= bigModel.length; i += 4) bigModel.writeUInt32LE((i * 2654435761) >>> 0, i);
+const files = {
+  'config.json': '{"model_type":"style_text_to_speech_2"}',
+  'tokenizer.json': '{"version":"1.0"}',
+  'README.md': 'not included',
+  'onnx/model.onnx': bigModel,
+  'onnx/model_quantized.onnx': Buffer.alloc(3000, 2),
+  'voices/af_heart.bin': Buffer.alloc(4096, 1),
+  'voices/am_adam.bin': Buffer.alloc(4096, 9),
+};
+
+let hub: HubStandIn;
+let s3stand: S3StandIn;
+let s3: S3Client;
+let commit: string;
+const saved = { ...process.env };
+
+const logs: string[] = [];
+beforeAll(async () => {
+  jest.spyOn(console, 'log').mockImplementation((line: string) => void logs.push(line));
+  [hub, s3stand] = await Promise.all([startHubStandIn(), startS3StandIn('weights')]);
+  commit = hub.addCommit(REPO, files);
+  Object.assign(process.env, s3stand.env, {
+    HF_ENDPOINT: hub.url,
+    HF_TOKEN: '',
+    HF_TOKEN_SECRET_ARN: '',
+    DEFAULT_REPO: REPO,
+    DEFAULT_REVISION: 'main',
+    DEFAULT_INCLUDE: JSON.stringify(INCLUDE),
+    BUCKET: s3stand.bucket,
+    PREFIX: 'models/',
+    PART_SIZE_MIB: '5',
+  });
+  s3 = new S3Client({ endpoint: s3stand.endpoint, forcePathStyle: true });
+});
+afterAll(async () => {
+  process.env = saved;
+  s3.destroy();
+  await Promise.all([hub.close(), s3stand.close()]);
+});
+
+interface RunOptions {
+  /** Wraps a handler, e.g. to throw a Lambda throttle first. */
+  wrap?: Partial<Record<'Resolve' | 'CopyFile' | 'WriteManifest', (input: any) => Promise<any>>>;
+}
+
+/** Runs one execution; resolves to its output or rejects with the execution's error. Retries wait 1 ms. */
+async function execute(input: Record<string, unknown>, options: RunOptions = {}) {
+  const handlers = { Resolve: resolveHandler, CopyFile: copyHandler, WriteManifest: manifestHandler, ...options.wrap };
+  const execution = machine.run(input as any, {
+    overrides: {
+      taskResourceLocalHandlers: handlers as any,
+      retryIntervalOverrides: { Resolve: 1, CopyFile: 1, WriteManifest: 1 },
+    },
+  });
+  const events: any[] = [];
+  const collecting = (async () => {
+    for await (const event of execution.eventLogs) events.push(event);
+  })();
+  try {
+    return (await execution.result) as any;
+  } finally {
+    await collecting.catch(() => {});
+    lastEvents = events;
+  }
+}
+let lastEvents: any[] = [];
+const retried = (state: string) => lastEvents.filter((e) => e.type === 'StateRetried' && e.state?.name === state).length;
+
+const keys = async (prefix: string) =>
+  ((await s3.send(new ListObjectsV2Command({ Bucket: s3stand.bucket, Prefix: prefix }))).Contents ?? []).map((o) => o.Key!).sort();
+const manifestAt = async (key: string) =>
+  JSON.parse(await (await s3.send(new GetObjectCommand({ Bucket: s3stand.bucket, Key: key }))).Body!.transformToString());
+
+describe('weight sync state machine, executed locally', () => {
+  test('a fresh sync copies the included files under <prefix>/<repo>/<commit>/ and writes the manifest', async () => {
+    const output = await execute({});
+    const prefix = `models/${REPO}/${commit}/`;
+    expect(output).toMatchObject({ commit, modelDataUri: `s3://weights/${prefix}`, manifestKey: `${prefix}manifest.json`, filesCopied: 5, filesSkipped: 0 });
+    expect(await keys(prefix)).toEqual(['config.json', 'manifest.json', 'onnx/model.onnx', 'tokenizer.json', 'voices/af_heart.bin', 'voices/am_adam.bin'].map((k) => prefix + k));
+    const manifest = await manifestAt(`${prefix}manifest.json`);
+    expect(manifest).toMatchObject({ repo: REPO, commit });
+    expect(manifest.files.find((f: any) => f.path === 'onnx/model.onnx')).toEqual({ path: 'onnx/model.onnx', size: bigModel.length, sha256: sha256(bigModel) });
+    const body = await (await s3.send(new GetObjectCommand({ Bucket: s3stand.bucket, Key: `${prefix}onnx/model.onnx` }))).Body!.transformToByteArray();
+    expect(sha256(Buffer.from(body))).toBe(sha256(bigModel)); // larger than one 5 MiB part
+  });
+
+  test('a second run copies nothing and keeps the manifest', async () => {
+    const prefix = `models/${REPO}/${commit}/`;
+    const before = await manifestAt(`${prefix}manifest.json`);
+    const downloads = hub.requests.filter((p) => p.includes('/resolve/')).length;
+    const output = await execute({});
+    expect(output).toMatchObject({ filesCopied: 0, filesSkipped: 5, bytesCopied: 0 });
+    expect(logs.filter((l) => l.includes('"already present"')).length).toBeGreaterThanOrEqual(5);
+    expect(hub.requests.filter((p) => p.includes('/resolve/')).length).toBe(downloads);
+    expect(await manifestAt(`${prefix}manifest.json`)).toEqual(before);
+  });
+
+  test('a new revision syncs into a new prefix and leaves the old one', async () => {
+    const next = hub.addCommit(REPO, { ...files, 'config.json': '{"model_type":"style_text_to_speech_2","v":2}' }, 'v2');
+    const output = await execute({ revision: 'v2' });
+    expect(output).toMatchObject({ commit: next, modelDataUri: `s3://weights/models/${REPO}/${next}/`, filesCopied: 5 });
+    expect(await keys(`models/${REPO}/${commit}/`)).toHaveLength(6);
+    expect(await keys(`models/${REPO}/${next}/`)).toHaveLength(6);
+  });
+
+  test('a corrupted file fails the execution with DigestMismatch and no manifest', async () => {
+    const bad = hub.addCommit(REPO, { ...files, 'voices/af_heart.bin': Buffer.alloc(4096, 3) }, 'corrupt');
+    hub.inject('voices/af_heart.bin', { kind: 'corrupt' });
+    await expect(execute({ revision: 'corrupt', include: ['config.json', 'voices/*.bin'] })).rejects.toMatchObject({
+      message: expect.stringContaining('SHA-256'),
+      cause: expect.objectContaining({ name: 'DigestMismatch' }),
+    });
+    const prefix = `models/${REPO}/${bad}/`;
+    expect(await keys(prefix)).not.toContain(`${prefix}manifest.json`);
+    expect(await keys(prefix)).not.toContain(`${prefix}voices/af_heart.bin`);
+    expect(lastEvents.some((e) => e.type === 'StateCaught' && e.state?.name === 'CopyFiles')).toBe(true);
+
+    // Re-running the failed sync resumes it: objects already verified in S3 are not downloaded again.
+    const present = (await keys(prefix)).map((k) => k.slice(prefix.length));
+    const downloadsBefore = present.map((path) => hub.downloads(path));
+    const output = await execute({ revision: 'corrupt', include: ['config.json', 'voices/*.bin'] });
+    expect(output).toMatchObject({ commit: bad, filesSkipped: present.length, filesCopied: 3 - present.length });
+    expect(present.map((path) => hub.downloads(path))).toEqual(downloadsBefore);
+    expect(await keys(prefix)).toContain(`${prefix}manifest.json`);
+  });
+
+  test('throttling by the Hub and by Lambda is retried', async () => {
+    const next = hub.addCommit(REPO, { ...files, 'tokenizer.json': '{"version":"3"}' }, 'v3');
+    // The Hub client retries a 429 itself; five in a row exhaust it and reach the state machine's Retry.
+    hub.inject('/revision/v3', { kind: 'status', status: 429, retryAfter: '0' }, 5);
+    hub.inject('voices/am_adam.bin', { kind: 'status', status: 503, retryAfter: '0' }, 5);
+    let throttles = 1;
+    const copyWithThrottle = async (input: any) => {
+      if (throttles-- > 0) throw Object.assign(new Error('Rate exceeded'), { name: 'Lambda.TooManyRequestsException' });
+      return copyHandler(input);
+    };
+    const output = await execute({ revision: 'v3' }, { wrap: { CopyFile: copyWithThrottle } });
+    expect(output).toMatchObject({ commit: next, filesCopied: 5 });
+    expect(retried('Resolve')).toBeGreaterThanOrEqual(1);
+    expect(retried('CopyFile')).toBeGreaterThanOrEqual(2);
+  });
+
+  test('a failure names the cause in the execution error', async () => {
+    await expect(execute({ include: ['onnx/model_q9.onnx'] })).rejects.toMatchObject({
+      cause: expect.objectContaining({ name: 'InvalidSyncInput', message: expect.stringContaining('model_q9') }),
+    });
+  });
+});
