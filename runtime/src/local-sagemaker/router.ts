@@ -1,0 +1,140 @@
+// The local SageMaker runtime router: an HTTP server on loopback that speaks the SageMaker runtime
+// API for one container, so the same client code runs locally and against AWS. HTTP/2 cleartext
+// (prior knowledge) for the bidirectional stream, HTTP/1.1 too for the response-stream call (the
+// SDK's default handler); one port serves both by looking at the connection preface, because
+// node:http2's allowHTTP1 works only with TLS. Requests and every event are SigV4-verified against
+// fixed local credentials.
+import { createServer as createHttp1Server } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createHttp2Server } from 'node:http2';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { createServer as createNetServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { Duplex } from 'node:stream';
+import type { AwsCredentialIdentity } from '@smithy/types';
+import { BIDI_PATH } from '@kokoro-speech/container/protocol';
+import { sendAwsError } from './aws-errors.ts';
+import type { AnyResponse } from './aws-errors.ts';
+import { bridgeBidiStream } from './bidi-bridge.ts';
+import { LOCAL_CREDENTIALS } from './credentials.ts';
+import { bridgeResponseStream } from './response-stream-bridge.ts';
+import { SignatureError, verifyRequest } from './verify.ts';
+
+export interface LocalSageMakerRouterOptions {
+  /** The container: http://host:port (or ws://host:port). */
+  containerUrl: string;
+  /** Accept only this endpoint name (default: any). */
+  endpointName?: string;
+  port?: number;
+  host?: string;
+  /** Credentials accepted (default: LOCAL_CREDENTIALS). */
+  credentials?: AwsCredentialIdentity[];
+}
+
+export interface LocalSageMakerRouter {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const ROUTE = /^\/endpoints\/([^/?]+)\/(invocations-bidirectional-stream|invocations-response-stream)(\?.*)?$/;
+const H2_PREFACE = Buffer.from('PRI * HTTP/2.0');
+
+function containerUrls(url: string): { http: string; ws: string } {
+  const parsed = new URL(url);
+  if (!['http:', 'ws:', 'https:', 'wss:'].includes(parsed.protocol)) throw new TypeError(`containerUrl must be http(s):// or ws(s)://, got ${url}`);
+  const secure = parsed.protocol === 'https:' || parsed.protocol === 'wss:';
+  const base = `${parsed.host}${parsed.pathname.replace(/\/$/, '')}`;
+  return { http: `${secure ? 'https' : 'http'}://${base}`, ws: `${secure ? 'wss' : 'ws'}://${base}` };
+}
+
+async function readBody(req: IncomingMessage | Http2ServerRequest): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function replaying(socket: Socket, first: Buffer): Duplex {
+  const duplex = new Duplex({
+    read: () => void socket.resume(),
+    write: (chunk, _encoding, callback) => void socket.write(chunk as Buffer, callback),
+    final: (callback) => { socket.end(); callback(); },
+    destroy: (error, callback) => { socket.destroy(error ?? undefined); callback(error); },
+  });
+  duplex.push(first);
+  socket.on('data', (chunk) => { if (!duplex.push(chunk)) socket.pause(); });
+  socket.on('end', () => duplex.push(null));
+  socket.on('close', () => duplex.destroy());
+  socket.on('error', (error) => duplex.destroy(error));
+  return duplex;
+}
+
+export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOptions): Promise<LocalSageMakerRouter> {
+  const container = containerUrls(options.containerUrl);
+  const known = options.credentials ?? [LOCAL_CREDENTIALS];
+
+  const handle = async (req: IncomingMessage | Http2ServerRequest, res: AnyResponse) => {
+    const path = req.url ?? '/';
+    if (path === '/ping') return void res.end('{}');
+    const route = ROUTE.exec(path);
+    if (!route || req.method !== 'POST') return sendAwsError(res, 404, 'UnknownOperationException', `no operation at ${req.method} ${path}`);
+    const [, name, operation] = route as unknown as [string, string, string];
+    if (options.endpointName && decodeURIComponent(name) !== options.endpointName) {
+      return sendAwsError(res, 400, 'ValidationError', `Endpoint ${decodeURIComponent(name)} not found.`);
+    }
+    const bidi = operation === 'invocations-bidirectional-stream';
+    if (bidi && req.httpVersionMajor !== 2) return sendAwsError(res, 400, 'ValidationError', 'the bidirectional stream needs HTTP/2');
+    try {
+      const body = bidi ? undefined : await readBody(req);
+      const verified = await verifyRequest({ method: req.method!, path, headers: req.headers, ...(body && { body }) }, known);
+      if (bidi) {
+        const wsPath = String(req.headers['x-amzn-sagemaker-model-invocation-path'] ?? BIDI_PATH.slice(1)).replace(/^\/?/, '/');
+        const query = req.headers['x-amzn-sagemaker-model-query-string'];
+        bridgeBidiStream(req as Http2ServerRequest, res as Http2ServerResponse, verified, `${container.ws}${wsPath}${query ? `?${String(query)}` : ''}`);
+      } else {
+        await bridgeResponseStream(body!, req.headers, res, container.http);
+      }
+    } catch (error) {
+      if (error instanceof SignatureError) return sendAwsError(res, 403, error.code, error.message);
+      sendAwsError(res, 500, 'InternalFailure', (error as Error).message);
+    }
+  };
+
+  const h2 = createHttp2Server();
+  h2.on('request', (req, res) => void handle(req, res));
+  const h1 = createHttp1Server((req: IncomingMessage, res: ServerResponse) => void handle(req, res));
+  const sockets = new Set<Socket>();
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.once('data', (first) => {
+      socket.pause();
+      const isH2 = first.subarray(0, H2_PREFACE.length).equals(H2_PREFACE.subarray(0, Math.min(first.length, H2_PREFACE.length)));
+      if (isH2) {
+        // node:http2 reads from the socket's native handle, so bytes already read cannot be put
+        // back: hand it a stream that replays them.
+        h2.emit('connection', replaying(socket, first));
+      } else {
+        socket.unshift(first);
+        h1.emit('connection', socket);
+        socket.resume();
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host ?? '127.0.0.1';
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      h1.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,131 @@
+// A client for SageMaker's InvokeEndpointWithBidirectionalStream (not on the npm registry as a
+// package: field notes, section 4), built from the SDK's own pieces: SigV4 request signing and
+// chained event signing (@smithy/signature-v4 through @aws-sdk/eventstream-handler-node), the
+// event-stream codec, and NodeHttp2Handler as the HTTP/2 transport. NodeHttp2Handler is used rather
+// than node:http2 directly because it is what the SDK's own bidirectional clients run on (TLS and
+// session handling, abort, one isolated session per event stream, h2c by prior knowledge for an
+// http:// endpoint); what it lacks (telling a reset from a clean end) is checked below.
+import { PassThrough } from 'node:stream';
+import type { ClientHttp2Stream } from 'node:http2';
+import { eventStreamPayloadHandlerProvider } from '@aws-sdk/eventstream-handler-node';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { NodeHttp2Handler } from '@smithy/node-http-handler';
+import { HttpRequest } from '@smithy/protocol-http';
+import type { HttpResponse } from '@smithy/protocol-http';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import { EVENT_STREAM_CONTENT_TYPE, STREAMING_PAYLOAD_HASH, decodeResponseEvent, encodePayloadPart, readMessages } from './event-stream.ts';
+import type { PayloadPart, ResponseEvent } from './event-stream.ts';
+import { SageMakerStreamError, parseErrorResponse } from './errors.ts';
+import { createSigner, runtimeEndpoint } from './signing.ts';
+
+export interface BidiStreamOptions {
+  endpointName: string;
+  region: string;
+  /** Runtime URL; default https://runtime.sagemaker.<region>.amazonaws.com:8443 (http:// = h2c). */
+  endpoint?: string;
+  /** Default: the SDK's default provider chain, resolved once so a stream is signed with one set. */
+  credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
+  targetVariant?: string;
+  /** X-Amzn-SageMaker-Model-Invocation-Path: the container's WebSocket path, if not the default. */
+  modelInvocationPath?: string;
+  modelQueryString?: string;
+  signal?: AbortSignal;
+  /** HTTP/2 session idle timeout in ms (NodeHttp2Handler's default is 300 s). */
+  sessionTimeoutMs?: number;
+}
+
+export interface BidiStream {
+  /** Queue one PayloadPart (signed as it is written). */
+  send(part: PayloadPart): void;
+  /** Send the signed empty end-of-input event and end the request body. */
+  end(): void;
+  /** Response events; throws SageMakerStreamError if the stream is reset or fails. */
+  responses: AsyncIterable<ResponseEvent>;
+  /** Tear down the HTTP/2 stream at once. */
+  close(): void;
+}
+
+export async function resolveCredentials(credentials: BidiStreamOptions['credentials']): Promise<AwsCredentialIdentity> {
+  const source = credentials ?? defaultProvider();
+  return typeof source === 'function' ? await source() : source;
+}
+
+export async function openBidiStream(options: BidiStreamOptions): Promise<BidiStream> {
+  const url = runtimeEndpoint(options.endpoint, options.region, 8443);
+  const credentials = await resolveCredentials(options.credentials);
+  const signer = createSigner(credentials, options.region);
+  const input = new PassThrough({ objectMode: true });
+  const headers: Record<string, string> = {
+    host: url.host,
+    'content-type': EVENT_STREAM_CONTENT_TYPE,
+    'x-amz-content-sha256': STREAMING_PAYLOAD_HASH,
+  };
+  if (options.targetVariant) headers['x-amzn-sagemaker-target-variant'] = options.targetVariant;
+  if (options.modelInvocationPath) headers['x-amzn-sagemaker-model-invocation-path'] = options.modelInvocationPath;
+  if (options.modelQueryString) headers['x-amzn-sagemaker-model-query-string'] = options.modelQueryString;
+  const request = new HttpRequest({
+    protocol: url.protocol,
+    hostname: url.hostname,
+    ...(url.port && { port: Number(url.port) }),
+    method: 'POST',
+    path: `${url.pathname.replace(/\/$/, '')}/endpoints/${encodeURIComponent(options.endpointName)}/invocations-bidirectional-stream`,
+    headers,
+    body: input,
+  });
+  const signed = await signer.sign(request, { signingDate: new Date() });
+  const handler = new NodeHttp2Handler({ sessionTimeout: options.sessionTimeoutMs ?? 300_000 });
+  const payloadHandler = eventStreamPayloadHandlerProvider({
+    utf8Encoder: toUtf8,
+    utf8Decoder: fromUtf8,
+    messageSigner: async () => signer,
+    credentials: async () => credentials,
+  });
+  let response: HttpResponse;
+  try {
+    const next = async (args: { request: unknown }) =>
+      handler.handle(args.request as HttpRequest, { ...(options.signal && { abortSignal: options.signal }), isEventStream: true });
+    ({ response } = (await payloadHandler.handle(next as never, { request: signed, input: {} })) as { response: HttpResponse });
+  } catch (error) {
+    handler.destroy();
+    throw new SageMakerStreamError('NetworkingError', `cannot open the bidirectional stream at ${url.origin}: ${(error as Error).message}`, { cause: error });
+  }
+  const stream = response.body as ClientHttp2Stream;
+  if (response.statusCode !== 200) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    handler.destroy();
+    throw parseErrorResponse(response.statusCode, response.headers, Buffer.concat(chunks).toString('utf8'));
+  }
+  let closed = false;
+  return {
+    send: (part) => { if (!input.writableEnded) input.write(encodePayloadPart(part)); },
+    end: () => {
+      if (input.writableEnded) return;
+      input.write(new Uint8Array(0)); // signed as the empty end-of-input event
+      input.end();
+    },
+    close: () => {
+      closed = true;
+      if (!input.writableEnded) input.end();
+      stream.destroy();
+      handler.destroy();
+    },
+    responses: (async function* () {
+      try {
+        for await (const message of readMessages(stream)) {
+          const event = decodeResponseEvent(message);
+          if (event) yield event;
+        }
+      } catch (error) {
+        if (closed) return;
+        throw new SageMakerStreamError('StreamReset', `bidirectional stream failed: ${(error as Error).message}`, { cause: error });
+      }
+      // A reset can end the body like a clean end (field notes, section 4): look at the stream's
+      // RST_STREAM code (NO_ERROR, 0, is what a server that finished before our input sends).
+      if (!closed && stream.rstCode !== undefined && stream.rstCode !== 0) {
+        throw new SageMakerStreamError('StreamReset', `bidirectional stream was reset (HTTP/2 code ${stream.rstCode})`);
+      }
+    })(),
+  };
+}

@@ -1,0 +1,26 @@
+// Errors of the SageMaker streaming client, with the AWS error code and HTTP status when known.
+
+export class SageMakerStreamError extends Error {
+  /** AWS error code (InvalidSignatureException, ValidationError, ModelError, ...) or a local one. */
+  readonly code: string;
+  /** HTTP status of a rejected call; undefined for failures after the stream opened. */
+  readonly status: number | undefined;
+  constructor(code: string, message: string, options?: { status?: number; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SageMakerStreamError';
+    this.code = code;
+    this.status = options?.status;
+  }
+}
+
+/** Reads an AWS JSON error response (x-amzn-errortype header, `message`/`Message` in the body). */
+export function parseErrorResponse(status: number, headers: Record<string, string | undefined>, body: string): SageMakerStreamError {
+  let parsed: { __type?: string; message?: string; Message?: string } = {};
+  try {
+    parsed = JSON.parse(body) as typeof parsed;
+  } catch {
+    parsed = { message: body.slice(0, 500) };
+  }
+  const type = (headers['x-amzn-errortype'] ?? parsed.__type ?? `Http${status}`).split(':')[0]!.split('#').at(-1)!;
+  return new SageMakerStreamError(type, `${type} (HTTP ${status}): ${parsed.message ?? parsed.Message ?? 'no message'}`, { status });
+}
