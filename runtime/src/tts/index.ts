@@ -3,3 +3,5 @@ export type { TtsEvent, TtsSession, TtsTransport, TransportErrorCode, VoiceSetti
 export { TtsTransportError } from './types.ts';
 export { WebSocketTransport } from './websocket-transport.ts';
 export type { WebSocketTransportOptions } from './websocket-transport.ts';
+export { SageMakerBidiTransport } from './sagemaker-bidi-transport.ts';
+export type { SageMakerBidiTransportOptions } from './sagemaker-bidi-transport.ts';

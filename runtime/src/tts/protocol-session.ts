@@ -41,6 +41,8 @@ export class ProtocolSession implements TtsSession {
   #end: Deferred<void> | null = null;
   #reconnecting = false;
   #canReconnect = true;
+  /** Set when the stream broke while nothing was in flight. */
+  #idle: TtsTransportError | null = null;
 
   private constructor(opener: ChannelOpener, settings: VoiceSettings) {
     this.#opener = opener;
@@ -69,7 +71,13 @@ export class ProtocolSession implements TtsSession {
     if (this.#pending.has(utteranceId)) throw new Error(`utterance id ${utteranceId} is already in use`);
     const utterance = { id: utteranceId, index: this.#nextIndex++, text };
     this.#pending.set(utteranceId, utterance);
-    if (!this.#reconnecting) this.#send({ type: 'text', text, id: utteranceId });
+    if (this.#idle) {
+      const cause = this.#idle;
+      this.#idle = null;
+      void this.#reconnect(cause, false); // sends the pending utterance once connected
+    } else if (!this.#reconnecting) {
+      this.#send({ type: 'text', text, id: utteranceId });
+    }
     return utteranceId;
   }
 
@@ -81,7 +89,7 @@ export class ProtocolSession implements TtsSession {
     this.#current = null;
     const dropped = new Set(ids);
     this.#queue.discard((event) => event.type !== 'error' && event.type !== 'reconnected' && dropped.has(event.id));
-    if (this.#state === 'closed' || this.#state === 'done' || this.#reconnecting) return Promise.resolve(ids);
+    if (this.#state === 'closed' || this.#state === 'done' || this.#reconnecting || this.#idle) return Promise.resolve(ids);
     const done = deferred<string[]>();
     this.#cancels.push({ ids, done });
     this.#send({ type: 'cancel' });
@@ -95,6 +103,11 @@ export class ProtocolSession implements TtsSession {
     if (!this.#end) {
       this.#end = deferred<void>();
       this.#state = 'ending';
+      if (this.#idle) {
+        // The stream is gone and nothing was in flight: all audio has been delivered.
+        this.#handle({ type: 'done' });
+        return this.#end.promise;
+      }
       if (!this.#reconnecting) this.#send({ type: 'end' });
     }
     return this.#end.promise;
@@ -217,8 +230,17 @@ export class ProtocolSession implements TtsSession {
       this.#awaitingReady = null;
       return;
     }
+    if (this.#pending.size === 0 && this.#state === 'open' && this.#cancels.length === 0) {
+      // Nothing in flight (an idle timeout, say): reconnect lazily on the next speak().
+      this.#idle = error;
+      return;
+    }
     if (!this.#canReconnect) return this.#fail(error);
     this.#canReconnect = false;
+    await this.#reconnect(error, true);
+  }
+
+  async #reconnect(error: TtsTransportError, announce: boolean): Promise<void> {
     this.#reconnecting = true;
     const resent = [...this.#pending.keys()];
     try {
@@ -229,7 +251,7 @@ export class ProtocolSession implements TtsSession {
     }
     if (this.#closedMeanwhile()) return;
     this.#reconnecting = false;
-    this.#queue.push({ type: 'reconnected', resent });
+    if (announce) this.#queue.push({ type: 'reconnected', resent });
     // The old server session is gone with everything it had queued: cancels are complete.
     for (const { ids, done } of this.#cancels.splice(0)) done.resolve(ids);
     this.#dropped.clear();

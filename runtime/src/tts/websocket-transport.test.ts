@@ -67,4 +67,24 @@ describe('WebSocketTransport specifics', () => {
     expect(seen).toContain('reconnected');
     session.close();
   });
+
+  test('a break while idle reconnects lazily on the next speak, without a reconnected event', async () => {
+    const session = await new WebSocketTransport({ url: fake.wsUrl }).open({});
+    const iterator = session.events()[Symbol.asyncIterator]();
+    session.speak('Before.', 'before');
+    const types: string[] = [];
+    for (let next = await iterator.next(); ; next = await iterator.next()) {
+      types.push(next.value!.type);
+      if (next.value!.type === 'audio_end') break;
+    }
+    fake.closeSessions(1001);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // let the close arrive while idle
+    session.speak('After.', 'after');
+    const ending = session.end();
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) types.push(next.value.type);
+    await ending;
+    expect(types.filter((t) => t === 'audio_end')).toHaveLength(2);
+    expect(types).not.toContain('reconnected');
+    session.close();
+  });
 });

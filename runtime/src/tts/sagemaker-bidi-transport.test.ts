@@ -1,0 +1,85 @@
+// SageMakerBidiTransport through the local router to the fake protocol-v1 peer.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '../local-sagemaker/index.ts';
+import type { LocalSageMakerRouter } from '../local-sagemaker/index.ts';
+import { startCutProxy } from './testing/cut-proxy.ts';
+import { fakeAudio, startFakeContainer } from './testing/fake-container.ts';
+import type { FakeContainer } from './testing/fake-container.ts';
+import { collect, SENTENCES, transportSuite } from './testing/transport-suite.ts';
+import { SageMakerBidiTransport } from './sagemaker-bidi-transport.ts';
+import { TtsTransportError } from './types.ts';
+
+const options = (endpoint: string, secretAccessKey = LOCAL_CREDENTIALS.secretAccessKey, maxPartBytes?: number) =>
+  new SageMakerBidiTransport({
+    endpointName: 'kokoro', region: 'eu-west-1', endpoint,
+    credentials: { ...LOCAL_CREDENTIALS, secretAccessKey },
+    ...(maxPartBytes && { maxPartBytes }),
+  });
+
+transportSuite('sagemaker-bidi (local router, fake peer)', async () => {
+  const fake = await startFakeContainer();
+  const router = await startLocalSageMakerRouter({ containerUrl: fake.url, endpointName: 'kokoro' });
+  const proxy = await startCutProxy(router.port);
+  return {
+    transport: options(router.url),
+    viaProxy: options(`http://127.0.0.1:${proxy.port}`),
+    proxy,
+    expectedSamples: (text, rate) => fakeAudio(text, rate).length / 2,
+    close: async () => { await proxy.close(); await router.close(); await fake.close(); },
+  };
+});
+
+describe('SageMakerBidiTransport specifics', () => {
+  let fake: FakeContainer;
+  let router: LocalSageMakerRouter;
+  beforeAll(async () => {
+    fake = await startFakeContainer();
+    router = await startLocalSageMakerRouter({ containerUrl: fake.url });
+  });
+  afterAll(async () => { await router.close(); await fake.close(); });
+
+  test('a wrong secret fails open() with an unauthorized TtsTransportError', async () => {
+    await expect(options(router.url, 'wrong').open({})).rejects.toMatchObject({ name: 'TtsTransportError', code: 'unauthorized', retryable: false });
+  });
+
+  test('long messages travel as PARTIAL..COMPLETE parts and arrive as one message', async () => {
+    fake.received.length = 0;
+    const session = await options(router.url, undefined, 16).open({ voice: 'af_heart' });
+    const text = 'A sentence long enough to need several parts.';
+    session.speak(text, 'long');
+    const collecting = collect(session);
+    await session.end();
+    const collected = await collecting;
+    expect(collected.utterances.get('long')?.samples).toBe(fakeAudio(text).length / 2);
+    expect(fake.received.map(({ message }) => message)).toEqual([
+      { type: 'config', voice: 'af_heart' },
+      { type: 'text', text, id: 'long' },
+      { type: 'end' },
+    ]);
+    session.close();
+  });
+
+  test('a ModelStreamError (container closed) mid-answer is recovered by reconnecting', async () => {
+    const session = await options(router.url).open({});
+    const ids = SENTENCES.map((text) => session.speak(text));
+    let closed = false;
+    const collecting = collect(session, (event) => {
+      if (!closed && event.type === 'audio') {
+        closed = true;
+        fake.closeSessions(1011);
+      }
+    });
+    await session.end();
+    const collected = await collecting;
+    expect(collected.reconnects).toHaveLength(1);
+    expect(collected.ends.filter((id, i, all) => all.lastIndexOf(id) === i)).toEqual(ids);
+    session.close();
+  });
+
+  test('an unreachable runtime URL fails open() with connection_lost', async () => {
+    const proxy = await startCutProxy(router.port);
+    proxy.refuseNew(true);
+    await expect(options(`http://127.0.0.1:${proxy.port}`).open({})).rejects.toBeInstanceOf(TtsTransportError);
+    await proxy.close();
+  });
+});

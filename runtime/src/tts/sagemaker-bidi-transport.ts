@@ -1,0 +1,108 @@
+// SageMaker transport: protocol v1 over InvokeEndpointWithBidirectionalStream. Each client message
+// is one UTF8 PayloadPart (split into PARTIAL..COMPLETE parts above maxPartBytes); the container's
+// frames come back as PayloadParts (UTF8 = JSON, BINARY = audio), re-assembled if fragmented.
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import { openBidiStream } from '../sagemaker/bidi-client.ts';
+import type { BidiStream } from '../sagemaker/bidi-client.ts';
+import { SageMakerStreamError } from '../sagemaker/errors.ts';
+import type { DataType } from '../sagemaker/event-stream.ts';
+import type { Channel, ChannelHandlers, ChannelOpener } from './channel.ts';
+import { ProtocolSession } from './protocol-session.ts';
+import { TtsTransportError } from './types.ts';
+import type { TtsSession, TtsTransport, VoiceSettings } from './types.ts';
+
+export interface SageMakerBidiTransportOptions {
+  endpointName: string;
+  region: string;
+  /** Runtime URL override (the local router: http://127.0.0.1:PORT); default the regional :8443 one. */
+  endpoint?: string;
+  /** Default: the AWS SDK default provider chain. */
+  credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
+  targetVariant?: string;
+  /** Messages longer than this go as PARTIAL..COMPLETE parts (default 64 KiB). */
+  maxPartBytes?: number;
+}
+
+/** Maps a failed call to the session's error codes (403 is not worth retrying). */
+export function toTransportError(error: unknown): TtsTransportError {
+  if (error instanceof TtsTransportError) return error;
+  if (error instanceof SageMakerStreamError) {
+    if (error.status === 403) return new TtsTransportError('unauthorized', error.message, { cause: error });
+    if (error.status !== undefined) {
+      return new TtsTransportError('bad_response', error.message, { cause: error, retryable: error.status === 429 || error.status >= 500 });
+    }
+  }
+  return new TtsTransportError('connection_lost', (error as Error).message, { cause: error, retryable: true });
+}
+
+async function pump(stream: BidiStream, handlers: ChannelHandlers, isClosed: () => boolean): Promise<void> {
+  let fragments: Uint8Array[] = [];
+  let fragmentType: DataType | undefined;
+  const broken = (error: TtsTransportError) => { if (!isClosed()) handlers.onBroken(error); };
+  try {
+    for await (const event of stream.responses) {
+      if (event.type === 'PayloadPart') {
+        if (fragments.length === 0) fragmentType = event.dataType;
+        fragments.push(event.bytes);
+        if (event.completionState === 'PARTIAL') continue;
+        const bytes = fragments.length === 1 ? fragments[0]! : Buffer.concat(fragments);
+        fragments = [];
+        handlers.onMessage(fragmentType === 'UTF8' ? toUtf8(bytes) : bytes);
+      } else if (event.type === 'ModelStreamError') {
+        return broken(new TtsTransportError('model_stream_error', `ModelStreamError${event.errorCode ? ` ${event.errorCode}` : ''}: ${event.message}`, { retryable: true }));
+      } else if (event.type === 'InternalStreamFailure') {
+        return broken(new TtsTransportError('internal_stream_failure', `InternalStreamFailure: ${event.message}`, { retryable: true }));
+      } else {
+        const auth = /Signature|UnrecognizedClient|AccessDenied|Token/.test(event.name);
+        return broken(new TtsTransportError(auth ? 'unauthorized' : 'bad_response', `${event.name}: ${event.message}`));
+      }
+    }
+    broken(new TtsTransportError('connection_lost', 'the bidirectional stream ended', { retryable: true }));
+  } catch (error) {
+    broken(toTransportError(error));
+  }
+}
+
+export class SageMakerBidiTransport implements TtsTransport {
+  readonly name = 'sagemaker-bidi' as const;
+  readonly #options: SageMakerBidiTransportOptions;
+
+  constructor(options: SageMakerBidiTransportOptions) {
+    if (!options.endpointName) throw new TypeError('SAGEMAKER_ENDPOINT_NAME is required for the sagemaker-bidi transport');
+    this.#options = options;
+  }
+
+  open(settings: VoiceSettings, signal?: AbortSignal): Promise<TtsSession> {
+    return ProtocolSession.open(this.#opener, settings, signal);
+  }
+
+  readonly #opener: ChannelOpener = async (handlers, signal) => {
+    const { maxPartBytes = 64 * 1024, ...options } = this.#options;
+    let stream: BidiStream;
+    try {
+      stream = await openBidiStream({ ...options, ...(signal && { signal }) });
+    } catch (error) {
+      throw toTransportError(error);
+    }
+    let closed = false;
+    void pump(stream, handlers, () => closed);
+    const channel: Channel = {
+      send: (message) => {
+        const bytes = fromUtf8(JSON.stringify(message));
+        if (bytes.byteLength <= maxPartBytes) return stream.send({ bytes, dataType: 'UTF8' });
+        for (let offset = 0; offset < bytes.byteLength; offset += maxPartBytes) {
+          const last = offset + maxPartBytes >= bytes.byteLength;
+          stream.send({ bytes: bytes.subarray(offset, offset + maxPartBytes), dataType: 'UTF8', completionState: last ? 'COMPLETE' : 'PARTIAL' });
+        }
+      },
+      close: () => {
+        if (closed) return;
+        closed = true;
+        stream.end(); // the signed end-of-input event: the router closes the container's WebSocket
+        setTimeout(() => stream.close(), 1000).unref();
+      },
+    };
+    return channel;
+  };
+}
