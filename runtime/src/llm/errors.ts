@@ -1,0 +1,41 @@
+// Errors of LLM providers: one class with a stable code the pipeline forwards to the caller.
+
+export type LlmErrorCode = 'llm_error' | 'llm_unavailable' | 'llm_unauthorized';
+
+export class LlmError extends Error {
+  readonly code: LlmErrorCode;
+  constructor(code: LlmErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'LlmError';
+    this.code = code;
+  }
+}
+
+/** Whether `error` is what an aborted operation threw (ours, Node's, the AWS SDK's or openai's). */
+export function isAbortError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === 'AbortError' || error.name === 'APIUserAbortError';
+}
+
+/**
+ * Maps a provider's failure to our contract: an abort rethrows the signal's reason (an AbortError),
+ * anything else becomes an LlmError naming the provider and HTTP status where known.
+ */
+export function toLlmError(provider: string, error: unknown, signal?: AbortSignal): unknown {
+  if (signal?.aborted) return signal.reason;
+  if (error instanceof LlmError || isAbortError(error)) return error;
+  const status = httpStatus(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const code = status === 401 || status === 403 ? 'llm_unauthorized' : 'llm_error';
+  const where = status === undefined ? '' : ` (HTTP ${status})`;
+  return new LlmError(code, `${provider} LLM failed${where}: ${message}`, { cause: error });
+}
+
+/** The HTTP status of an openai or AWS SDK error, looking through wrapping errors' causes. */
+function httpStatus(error: unknown): number | undefined {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const candidate = (e as { status?: unknown }).status ?? (e as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
+    if (typeof candidate === 'number') return candidate;
+  }
+  return undefined;
+}

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { OpenAIProvider } from './openai.ts';
+import { LlmError } from './errors.ts';
+import { runProviderSuite } from '../../test/llm-provider-suite.ts';
+import { startFakeOpenAI, type FakeLlmServer } from '../../test/fake-llm-servers.ts';
+
+const fakes: FakeLlmServer[] = [];
+afterAll(async () => void (await Promise.all(fakes.map((f) => f.close()))));
+
+async function setup() {
+  const fake = await startFakeOpenAI();
+  fakes.push(fake);
+  const provider = new OpenAIProvider({ baseURL: `${fake.url}/v1`, model: 'test-model' });
+  return { fake, provider };
+}
+
+runProviderSuite('openai', async () => {
+  const { fake, provider } = await setup();
+  return { provider, upstreamGone: () => fake.clientGone() };
+});
+
+describe('OpenAIProvider', () => {
+  let fake: FakeLlmServer;
+  let provider: OpenAIProvider;
+  beforeAll(async () => ({ fake, provider } = await setup()));
+
+  test('sends the model, the system prompt and the user prompt, streaming, with the API key', async () => {
+    const keyed = new OpenAIProvider({ baseURL: `${fake.url}/v1`, model: 'm1', apiKey: 'sk-test', maxTokens: 99 });
+    let text = '';
+    for await (const delta of keyed.stream('Hi.', { systemPrompt: 'Be brief.' })) text += delta;
+    expect(text).toBe('Hi.');
+    const request = fake.requests.at(-1)!;
+    expect(request.path).toBe('/v1/chat/completions');
+    expect(request.headers.authorization).toBe('Bearer sk-test');
+    expect(request.body).toMatchObject({
+      model: 'm1',
+      stream: true,
+      max_tokens: 99,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hi.' },
+      ],
+    });
+  });
+
+  test('an HTTP error becomes an LlmError naming the status', async () => {
+    fake.failNext(401, { error: { message: 'bad key', type: 'invalid_request_error' } });
+    const run = (async () => {
+      for await (const _ of provider.stream('x')) throw new Error('no delta expected');
+    })();
+    await expect(run).rejects.toBeInstanceOf(LlmError);
+    fake.failNext(404, { error: { message: 'model nope not found' } });
+    await expect((async () => { for await (const _ of provider.stream('x')); })()).rejects.toMatchObject({
+      code: 'llm_error',
+      message: expect.stringMatching(/openai LLM failed \(HTTP 404\).*not found/),
+    });
+  });
+
+  test('a server that is not there is a clear error', async () => {
+    const gone = new OpenAIProvider({ baseURL: 'http://127.0.0.1:1/v1', model: 'm' });
+    await expect((async () => { for await (const _ of gone.stream('x')); })()).rejects.toMatchObject({
+      name: 'LlmError',
+      message: expect.stringMatching(/^openai LLM failed: Connection error/),
+    });
+  });
+
+  test('rejects a base URL that is not a URL', () => {
+    expect(() => new OpenAIProvider({ baseURL: 'localhost:8000', model: 'm' })).toThrow(/not an http\(s\) URL: localhost:8000/);
+  });
+});

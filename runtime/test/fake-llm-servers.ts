@@ -1,0 +1,159 @@
+// Fake LLM services on loopback, speaking the real wire formats (mocks of external services at
+// the wire, not of our code): an OpenAI-compatible chat completions SSE server and a Bedrock
+// ConverseStream endpoint (AWS event stream). Both answer by echoing the last user message in
+// small chunks, one chunk every `chunkDelayMs`, and record what they saw.
+import { createServer, type IncomingMessage } from 'node:http';
+import { createServer as createH2Server, type Http2ServerRequest, type Http2Session } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EventStreamCodec } from '@smithy/eventstream-codec';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+
+export interface FakeLlmServer {
+  url: string;
+  /** Request bodies as parsed JSON, and request paths, in arrival order. */
+  requests: { path: string; headers: IncomingMessage['headers'] | Http2ServerRequest['headers']; body: unknown }[];
+  /** Resolves once a response ends before the whole answer was written (the client went away). */
+  clientGone(): Promise<void>;
+  /** Make the next request fail with this status and body. */
+  failNext(status: number, body: unknown): void;
+  close(): Promise<void>;
+}
+
+export interface FakeLlmOptions {
+  chunkDelayMs?: number;
+  chunkChars?: number;
+}
+
+// The part of node:http's and node:http2's response APIs the fakes use.
+interface Response {
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  write(chunk: string | Uint8Array): boolean;
+  end(chunk?: string | Uint8Array): unknown;
+  on(event: 'close', listener: () => void): unknown;
+}
+type Answer = (res: Response, body: unknown, chunks: string[], isGone: () => boolean) => Promise<void>;
+
+async function startFake(
+  answerText: (body: unknown) => string,
+  answer: Answer,
+  options: FakeLlmOptions & { http2?: boolean },
+): Promise<FakeLlmServer> {
+  const requests: FakeLlmServer['requests'] = [];
+  let failure: { status: number; body: unknown } | undefined;
+  let goneResolve!: () => void;
+  const gone = new Promise<void>((resolve) => (goneResolve = resolve));
+  const handler = async (req: IncomingMessage | Http2ServerRequest, res: Response) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    const body: unknown = raw ? JSON.parse(raw) : undefined;
+    requests.push({ path: req.url ?? '', headers: req.headers, body });
+    if (failure) {
+      const { status, body: errorBody } = failure;
+      failure = undefined;
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(errorBody));
+      return;
+    }
+    // Gone = the connection/stream closed before we ended the answer (node:http2's compat layer
+    // emits 'finish' even for a reset stream, so our own flag is the reliable signal).
+    let closed = false;
+    let ended = false;
+    const end = res.end.bind(res);
+    res.end = (chunk?: string | Uint8Array) => ((ended = true), end(chunk));
+    res.on('close', () => {
+      if (!ended) {
+        closed = true;
+        goneResolve();
+      }
+    });
+    const text = answerText(body);
+    const size = options.chunkChars ?? 4;
+    const chunks: string[] = [];
+    for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
+    await answer(res, body, chunks, () => closed);
+  };
+  // Bedrock's client speaks HTTP/2 (cleartext by prior knowledge for an http:// endpoint).
+  const sessions = new Set<Http2Session>();
+  const server = options.http2
+    ? createH2Server((req, res) => void handler(req, res)).on('session', (session) => {
+        sessions.add(session);
+        session.on('close', () => sessions.delete(session));
+      })
+    : createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    clientGone: () => gone,
+    failNext: (status, body) => void (failure = { status, body }),
+    close: () =>
+      new Promise((resolve) => {
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        for (const session of sessions) session.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** OpenAI-compatible: POST /v1/chat/completions with stream: true -> `data: {chunk}` lines. */
+export function startFakeOpenAI(options: FakeLlmOptions = {}): Promise<FakeLlmServer> {
+  const delay = options.chunkDelayMs ?? 5;
+  const lastUser = (body: unknown) => {
+    const messages = (body as { messages: { role: string; content: string }[] }).messages;
+    return messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+  };
+  return startFake(lastUser, async (res, body, chunks, isGone) => {
+    const model = (body as { model: string }).model;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const frame = (delta: object, finish: string | null) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    res.write(frame({ role: 'assistant', content: '' }, null));
+    for (const chunk of chunks) {
+      await sleep(delay);
+      if (isGone()) return;
+      res.write(frame({ content: chunk }, null));
+    }
+    res.write(frame({}, 'stop'));
+    res.end('data: [DONE]\n\n');
+  }, options);
+}
+
+const codec = new EventStreamCodec(toUtf8, fromUtf8);
+function bedrockEvent(eventType: string, payload: object): Uint8Array {
+  return codec.encode({
+    headers: {
+      ':event-type': { type: 'string', value: eventType },
+      ':message-type': { type: 'string', value: 'event' },
+      ':content-type': { type: 'string', value: 'application/json' },
+    },
+    body: fromUtf8(JSON.stringify(payload)),
+  });
+}
+
+/** Bedrock ConverseStream: POST /model/<id>/converse-stream -> AWS event stream of Converse events. */
+export function startFakeBedrock(options: FakeLlmOptions = {}): Promise<FakeLlmServer> {
+  const delay = options.chunkDelayMs ?? 5;
+  const lastUser = (body: unknown) => {
+    const messages = (body as { messages: { role: string; content: { text?: string }[] }[] }).messages;
+    return messages.filter((m) => m.role === 'user').at(-1)?.content.map((c) => c.text ?? '').join('') ?? '';
+  };
+  return startFake(lastUser, async (res, _body, chunks, isGone) => {
+    res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'fake-1' });
+    res.write(bedrockEvent('messageStart', { role: 'assistant' }));
+    for (const chunk of chunks) {
+      await sleep(delay);
+      if (isGone()) return;
+      res.write(bedrockEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { text: chunk } }));
+    }
+    res.write(bedrockEvent('contentBlockStop', { contentBlockIndex: 0 }));
+    res.write(bedrockEvent('messageStop', { stopReason: 'end_turn' }));
+    res.end(
+      bedrockEvent('metadata', {
+        usage: { inputTokens: 10, outputTokens: chunks.length, totalTokens: 10 + chunks.length },
+        metrics: { latencyMs: 1 },
+      }),
+    );
+  }, { ...options, http2: true });
+}
