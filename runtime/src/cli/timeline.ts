@@ -1,0 +1,112 @@
+// Collects one turn's events into a per-sentence timeline (and the audio, in order), and prints it.
+import type { ClientEvent } from './turn-client.ts';
+
+type Metrics = Extract<ClientEvent, { type: 'metrics' }>;
+
+export interface SentenceTiming {
+  id: string;
+  index: number;
+  text: string;
+  /** When the sentence's text was complete (its `sentence` event), ms since the request. */
+  textAt: number;
+  firstAudioAt: number | null;
+  /** When its `sentence_end` arrived. */
+  endAt: number | null;
+  audioBytes: number;
+  duration_ms: number | null;
+  synthesis_ms: number | null;
+}
+
+export class TurnRecorder {
+  sampleRate: number | null = null;
+  format: string | null = null;
+  requestId: string | null = null;
+  firstTextAt: number | null = null;
+  text = '';
+  readonly sentences: SentenceTiming[] = [];
+  readonly audio: Uint8Array[] = [];
+  metrics: Metrics | null = null;
+  readonly errors: { code: string; message: string }[] = [];
+  done = false;
+
+  add(event: ClientEvent): void {
+    switch (event.type) {
+      case 'start':
+        this.sampleRate = event.sample_rate;
+        this.format = event.format;
+        this.requestId = event.request_id;
+        break;
+      case 'text':
+        this.firstTextAt ??= event.at;
+        this.text += event.delta;
+        break;
+      case 'sentence':
+        this.sentences.push({
+          id: event.id,
+          index: event.index,
+          text: event.text,
+          textAt: event.at,
+          firstAudioAt: null,
+          endAt: null,
+          audioBytes: 0,
+          duration_ms: null,
+          synthesis_ms: null,
+        });
+        break;
+      case 'audio': {
+        const s = this.#sentence(event.id);
+        s.firstAudioAt ??= event.at;
+        s.audioBytes += event.data.byteLength;
+        this.audio.push(event.data);
+        break;
+      }
+      case 'sentence_end': {
+        const s = this.#sentence(event.id);
+        s.endAt = event.at;
+        s.duration_ms = event.duration_ms;
+        s.synthesis_ms = event.synthesis_ms;
+        break;
+      }
+      case 'metrics':
+        this.metrics = event;
+        break;
+      case 'error':
+        this.errors.push({ code: event.code, message: event.message });
+        break;
+      case 'done':
+        this.done = true;
+        break;
+    }
+  }
+
+  get audioBytes(): number {
+    return this.audio.reduce((n, c) => n + c.byteLength, 0);
+  }
+
+  #sentence(id: string): SentenceTiming {
+    const s = this.sentences.find((x) => x.id === id);
+    if (!s) throw new Error(`event for unknown sentence ${id}`);
+    return s;
+  }
+}
+
+const ms = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : `${Math.round(v)} ms`);
+
+/** A plain-text table: one row per sentence, then the metrics event. */
+export function formatTimeline(t: TurnRecorder): string {
+  const lines = [`first text      ${ms(t.firstTextAt)}`];
+  lines.push(' #  text done  first audio  synthesis  audio len  text');
+  for (const s of t.sentences) {
+    const text = s.text.length > 60 ? `${s.text.slice(0, 57)}...` : s.text;
+    lines.push(
+      `${String(s.index).padStart(2)}  ${ms(s.textAt).padStart(9)}  ${ms(s.firstAudioAt).padStart(11)}  ` +
+        `${ms(s.synthesis_ms).padStart(9)}  ${ms(s.duration_ms).padStart(9)}  ${JSON.stringify(text)}`,
+    );
+  }
+  if (t.metrics) {
+    const { at: _at, ...m } = t.metrics;
+    lines.push(`metrics ${JSON.stringify(m)}`);
+  }
+  for (const e of t.errors) lines.push(`error ${e.code}: ${e.message}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,98 @@
+// Which model the local Kokoro server loads: KOKORO_MODEL_DIR, else the pinned revision in the user
+// cache (downloaded with SHA-256 verification when missing), else, with --offline, the stand-in.
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeFixtureModel } from '@kokoro-speech/container/fixture';
+import {
+  defaultModelDir,
+  KOKORO_ONNX_FILES,
+  KOKORO_ONNX_PINNED,
+  KOKORO_ONNX_REPO,
+  KOKORO_ONNX_REVISION,
+  kokoroIncludes,
+  syncToDirectory,
+  type SyncProgress,
+} from '@kokoro-speech/weights';
+
+export type LocalDtype = 'q8' | 'fp32';
+
+export interface ModelChoice {
+  kind: 'kokoro' | 'stand-in';
+  dir: string;
+  dtype: LocalDtype;
+  /** One line for the console and the page. */
+  description: string;
+  /** Removes what was created for this run (the stand-in's temp folder). */
+  dispose(): Promise<void>;
+}
+
+export interface ResolveModelOptions {
+  offline: boolean;
+  dtype: LocalDtype;
+  /** KOKORO_MODEL_DIR or --model-dir. */
+  modelDir?: string;
+  env?: NodeJS.ProcessEnv;
+  onProgress?: (p: SyncProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** Weights could not be had; the message names every way out. */
+export class WeightsUnavailableError extends Error {
+  constructor(cause: unknown, cacheDir: string, endpoint: string) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(
+      [
+        `Could not get the Kokoro-82M weights (${KOKORO_ONNX_REPO} @ ${KOKORO_ONNX_REVISION.slice(0, 12)}) from ${endpoint}: ${why}`,
+        'Options:',
+        '  npm start -- --offline              run with the stand-in model: a tone instead of a voice, same streaming timing',
+        '  KOKORO_MODEL_DIR=/path npm start    use a folder that holds the Kokoro ONNX files (config.json, tokenizer*.json, onnx/)',
+        '  HF_ENDPOINT=https://mirror npm start  download through a Hugging Face mirror (HF_TOKEN if it needs one)',
+        `  or copy the files into ${cacheDir}`,
+      ].join('\n'),
+      { cause },
+    );
+    this.name = 'WeightsUnavailableError';
+  }
+}
+
+export async function resolveModel(options: ResolveModelOptions): Promise<ModelChoice> {
+  const env = options.env ?? process.env;
+  if (options.offline) {
+    const dir = await mkdtemp(join(tmpdir(), 'kokoro-stand-in-'));
+    await writeFixtureModel(dir);
+    return {
+      kind: 'stand-in',
+      dir,
+      dtype: 'fp32', // the stand-in writes onnx/model.onnx only
+      description: 'stand-in model (a tone, --offline)',
+      dispose: () => rm(dir, { recursive: true, force: true }),
+    };
+  }
+  const noop = async (): Promise<void> => {};
+  if (options.modelDir) {
+    const file = join(options.modelDir, KOKORO_ONNX_FILES[options.dtype]);
+    await access(file).catch(() => {
+      throw new Error(`KOKORO_MODEL_DIR=${options.modelDir} has no ${KOKORO_ONNX_FILES[options.dtype]} (needed for --dtype ${options.dtype})`);
+    });
+    return { kind: 'kokoro', dir: options.modelDir, dtype: options.dtype, description: `Kokoro-82M ${options.dtype} (${options.modelDir})`, dispose: noop };
+  }
+  const dir = defaultModelDir(KOKORO_ONNX_REPO, KOKORO_ONNX_REVISION, env);
+  const endpoint = env['HF_ENDPOINT'] || 'https://huggingface.co';
+  try {
+    await syncToDirectory({
+      repo: KOKORO_ONNX_REPO,
+      revision: KOKORO_ONNX_REVISION,
+      include: kokoroIncludes(options.dtype),
+      dir,
+      expected: KOKORO_ONNX_PINNED,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      hub: { endpoint, ...(env['HF_TOKEN'] ? { token: env['HF_TOKEN'] } : {}) },
+    });
+  } catch (err) {
+    if (options.signal?.aborted) throw err;
+    throw new WeightsUnavailableError(err, dir, endpoint);
+  }
+  return { kind: 'kokoro', dir, dtype: options.dtype, description: `Kokoro-82M ${options.dtype}`, dispose: noop };
+}

@@ -1,0 +1,58 @@
+import { describe, expect, test } from '@jest/globals';
+import { OptionsError, parseLocalOptions } from './options.ts';
+
+const ARN = 'arn:aws:bedrock-agentcore:us-west-2:123456789012:runtime/kokoro_agent-AbC123';
+
+describe('npm start options', () => {
+  test('defaults: port 3000 on loopback, q8, echo announced as the default, local pipeline', () => {
+    const o = parseLocalOptions([], {});
+    expect(o).toMatchObject({ port: 3000, host: '127.0.0.1', offline: false, dtype: 'q8', llm: { provider: 'echo' }, llmRequested: false });
+    expect(o.target).toBeUndefined();
+    expect(o.modelDir).toBeUndefined();
+  });
+
+  test('flags and environment', () => {
+    const o = parseLocalOptions(['--port', '0', '--offline', '--dtype', 'fp32', '--llm', 'bedrock'], {
+      KOKORO_MODEL_DIR: '/models/kokoro',
+      BEDROCK_MODEL_ID: 'm',
+      AWS_REGION: 'eu-west-1',
+    });
+    expect(o).toMatchObject({ port: 0, offline: true, dtype: 'fp32', modelDir: '/models/kokoro', llmRequested: true });
+    expect(o.llm).toEqual({ provider: 'bedrock', modelId: 'm', region: 'eu-west-1' });
+  });
+
+  test('an OpenAI-compatible server is used when configured; echo settings come from the environment', () => {
+    expect(parseLocalOptions([], { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1', OPENAI_MODEL: 'llama' }).llm).toEqual({
+      provider: 'openai',
+      baseURL: 'http://127.0.0.1:8000/v1',
+      model: 'llama',
+    });
+    expect(parseLocalOptions([], { LLM_PROVIDER: 'echo', ECHO_FIRST_TOKEN_MS: '0', ECHO_TOKENS_PER_SECOND: '500' }).llm).toEqual({
+      provider: 'echo',
+      firstTokenMs: 0,
+      tokensPerSecond: 500,
+    });
+  });
+
+  test('a deployed runtime from the flag or KOKORO_AGENT_RUNTIME_ARN', () => {
+    expect(parseLocalOptions(['--target', ARN, '--qualifier', 'live'], {})).toMatchObject({ target: ARN, qualifier: 'live' });
+    expect(parseLocalOptions([], { KOKORO_AGENT_RUNTIME_ARN: ARN }).target).toBe(ARN);
+  });
+
+  test('bad input gets a clear error naming the problem', () => {
+    const bad: [string[], NodeJS.ProcessEnv, RegExp][] = [
+      [['--port', '70000'], {}, /--port must be 0-65535/],
+      [['--dtype', 'q4'], {}, /--dtype must be q8 or fp32/],
+      [['--llm', 'gpt'], {}, /--llm must be echo, bedrock or openai/],
+      [['--llm', 'openai'], {}, /OPENAI_BASE_URL and OPENAI_MODEL/],
+      [['--target', 'my-runtime'], {}, /AgentCore runtime ARN/],
+      [['--agent', 'ftp://x'], {}, /--agent must be an http\(s\) URL/],
+      [['--target', ARN, '--agent', 'http://127.0.0.1:8080'], {}, /not both/],
+      [['--nope'], {}, /Unknown option '--nope'/],
+    ];
+    for (const [argv, env, message] of bad) {
+      expect(() => parseLocalOptions(argv, env)).toThrow(OptionsError);
+      expect(() => parseLocalOptions(argv, env)).toThrow(message);
+    }
+  });
+});

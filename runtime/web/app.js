@@ -1,0 +1,252 @@
+// The page: a prompt goes to the agent over SSE or WebSocket; the answer's text streams in, each
+// sentence is highlighted while it plays, audio plays through the pcm-player worklet, and the turn's
+// timeline shows where the time went. A new prompt or Stop interrupts the turn (barge-in).
+import { Player } from './player.js';
+import { renderHistory, renderTimeline } from './timeline.js';
+import { sseTurn, WsClient } from './transports.js';
+
+const $ = (id) => document.getElementById(id);
+const form = $('ask');
+const promptBox = $('prompt');
+const stopButton = $('stop');
+const answer = $('answer');
+const statusLine = $('status');
+const timeline = $('timeline');
+const history = $('history');
+
+const player = new Player();
+const wsClient = new WsClient();
+const turns = [];
+let current = null; // the turn in progress
+let turnCounter = 0;
+let renderQueued = false;
+
+function scheduleRender() {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(() => {
+    renderQueued = false;
+    const turn = current ?? turns.at(-1);
+    if (turn) renderTimeline(timeline, turn);
+    if (current && current.sentences.some((s) => s.playStart != null && s.playEnd == null)) scheduleRender();
+  });
+}
+
+function setStatus(text) {
+  statusLine.textContent = text;
+}
+
+/** Moves the start of the answer's unassigned tail into a span for this sentence (for highlighting). */
+function wrapSentence(turn, sentence) {
+  const tail = turn.tail.textContent;
+  const wanted = sentence.text.trim();
+  const at = tail.indexOf(wanted);
+  const span = document.createElement('span');
+  span.className = 'sentence';
+  span.dataset.id = sentence.id;
+  if (at >= 0) {
+    span.textContent = tail.slice(0, at + wanted.length);
+    turn.tail.textContent = tail.slice(at + wanted.length);
+  }
+  turn.tail.before(span);
+  return span;
+}
+
+function onEvent(turn, event) {
+  if (turn !== current) return; // a late event of an interrupted turn
+  const at = performance.now() - turn.t0;
+  switch (event.type) {
+    case 'start':
+      turn.sampleRate = event.sample_rate;
+      if (event.format !== 'pcm_s16le') throw new Error(`cannot play ${event.format} audio`);
+      turn.ready = player.prepare(event.sample_rate).then(() => player.resume());
+      break;
+    case 'text':
+      turn.firstTextAt ??= at;
+      turn.lastTextAt = at;
+      turn.tail.textContent += event.delta;
+      break;
+    case 'sentence': {
+      const s = { id: event.id, index: event.index, text: event.text, textAt: at, firstAudioAt: null, endAt: null, synthesis_ms: null, playStart: null, playEnd: null, samples: 0, odd: null };
+      s.el = wrapSentence(turn, s);
+      turn.sentences.push(s);
+      turn.byId.set(s.id, s);
+      break;
+    }
+    case 'audio': {
+      const s = turn.byId.get(event.id);
+      if (!s) break;
+      s.firstAudioAt ??= at;
+      // PCM s16le: carry an odd trailing byte over to the next chunk of the sentence.
+      let bytes = event.pcm;
+      if (s.odd !== null) {
+        const joined = new Uint8Array(bytes.length + 1);
+        joined[0] = s.odd;
+        joined.set(bytes, 1);
+        bytes = joined;
+        s.odd = null;
+      }
+      if (bytes.length % 2 === 1) {
+        s.odd = bytes[bytes.length - 1];
+        bytes = bytes.subarray(0, bytes.length - 1);
+      }
+      const pcm = bytes.slice().buffer; // own copy, transferred to the worklet
+      s.samples += pcm.byteLength / 2;
+      const seq = event.seq;
+      turn.ready.then(() => {
+        if (turn === current) player.push(turn.n, s.id, seq, pcm);
+      });
+      break;
+    }
+    case 'sentence_end': {
+      const s = turn.byId.get(event.id);
+      if (s) {
+        s.endAt = at;
+        s.synthesis_ms = event.synthesis_ms;
+        s.duration_ms = event.duration_ms;
+      }
+      break;
+    }
+    case 'metrics':
+      turn.metrics = event;
+      break;
+    case 'error':
+      turn.error = `${event.code}: ${event.message}`;
+      setStatus(`Error: ${turn.error}`);
+      break;
+    case 'done':
+      turn.doneAt = at;
+      break;
+  }
+  scheduleRender();
+}
+
+player.on((e) => {
+  const turn = turns.find((t) => t.n === e.turn);
+  const s = turn?.byId.get(e.id);
+  if (!s) return;
+  const at = e.at - turn.t0;
+  if (e.type === 'started') {
+    s.playStart ??= at;
+    s.playEnd = null;
+    for (const other of answer.querySelectorAll('.speaking')) other.classList.remove('speaking');
+    s.el.classList.add('speaking');
+    s.el.setAttribute('aria-current', 'true');
+  } else {
+    s.playEnd = at;
+    s.el.classList.remove('speaking');
+    s.el.removeAttribute('aria-current');
+    if (e.type === 'drained' && turn !== current && s === turn.sentences.at(-1)) setStatus('Done.');
+  }
+  scheduleRender();
+});
+
+/** Barge-in: cancel the turn in progress and silence its audio at once. */
+function interrupt() {
+  const turn = current;
+  if (!turn) return;
+  turn.cancelled = true;
+  current = null;
+  turn.abort.abort(new DOMException('interrupted', 'AbortError'));
+  player.flush(turn.n);
+  for (const el of answer.querySelectorAll('.speaking')) el.classList.remove('speaking');
+  stopButton.disabled = true;
+  setStatus('Stopped.');
+  renderHistory(history, turns.filter((t) => t !== current));
+}
+
+async function ask(promptText) {
+  interrupt();
+  player.resume();
+  // Flush everything older too: a finished turn may still be playing its last sentence.
+  if (turns.length) player.flush(turns.at(-1).n);
+  const transport = form.elements.transport.value;
+  const turn = {
+    n: ++turnCounter,
+    transport,
+    t0: performance.now(),
+    sentences: [],
+    byId: new Map(),
+    abort: new AbortController(),
+    ready: player.prepare(player.sampleRate),
+    tail: document.createElement('span'),
+    firstTextAt: null,
+    lastTextAt: null,
+  };
+  turns.push(turn);
+  current = turn;
+  answer.replaceChildren(turn.tail);
+  stopButton.disabled = false;
+  setStatus(`Asking over ${transport === 'ws' ? 'WebSocket' : 'SSE'}…`);
+  scheduleRender();
+  const request = { prompt: promptText, format: 'pcm_s16le' };
+  const on = (event) => onEvent(turn, event);
+  try {
+    if (transport === 'ws') await wsClient.turn(request, on, turn.abort.signal);
+    else await sseTurn(request, on, turn.abort.signal);
+    if (turn === current) {
+      player.end(turn.n);
+      current = null;
+      stopButton.disabled = true;
+      if (!turn.error) setStatus(turn.sentences.some((s) => s.playEnd == null) ? 'Speaking…' : 'Done.');
+    }
+  } catch (err) {
+    if (turn.cancelled) return;
+    turn.error = err instanceof Error ? err.message : String(err);
+    setStatus(`Error: ${turn.error}`);
+    if (turn === current) {
+      player.end(turn.n);
+      current = null;
+      stopButton.disabled = true;
+    }
+  } finally {
+    renderHistory(history, turns.filter((t) => t !== current));
+    scheduleRender();
+  }
+}
+
+form.addEventListener('submit', (e) => {
+  e.preventDefault();
+  const text = promptBox.value.trim();
+  if (!text) {
+    promptBox.focus();
+    return;
+  }
+  ask(text);
+});
+promptBox.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    form.requestSubmit();
+  }
+});
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape') interrupt();
+});
+stopButton.addEventListener('click', interrupt);
+
+async function showSetup() {
+  const info = await fetch('/api/info').then((r) => r.json());
+  $('llm').textContent = info.llm.description;
+  $('model').textContent = info.model.description;
+  $('target').textContent = info.target.description;
+  const notes = [];
+  if (info.llm.name === 'echo') {
+    notes.push('Echo model in use: the answer repeats your prompt. Start with --llm bedrock or --llm openai for a real model.');
+  }
+  if (info.model.kind === 'stand-in') {
+    notes.push('Stand-in model (--offline): you hear a tone instead of a voice, with the real streaming timing.');
+  }
+  if (notes.length) {
+    $('notice').textContent = notes.join(' ');
+    $('notice').hidden = false;
+  }
+}
+player.prepare(24000); // early: creating an AudioContext can take a while
+showSetup().catch((err) => setStatus(`Could not read the set-up: ${err.message}`));
+
+// For tests and bug reports: what the audio worklet received and played, and the turns' timings.
+window.kokoro = {
+  report: () => player.report(),
+  turns: () => turns.map(({ abort, tail, byId, ready, sentences, ...t }) => ({ ...t, sentences: sentences.map(({ el, ...s }) => s) })),
+};

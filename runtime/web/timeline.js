@@ -1,0 +1,136 @@
+// Renders one turn's timeline: when the LLM's first token came, and per sentence when its text was
+// complete, when its audio arrived (synthesis + transport), and when it played in this browser.
+
+const fmt = (ms) => (ms == null ? '—' : `${Math.round(ms)} ms`);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v;
+    else if (k === 'style') node.style.cssText = v;
+    else node.setAttribute(k, v);
+  }
+  node.append(...children.filter((c) => c != null));
+  return node;
+}
+
+function bar(span, from, to, cls, label) {
+  if (from == null) return null;
+  const end = to ?? from;
+  const left = Math.min((from / span) * 100, 99.4);
+  const width = Math.min(Math.max(((end - from) / span) * 100, 0.6), 100 - left);
+  return el('span', { class: `seg ${cls}`, style: `left:${left}%;width:${width}%`, title: label });
+}
+
+/** Summary figures of a turn, as [label, value, title] triples. */
+function summary(turn) {
+  const first = turn.sentences[0];
+  const m = turn.metrics;
+  return [
+    ['first token', fmt(turn.firstTextAt), 'LLM text starts arriving'],
+    ['first audio', fmt(first?.firstAudioAt), 'first audio bytes reach the page'],
+    ['first sound', fmt(first?.playStart), 'the browser starts playing'],
+    ['total', fmt(turn.doneAt ?? m?.total_ms), 'until the turn was done'],
+    ['audio', m ? `${(m.audio_ms / 1000).toFixed(1)} s` : '—', 'length of the spoken answer'],
+    ['via', turn.transport === 'ws' ? 'WebSocket' : 'SSE', 'transport'],
+  ];
+}
+
+export function renderTimeline(container, turn) {
+  const rows = turn.sentences;
+  const now = performance.now() - turn.t0;
+  const playing = rows.some((s) => s.playStart != null && s.playEnd == null);
+  const span = Math.max(
+    1,
+    playing ? now : 0,
+    turn.lastTextAt ?? 0,
+    ...rows.map((s) => Math.max(s.endAt ?? 0, s.playEnd ?? s.playStart ?? 0, s.textAt ?? 0)),
+  );
+
+  const chips = el('dl', { class: 'chips' });
+  for (const [label, value, title] of summary(turn)) {
+    chips.append(el('div', { class: 'chip', title }, el('dt', {}, label), el('dd', {}, value)));
+  }
+
+  const table = el('table', { class: 'timeline' });
+  table.append(
+    el('caption', { class: 'sr-only' }, `Timeline of turn ${turn.n}, times in milliseconds since the prompt was sent`),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'col' }, '#'),
+        el('th', { scope: 'col' }, 'Sentence'),
+        el('th', { scope: 'col' }, 'Text done'),
+        el('th', { scope: 'col' }, 'Audio in'),
+        el('th', { scope: 'col', title: 'model time for this sentence, as the server measured it' }, 'Synthesis'),
+        el('th', { scope: 'col' }, 'Playback'),
+        el('th', { scope: 'col', class: 'bars-h' }, el('span', {}, '0'), el('span', {}, fmt(span))),
+      ),
+    ),
+  );
+  const body = el('tbody');
+  body.append(
+    el(
+      'tr',
+      { class: 'llm' },
+      el('th', { scope: 'row' }, 'LLM'),
+      el('td', { colspan: '5' }, `writing from ${fmt(turn.firstTextAt)} to ${fmt(turn.lastTextAt)}`),
+      el('td', { class: 'bars', 'aria-hidden': 'true' }, bar(span, turn.firstTextAt, turn.lastTextAt, 'text', 'LLM writing')),
+    ),
+  );
+  for (const s of rows) {
+    body.append(
+      el(
+        'tr',
+        { class: s.playStart != null && s.playEnd == null ? 'now' : '' },
+        el('th', { scope: 'row' }, String(s.index + 1)),
+        el('td', { class: 'text', title: s.text }, s.text),
+        el('td', {}, fmt(s.textAt)),
+        el('td', {}, s.firstAudioAt == null ? '—' : `${fmt(s.firstAudioAt)} → ${fmt(s.endAt)}`),
+        el('td', {}, fmt(s.synthesis_ms)),
+        el('td', {}, s.playStart == null ? '—' : `${fmt(s.playStart)} → ${fmt(s.playEnd)}`),
+        el(
+          'td',
+          { class: 'bars', 'aria-hidden': 'true' },
+          bar(span, s.textAt, s.textAt, 'tick', 'text complete'),
+          bar(span, s.firstAudioAt, s.endAt, 'net', 'audio arriving'),
+          bar(span, s.playStart, s.playEnd ?? (s.playStart != null ? now : null), 'play', 'playing'),
+        ),
+      ),
+    );
+  }
+  table.append(body);
+
+  const legend = el(
+    'p',
+    { class: 'legend', 'aria-hidden': 'true' },
+    el('span', { class: 'key text' }), 'LLM writing ',
+    el('span', { class: 'key tick' }), 'sentence text complete ',
+    el('span', { class: 'key net' }), 'audio arriving ',
+    el('span', { class: 'key play' }), 'playing',
+  );
+  const status = turn.error ? el('p', { class: 'turn-error', role: 'alert' }, turn.error) : null;
+  container.replaceChildren(chips, table, legend, ...(status ? [status] : []));
+}
+
+/** One line per finished turn, newest first, to compare transports. */
+export function renderHistory(list, turns) {
+  list.replaceChildren(
+    ...turns
+      .slice()
+      .reverse()
+      .map((t) => {
+        const first = t.sentences[0];
+        const how = t.cancelled ? 'interrupted' : t.error ? 'failed' : 'done';
+        return el(
+          'li',
+          {},
+          el('strong', {}, `#${t.n} ${t.transport === 'ws' ? 'WebSocket' : 'SSE'}`),
+          ` first sound ${fmt(first?.playStart)}, first audio ${fmt(first?.firstAudioAt)}, ${t.sentences.length} sentences, ${how}`,
+        );
+      }),
+  );
+}

@@ -1,0 +1,120 @@
+// The two ways the page reaches the agent: POST /invocations answered with Server-Sent Events, and
+// the /ws WebSocket (JSON text frames for events, binary frames for audio). Both deliver the same
+// calls to `on(event)`: the turn events of the contract, with audio as {type:'audio', id, pcm}.
+import { createParser } from '/vendor/eventsource-parser/index.js';
+
+const SESSION_ID = `page-${crypto.randomUUID()}`; // >= 33 characters, as AgentCore wants
+
+function fromBase64(text) {
+  if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
+  const bin = atob(text);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** One turn over SSE. Resolves when the stream ends; abort the signal to cancel (barge-in). */
+export async function sseTurn(request, on, signal) {
+  const res = await fetch('/invocations', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-session-id': SESSION_ID },
+    body: JSON.stringify(request),
+    signal,
+  });
+  if (!res.ok || !res.body) {
+    const text = await res.text().catch(() => '');
+    throw new Error(`the server answered ${res.status}: ${text.slice(0, 300)}`);
+  }
+  const parser = createParser({
+    onEvent(message) {
+      const data = JSON.parse(message.data);
+      const type = message.event ?? 'message';
+      if (type === 'audio') on({ type, id: data.id, seq: data.seq, pcm: fromBase64(data.data) });
+      else on({ ...data, type });
+    },
+  });
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    parser.feed(value);
+  }
+}
+
+/**
+ * WebSocket turns. A socket is kept for the next turn when this one ended cleanly (several turns
+ * per socket); after a barge-in it is cancelled and closed, so no late frame of the old turn can be
+ * mistaken for the new one.
+ */
+export class WsClient {
+  constructor() {
+    this.ws = null;
+    this.open = null;
+  }
+
+  connect() {
+    if (this.ws && this.ws.readyState <= WebSocket.OPEN) return this.open;
+    const url = new URL(`/ws?session=${SESSION_ID}`, location.href);
+    url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(url);
+    ws.binaryType = 'arraybuffer';
+    this.ws = ws;
+    this.open = new Promise((resolve, reject) => {
+      ws.addEventListener('open', () => resolve(ws), { once: true });
+      ws.addEventListener('error', () => reject(new Error('WebSocket connection failed')), { once: true });
+    });
+    return this.open;
+  }
+
+  /** One turn; resolves at `done`. Abort the signal to cancel: the socket is then dropped. */
+  async turn(request, on, signal) {
+    const ws = await this.connect();
+    const pending = []; // sentence ids whose audio is still coming: binary frames belong to pending[0]
+    const seqs = new Map();
+    await new Promise((resolve, reject) => {
+      const cleanup = () => {
+        ws.removeEventListener('message', onMessage);
+        ws.removeEventListener('close', onClose);
+        signal.removeEventListener('abort', onAbort);
+      };
+      const onMessage = (e) => {
+        try {
+          if (typeof e.data !== 'string') {
+            const id = pending[0];
+            if (id === undefined) return;
+            const seq = seqs.get(id) ?? 0;
+            seqs.set(id, seq + 1);
+            on({ type: 'audio', id, seq, pcm: new Uint8Array(e.data) });
+            return;
+          }
+          const event = JSON.parse(e.data);
+          if (event.type === 'sentence') pending.push(event.id);
+          if (event.type === 'sentence_end' && pending.includes(event.id)) pending.splice(pending.indexOf(event.id), 1);
+          on(event);
+          if (event.type === 'done') {
+            cleanup();
+            resolve();
+          }
+        } catch (err) {
+          cleanup();
+          reject(err);
+        }
+      };
+      const onClose = (e) => {
+        cleanup();
+        reject(new Error(`the WebSocket closed (${e.code}${e.reason ? ` ${e.reason}` : ''})`));
+      };
+      const onAbort = () => {
+        cleanup();
+        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'cancel' }));
+        ws.close();
+        if (this.ws === ws) this.ws = null;
+        reject(signal.reason);
+      };
+      ws.addEventListener('message', onMessage);
+      ws.addEventListener('close', onClose);
+      signal.addEventListener('abort', onAbort);
+      ws.send(JSON.stringify({ ...request, type: 'prompt' }));
+    });
+  }
+}
