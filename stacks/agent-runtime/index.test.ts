@@ -2,6 +2,7 @@
 // the outputs it reads from foundation and endpoint, and the ones it exports.
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { agentRuntimeOutputs, endpointOutputs, foundationOutputs } from '../shared/outputs.ts';
+import { policyViolations } from '../testing/policyCheck.ts';
 import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
 import { authorizerConfiguration, cognitoDiscoveryUrl, invokeUrl } from './agentRuntime.ts';
 
@@ -106,4 +107,8 @@ describe('authorizer and URL helpers', () => {
       'https://bedrock-agentcore.eu-west-1.amazonaws.com/runtimes/arn%3Aaws%3Abedrock-agentcore%3Aeu-west-1%3A1%3Aruntime%2Fx/invocations?qualifier=live',
     );
   });
+});
+
+test('passes every policy of the CrossGuard pack', async () => {
+  expect(await policyViolations(run.resources)).toEqual([]);
 });

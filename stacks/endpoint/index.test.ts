@@ -2,6 +2,7 @@
 // in-place endpoint updates, autoscaling, alarms, and the stack outputs it reads and exports.
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { endpointOutputs, foundationOutputs, modelCacheOutputs } from '../shared/outputs.ts';
+import { policyViolations } from '../testing/policyCheck.ts';
 import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
 import { modelDataSource, weightsUnderPrefix } from './ttsEndpoint.ts';
 
@@ -123,4 +124,8 @@ describe('model data checks', () => {
     );
     expect(weightsUnderPrefix(modelDataUri, 'weights-bucket', 'models/')).toBe(modelDataUri);
   });
+});
+
+test('passes every policy of the CrossGuard pack', async () => {
+  expect(await policyViolations(run.resources)).toEqual([]);
 });

@@ -1,6 +1,7 @@
 // foundation under Pulumi mocks: outputs, bucket and repository hardening, exact IAM policies.
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { foundationOutputs } from '../shared/outputs.ts';
+import { policyViolations } from '../testing/policyCheck.ts';
 import { account, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
 
 let run: ProgramRun;
@@ -135,4 +136,8 @@ test('every taggable resource carries the default tags', () => {
     'aws:iam/role:Role', 'aws:iam/role:Role', 'aws:kms/key:Key', 'aws:s3/bucket:Bucket',
   ]);
   for (const r of tagged) expect(r.inputs.tags).toMatchObject({ app: 'kokoro', 'pulumi-project': 'kokoro-foundation', 'pulumi-stack': 'dev', layer: 'foundation' });
+});
+
+test('passes every policy of the CrossGuard pack', async () => {
+  expect(await policyViolations(run.resources)).toEqual([]);
 });
