@@ -85,3 +85,41 @@ export function endsSentence(run: string, word: string, wordStartsLine: boolean,
   if (word !== 'I' && /^(?:\p{Lu}\.)*\p{Lu}$/u.test(word)) return false;
   return true;
 }
+
+/**
+ * At a line start: where its indentation ends and which code fence it opens or closes ('' for
+ * none; up to 3 spaces of indentation). Undefined when the text so far cannot tell yet.
+ */
+export function readLineStart(t: string, i: number, final: boolean): { fence: string; indentEnd: number } | undefined {
+  let j = i;
+  while (j < t.length && j - i < 4 && (t[j] === ' ' || t[j] === '\t')) j++;
+  const head = t.slice(j, j + 3);
+  const indented = j - i >= 4;
+  if (!final && !indented && head.length < 3 && ('```'.startsWith(head) || '~~~'.startsWith(head))) return undefined;
+  return { fence: !indented && (head === '```' || head === '~~~') ? head : '', indentEnd: j };
+}
+
+export interface TerminatorRun {
+  runEnd: number;
+  closersEnd: number;
+  /** Whether whitespace follows the closers. */
+  spaced: boolean;
+  /** The next non-space character after them ('' at the end of the text). */
+  next: string;
+  /** Nesting after the closers. */
+  nesting: Nesting;
+}
+
+/** Reads the terminator run at t[i], its closers and what follows; undefined until the text tells. */
+export function readTerminator(t: string, i: number, nesting: Nesting, final: boolean): TerminatorRun | undefined {
+  const n = t.length;
+  let r = i;
+  while (r < n && TERMINATORS.has(t[r]!)) r++;
+  let k = r;
+  let nest = nesting;
+  while (k < n && CLOSERS.has(t[k]!)) nest = stepNesting(nest, t[k++]!);
+  let m = k;
+  while (m < n && isSpace(t[m]!)) m++;
+  if (m === n && !final) return undefined;
+  return { runEnd: r, closersEnd: k, spaced: m > k, next: m < n ? t[m]! : '', nesting: nest };
+}

@@ -169,6 +169,7 @@ const token = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('.', '!', '?', ',', ';', ':', ' - ', '—', '?!') },
   { weight: 3, arbitrary: fc.constantFrom('Next', 'And', 'it', 'we', '42', 'Ünïcode', '😀') },
   { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 4, unit: 'binary' }) }, // any code units, lone surrogates too
 );
 const text = fc.array(token, { maxLength: 120 }).map((t) => t.join(''));
 const options = fc.record({

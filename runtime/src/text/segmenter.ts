@@ -1,7 +1,7 @@
 // Cuts an LLM's streamed text into speakable pieces as early as is safe (rules: README.md here).
 import {
-  CLAUSE_MARKS, CLOSERS, TERMINATORS, endsSentence, isAlnum, isOpen, isSpace, stepNesting,
-  type Nesting,
+  CLAUSE_MARKS, TERMINATORS, endsSentence, isAlnum, isOpen, isSpace, readLineStart, readTerminator,
+  stepNesting, type Nesting,
 } from './segmenter-rules.ts';
 import { resolveSegmenterOptions, type SegmenterOptions, type ResolvedOptions } from './segmenter-options.ts';
 
@@ -151,13 +151,11 @@ export class SentenceSegmenter {
     let i = this.#i;
     while (i < n) {
       if (this.#atLineStart) {
-        // A code fence opens or closes only at a line start (up to 3 spaces of indentation).
-        let j = i;
-        while (j < n && j - i < 4 && (t[j] === ' ' || t[j] === '\t')) j++;
-        const head = t.slice(j, j + 3);
-        if (!final && head.length < 3 && j - i < 4 && ('```'.startsWith(head) || '~~~'.startsWith(head))) break;
-        if (j - i < 4 && (head === '```' || head === '~~~') && (this.#fence === '' || this.#fence === head)) {
-          this.#fence = this.#fence === '' ? head : '';
+        const line = readLineStart(t, i, final);
+        if (line === undefined) break;
+        const { fence, indentEnd: j } = line;
+        if (fence !== '' && (this.#fence === '' || this.#fence === fence)) {
+          this.#fence = this.#fence === '' ? fence : '';
           this.#fencePiece = true;
         }
         this.#atLineStart = false;
@@ -198,32 +196,22 @@ export class SentenceSegmenter {
       if (inFence) {
         // no cuts inside a code fence: the normaliser drops the whole block
       } else if (TERMINATORS.has(c)) {
-        let r = i;
-        while (r < n && TERMINATORS.has(t[r]!)) r++;
-        if (r === n && !final) break;
-        let k = r;
-        let nest = this.#nesting;
-        while (k < n && CLOSERS.has(t[k]!)) nest = stepNesting(nest, t[k++]!);
-        if (k === n && !final) break;
-        let m = k;
-        while (m < n && isSpace(t[m]!)) m++;
-        if (m === n && !final) break;
+        const run = readTerminator(t, i, this.#nesting, final);
+        if (run === undefined) break;
+        const { runEnd: r, closersEnd: k, next: nx, nesting: nest, spaced } = run;
         next = r; // closers, if any, go through the ordinary path below
-        const nx = m < n ? t[m]! : '';
-        if (m > k && nx !== '' && nx !== '\n' && !isOpen(nest)) {
+        if (spaced && nx !== '' && nx !== '\n' && !isOpen(nest)) {
           const word = t.slice(Math.max(this.#tokenStart, base) - base, i).replace(WORD_LEAD, '');
           if (endsSentence(t.slice(i, r), word, this.#tokenStart === this.#lineIndentEnd, nx)) {
             const end = base + k;
-            const length = end - this.#pieceStart; // above maxChars: the length cut below takes over
-            if (length > maxChars) {
-              // no cut here
-            } else if (length >= (this.#count === 0 ? firstMinChars : minChars)) {
+            const length = end - this.#pieceStart;
+            if (length < (this.#count === 0 ? firstMinChars : minChars)) {
+              this.#lastClause = end; // short sentence: merged with the next, still a good cut
+            } else if (length <= maxChars) { // longer: the length cut below takes over
               this.#nesting = nest;
               this.#emit(end, out);
               this.#inToken = false;
               next = k;
-            } else {
-              this.#lastClause = end; // short sentence: merged with the next, still a good cut
             }
           }
         }
