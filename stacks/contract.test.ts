@@ -1,0 +1,78 @@
+// The cross-stack contract in one place: every output a consumer program reads through a
+// StackReference must be exported by the producer program, and each producer exports exactly the
+// names listed in shared/outputs.ts. Renaming an output on either side fails here. (Each stack's
+// own test checks the same at run time under mocks; this one reads the sources of all of them.)
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, test } from '@jest/globals';
+import { agentRuntimeOutputs, endpointOutputs, foundationOutputs, modelCacheOutputs, projectNames } from './shared/index.ts';
+
+const source = (dir: string) => {
+  const file = new URL(`./${dir}/index.ts`, import.meta.url);
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+};
+
+/** Names a program exports: `export const x`, `export { a as x, y }`. */
+function exportedNames(code: string): string[] {
+  const names = [...code.matchAll(/^export const (\w+)/gm)].map((m) => m[1]!);
+  for (const block of code.matchAll(/^export \{([^}]*)\}/gm)) {
+    for (const part of block[1]!.split(',')) {
+      const name = part.trim().split(/\s+as\s+/).pop();
+      if (name) names.push(name);
+    }
+  }
+  return names.sort();
+}
+
+/** Producer project -> output names a program reads from it through `stackRef(key, projectNames.x)`. */
+function readsByProject(code: string): Record<string, string[]> {
+  const refs = new Map<string, string>();
+  for (const m of code.matchAll(/const (\w+) = stackRef\('[\w-]+', projectNames\.(\w+)\)/g)) {
+    refs.set(m[1]!, projectNames[m[2] as keyof typeof projectNames]);
+  }
+  const reads: Record<string, string[]> = {};
+  for (const m of code.matchAll(/(\w+)\.(?:requireOutput|getOutput|requireOutputValue|getOutputValue)\('(\w+)'\)/g)) {
+    const project = refs.get(m[1]!);
+    if (project === undefined) throw new Error(`output '${m[2]}' read from '${m[1]}', which is not a stackRef(...)`);
+    (reads[project] ??= []).push(m[2]!);
+  }
+  return reads;
+}
+
+const producers: Record<string, { dir: string; outputs: readonly string[] }> = {
+  [projectNames.foundation]: { dir: 'foundation', outputs: foundationOutputs },
+  [projectNames.modelCache]: { dir: 'model-cache', outputs: modelCacheOutputs },
+  [projectNames.endpoint]: { dir: 'endpoint', outputs: endpointOutputs },
+  [projectNames.agentRuntime]: { dir: 'agent-runtime', outputs: agentRuntimeOutputs },
+};
+
+describe.each(Object.entries(producers))('producer %s', (_project, { dir, outputs }) => {
+  const code = source(dir);
+  (code === undefined ? test.skip : test)('exports exactly its listed outputs', () => {
+    expect(exportedNames(code!)).toEqual([...outputs].sort());
+  });
+});
+
+describe.each(['model-cache', 'endpoint', 'agent-runtime'])('consumer %s', (dir) => {
+  const code = source(dir);
+  (code === undefined ? test.skip : test)('reads only outputs its producers export', () => {
+    const reads = readsByProject(code!);
+    expect(Object.keys(reads).length).toBeGreaterThan(0);
+    for (const [project, names] of Object.entries(reads)) {
+      const producerCode = source(producers[project]!.dir);
+      const exported = producerCode === undefined ? [...producers[project]!.outputs] : exportedNames(producerCode);
+      for (const name of names) expect({ project, name, exported: exported.includes(name) }).toEqual({ project, name, exported: true });
+    }
+  });
+});
+
+describe('the source readers', () => {
+  test('find exports and reads, and catch a renamed output', () => {
+    const producer = "export const endpointName = x;\nexport { a as endpointArn, imageUri };\n";
+    expect(exportedNames(producer)).toEqual(['endpointArn', 'endpointName', 'imageUri']);
+    const consumer = "const endpoint = stackRef('endpointStack', projectNames.endpoint);\nendpoint.requireOutput('endpointNam');\n";
+    const reads = readsByProject(consumer);
+    expect(reads).toEqual({ 'kokoro-endpoint': ['endpointNam'] });
+    expect(exportedNames(producer)).not.toContain(reads['kokoro-endpoint']![0]);
+    expect(() => readsByProject("other.requireOutput('x')")).toThrow(/not a stackRef/);
+  });
+});
