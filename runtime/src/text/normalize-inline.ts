@@ -14,6 +14,11 @@ interface Rule {
   maxInner?: number;
 }
 
+const FRACTIONS: Record<string, string> = {
+  '1/2': 'one half', '½': 'one half', '1/3': 'one third', '⅓': 'one third', '2/3': 'two thirds', '⅔': 'two thirds',
+  '1/4': 'one quarter', '¼': 'one quarter', '3/4': 'three quarters', '¾': 'three quarters', '24/7': '24 7',
+};
+
 const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{N}])';
 const NOT_WORD_AFTER = '(?![\\p{L}\\p{N}])';
 const LINK_TARGET = '\\([^()\\s]*(?:\\s+"[^"]*")?\\)';
@@ -49,6 +54,10 @@ const RULES: Rule[] = [
   },
   // zero-padded and 24-hour times only: kokoro-js speaks 1:00-12:59 itself
   { re: '(?<![\\d:])(0\\d|1[3-9]|2[0-3]):([0-5]\\d)(?![\\d:])', speak: (g) => spokenClock(g[1]!, g[2]!) },
+  { re: '(?<![\\d:])(\\d{1,2}:[0-5]\\d)([AaPp][Mm])(?![\\p{L}])', speak: (g) => `${g[1]} ${g[2]!.toLowerCase()}` }, // "10:30pm"
+  { re: `(?<![\\d/])([123]/[234]|½|⅓|⅔|¼|¾|24/7)(?![\\d/])`, speak: (g) => FRACTIONS[g[1]!] ?? g[1]! },
+  { re: `(?<![\\p{L}\\p{N}.])(\\d+(?:\\.\\d+)?)[x×]${NOT_WORD_AFTER}`, speak: (g) => `${g[1]} times` }, // "3x faster"
+  { re: '(?<=\\d ?)×(?= ?\\d)', speak: () => ' times ' },
   {
     re: `(?<![\\p{L}\\p{N}.,])(\\d+(?:[.,]\\d+)*)\\s?(${UNIT_PATTERN})${NOT_WORD_AFTER}`,
     speak: (g) => spokenUnit(g[1]!, g[2]!),

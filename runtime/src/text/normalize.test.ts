@@ -63,6 +63,9 @@ describe('numbers, money, times, dates, units, abbreviations', () => {
     ['Written in C# and F#', 'Written in C sharp and F sharp'],
     ['Dr. Smith met Mr. Jones', 'Dr. Smith met Mr. Jones'], // kokoro-js expands these itself
     ['The 21st time', 'The 21st time'], // espeak-ng reads ordinals
+    ['Open 24/7 from 10am or 10:30pm', 'Open 24 7 from 10am or 10:30 pm'],
+    ['Add 1/2 cup, ¾ cup, not 2/4 or 11/30/2026', 'Add one half cup, three quarters cup, not 2/4 or 11/30/2026'],
+    ['It is 3x faster, 1.5x smaller, 3 × 4 = 12', 'It is 3 times faster, 1.5 times smaller, 3 times 4 = 12'],
   ])('%j', (input, expected) => {
     expect(spoken(input)).toBe(expected);
   });
