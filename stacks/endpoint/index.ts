@@ -69,7 +69,8 @@ const tts = new TtsEndpoint(resourceName('tts'), {
   tags,
 });
 
-new VariantAutoscaling(resourceName('tts-scaling'), {
+// Off while changing instanceType: SageMaker refuses to change the type of an autoscaled variant.
+if (config.getBoolean('autoscaling') ?? true) new VariantAutoscaling(resourceName('tts-scaling'), {
   endpointName: tts.endpointName,
   variantName: variant,
   minInstances: intSetting(config, 'minInstances', 1, { min: 1, max: 20 }),
