@@ -20,6 +20,8 @@ export const sentenceEventSchema = z.object({
   text: z.string(),
   /** As spoken (normalised for speech). */
   spoken: z.string(),
+  /** When the piece was complete in the answer's text, in ms since the turn started (for timelines). */
+  text_ms: z.number().nonnegative().optional(),
 });
 export const audioEventSchema = z.object({
   type: z.literal('audio'),
@@ -44,7 +46,11 @@ export const metricsEventSchema = z.object({
   audio_ms: z.number().nonnegative(),
 });
 export const errorEventSchema = z.object({ type: z.literal('error'), code: z.string(), message: z.string() });
-export const doneEventSchema = z.object({ type: z.literal('done') });
+export const doneEventSchema = z.object({
+  type: z.literal('done'),
+  /** Present (true) when the turn was cut short by the caller (cancel or disconnect). */
+  cancelled: z.boolean().optional(),
+});
 
 export const turnEventSchema = z.discriminatedUnion('type', [
   startEventSchema,
@@ -57,6 +63,7 @@ export const turnEventSchema = z.discriminatedUnion('type', [
   doneEventSchema,
 ]);
 export type TurnEvent = z.infer<typeof turnEventSchema>;
+export type MetricsEvent = z.infer<typeof metricsEventSchema>;
 export type TurnEventName = TurnEvent['type'];
 
 /** Body of POST /invocations, and (with type "prompt") a WebSocket turn request. */

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { EchoProvider } from '../llm/echo.ts';
+import { OpenAIProvider } from '../llm/openai.ts';
+import { WebSocketTransport } from '../tts/websocket-transport.ts';
+import { turnEventSchema } from '../server/events.ts';
+import { runTurn, type PipelineEvent, type TurnContext } from './turn.ts';
+import type { TurnPolicy } from './policies.ts';
+import { RegexSentenceSplitter } from './policies.ts';
+import { sentencesOf, shape, startTestContainer, type TestContainer } from '../../test/harness.ts';
+import { startFakeOpenAI } from '../../test/fake-llm-servers.ts';
+
+const ANSWER =
+  'Kokoro is a small text to speech model, and because it is small it can start speaking very quickly on a single GPU. ' +
+  'It has about 82 million parameters. Dr. Smith measured $29.99 per hour!\n\n' +
+  'A second paragraph follows here. It ends the answer.';
+
+let container: TestContainer;
+let context: TurnContext;
+beforeAll(async () => {
+  container = await startTestContainer();
+  context = {
+    llm: new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 5000 }),
+    tts: new WebSocketTransport({ url: container.server.wsUrl }),
+    defaults: { voice: 'af_heart', speed: 1, format: 'pcm_s16le', sample_rate: 24000 },
+  };
+});
+afterAll(async () => container?.close());
+
+async function turn(policy: TurnPolicy, overrides: Partial<TurnContext> = {}, prompt = ANSWER, signal?: AbortSignal) {
+  const events: PipelineEvent[] = [];
+  const result = await runTurn({ ...context, ...overrides }, {
+    request: { prompt },
+    policy,
+    emit: (e) => events.push(e),
+    ...(signal ? { signal } : {}),
+  });
+  return { events, result };
+}
+
+describe('runTurn', () => {
+  test.each(['stream', 'stream-no-early-first', 'batch', 'reference'] as const)(
+    '%s: events in order, every sentence spoken once with its audio in between',
+    async (policy) => {
+      const { events, result } = await turn(policy);
+      expect(result.outcome).toBe('completed');
+      // Every event but audio (which carries bytes here) is valid on the wire.
+      for (const e of events) if (e.type !== 'audio') turnEventSchema.parse(e);
+      const s = shape(events);
+      expect(s[0]).toBe('start');
+      expect(s.slice(-2)).toEqual(['metrics', 'done']);
+      expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe(ANSWER);
+      const sentences = sentencesOf(events);
+      expect(sentences.map((x) => x.id)).toEqual(sentences.map((_, i) => `s${i}`));
+      // Nothing lost or duplicated: the sentences joined are the answer (up to whitespace).
+      expect(sentences.map((x) => x.text).join(' ').replace(/\s+/g, ' ')).toBe(ANSWER.replace(/\s+/g, ' '));
+      for (const x of sentences) {
+        expect(x.seqs).toEqual(x.seqs.map((_, i) => i));
+        // pcm_s16le at 24 kHz: 48 bytes per ms; the bytes match the reported duration.
+        expect(x.bytes).toBeGreaterThan(0);
+        expect(x.bytes / 48).toBeCloseTo(x.duration_ms!, 0);
+      }
+      const metrics = events.find((e) => e.type === 'metrics')!;
+      expect(metrics).toMatchObject({ sentences: sentences.length });
+      if (metrics.type !== 'metrics') throw new Error('unreachable');
+      expect(metrics.audio_ms).toBeCloseTo(sentences.reduce((a, x) => a + x.duration_ms!, 0), 1);
+      expect(metrics.first_audio_ms!).toBeGreaterThanOrEqual(metrics.first_sentence_ms!);
+      expect(metrics.first_sentence_ms!).toBeGreaterThanOrEqual(metrics.first_token_ms!);
+      expect(result.sentences.every((t) => t.spoken.length > 0 && t.sentMs! >= t.readyMs)).toBe(true);
+    },
+  );
+
+  test('stream cuts the long first sentence early at a clause; without the early piece it does not', async () => {
+    const ours = sentencesOf((await turn('stream')).events);
+    const late = sentencesOf((await turn('stream-no-early-first')).events);
+    expect(ours[0]!.text).toBe('Kokoro is a small text to speech model,');
+    expect(late[0]!.text).toBe(
+      'Kokoro is a small text to speech model, and because it is small it can start speaking very quickly on a single GPU.',
+    );
+    // Speech text is normalised; the shown text is not.
+    const money = ours.find((x) => x.text.includes('$29.99'))!;
+    expect(money.spoken).not.toContain('$');
+  });
+
+  test('batch sends nothing to Kokoro before the whole answer is in', async () => {
+    const { events, result } = await turn('batch');
+    const lastText = events.findLastIndex((e) => e.type === 'text');
+    expect(events.findIndex((e) => e.type === 'sentence')).toBeGreaterThan(lastText);
+    const answerDone = Math.max(...result.sentences.map((t) => t.readyMs));
+    expect(result.sentences.every((t) => t.sentMs! >= answerDone)).toBe(true);
+  });
+
+  test('reference sends each sentence only after the previous one has all its audio', async () => {
+    const { events, result } = await turn('reference');
+    const ends = new Map<string, number>();
+    events.forEach((e, i) => e.type === 'sentence_end' && ends.set(e.id, i));
+    expect(result.sentences.length).toBeGreaterThan(3);
+    // The regex split cuts after "Dr." (the reference's known flaw).
+    expect(result.sentences.some((t) => t.text === 'Dr.')).toBe(true);
+    for (let i = 1; i < result.sentences.length; i++) {
+      expect(result.sentences[i]!.sentMs!).toBeGreaterThanOrEqual(result.sentences[i - 1]!.firstAudioMs!);
+    }
+  });
+
+  test('cancel stops the LLM and the TTS work: after the abort only metrics and done{cancelled} follow', async () => {
+    const controller = new AbortController();
+    const slow = new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 200 });
+    const events: PipelineEvent[] = [];
+    let cutAt = -1;
+    const result = await runTurn({ ...context, llm: slow }, {
+      request: { prompt: ANSWER.repeat(5) },
+      signal: controller.signal,
+      emit: (e) => {
+        events.push(e);
+        if (e.type === 'audio' && cutAt < 0) {
+          cutAt = events.length;
+          controller.abort();
+        }
+      },
+    });
+    expect(result.outcome).toBe('cancelled');
+    expect(events.slice(cutAt).map((e) => e.type)).toEqual(['metrics', 'done']);
+    expect(events.at(-1)).toEqual({ type: 'done', cancelled: true });
+  });
+
+  test('an unknown voice is an unknown_voice error naming the voices', async () => {
+    const events: PipelineEvent[] = [];
+    const result = await runTurn(context, { request: { prompt: 'Hello there, friend.', voice: 'xx_nobody' }, emit: (e) => events.push(e) });
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ code: 'unknown_voice', message: expect.stringMatching(/"xx_nobody".*af_heart/) });
+    expect(shape(events).slice(-3)).toEqual(['metrics', 'error', 'done']);
+    expect(events.some((e) => e.type === 'audio')).toBe(false);
+  });
+
+  test('no TTS endpoint: a tts_unavailable error, and the turn ends', async () => {
+    const { result, events } = await turn('stream', { tts: new WebSocketTransport({ url: 'ws://127.0.0.1:1' }) });
+    expect(result.error).toMatchObject({ code: 'tts_unavailable', message: expect.stringMatching(/cannot open a TTS session/) });
+    expect(events.at(-1)).toEqual({ type: 'done' });
+  });
+
+  test('an LLM failure is reported as its code after metrics', async () => {
+    const fake = await startFakeOpenAI();
+    try {
+      const llm = new OpenAIProvider({ baseURL: `${fake.url}/v1`, model: 'm' });
+      fake.failNext(400, { error: { message: 'context too long' } });
+      const { result, events } = await turn('stream', { llm });
+      expect(result.error).toMatchObject({ code: 'llm_error', message: expect.stringMatching(/HTTP 400.*context too long/) });
+      expect(shape(events)).toEqual(['start', 'metrics', 'error', 'done']);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('RegexSentenceSplitter (the reference policy)', () => {
+  test('splits only on terminator + whitespace, as the reference does', () => {
+    const s = new RegexSentenceSplitter();
+    expect(s.push('Hello Dr. Smith. It costs $29')).toEqual(['Hello Dr.', 'Smith.']);
+    expect(s.push('.99 today. And')).toEqual(['It costs $29.99 today.']);
+    expect(s.flush()).toEqual(['And']);
+    expect(s.flush()).toEqual([]);
+  });
+});
