@@ -10,6 +10,7 @@ import { projectNames } from './shared/index.ts';
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 const projects = [
   { file: 'stacks/foundation/Pulumi.yaml', name: projectNames.foundation },
+  { file: 'stacks/model-cache/Pulumi.yaml', name: projectNames.modelCache },
   { file: 'stacks/endpoint/Pulumi.yaml', name: projectNames.endpoint },
   { file: 'stacks/agent-runtime/Pulumi.yaml', name: projectNames.agentRuntime },
   { file: 'Pulumi.yaml', name: projectNames.gitops },
@@ -37,7 +38,7 @@ describe.each(projects)('$file', ({ file, name }) => {
 
   test('declares every config key the program reads, and the dev stack sets only declared keys', () => {
     const declared = Object.keys(project.config).filter((k) => !k.includes(':'));
-    const source = [main, ...['agentRuntime.ts'].map((f) => join(dirname(main), f)).filter(existsSync)]
+    const source = [main, ...['agentRuntime.ts', 'settings.ts'].map((f) => join(dirname(main), f)).filter(existsSync)]
       .map((f) => readFileSync(f, 'utf8')).join('\n');
     expect(keysRead(source).length).toBeGreaterThanOrEqual(5);
     expect(declared.sort()).toEqual(expect.arrayContaining(keysRead(source)));
