@@ -104,7 +104,8 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
   h2.on('request', (req, res) => void handle(req, res));
   const h1 = createHttp1Server((req: IncomingMessage, res: ServerResponse) => void handle(req, res));
   const sockets = new Set<Socket>();
-  const server = createNetServer((socket) => {
+  // noDelay: streamed audio must not wait for Nagle (net.Server does not set it; http.Server does).
+  const server = createNetServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.once('data', (first) => {

@@ -5,3 +5,5 @@ export { WebSocketTransport } from './websocket-transport.ts';
 export type { WebSocketTransportOptions } from './websocket-transport.ts';
 export { SageMakerBidiTransport } from './sagemaker-bidi-transport.ts';
 export type { SageMakerBidiTransportOptions } from './sagemaker-bidi-transport.ts';
+export { SageMakerResponseStreamTransport } from './response-stream-transport.ts';
+export type { SageMakerResponseStreamTransportOptions } from './response-stream-transport.ts';

@@ -14,9 +14,9 @@ export interface CutProxy {
 export async function startCutProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<CutProxy> {
   const sockets = new Set<Socket>();
   let refusing = false;
-  const server = createServer((client) => {
+  const server = createServer({ noDelay: true }, (client) => {
     if (refusing) return void client.destroy();
-    const upstream = connect(targetPort, targetHost);
+    const upstream = connect({ port: targetPort, host: targetHost, noDelay: true });
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));

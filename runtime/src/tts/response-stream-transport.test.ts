@@ -1,0 +1,87 @@
+// SageMakerResponseStreamTransport through the local router to the fake peer (whose POST answer is
+// written in odd-sized chunks, so re-framing at sample boundaries is exercised).
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '../local-sagemaker/index.ts';
+import type { LocalSageMakerRouter } from '../local-sagemaker/index.ts';
+import { startCutProxy } from './testing/cut-proxy.ts';
+import { fakeAudio, startFakeContainer } from './testing/fake-container.ts';
+import type { FakeContainer } from './testing/fake-container.ts';
+import { collect, SENTENCES, transportSuite } from './testing/transport-suite.ts';
+import { SageMakerResponseStreamTransport } from './response-stream-transport.ts';
+
+const transport = (endpoint: string, secretAccessKey = LOCAL_CREDENTIALS.secretAccessKey, maxConcurrentCalls?: number) =>
+  new SageMakerResponseStreamTransport({
+    endpointName: 'kokoro', region: 'us-west-2', endpoint,
+    credentials: { ...LOCAL_CREDENTIALS, secretAccessKey },
+    ...(maxConcurrentCalls && { maxConcurrentCalls }),
+  });
+
+transportSuite('sagemaker-response-stream (local router, fake peer)', async () => {
+  const fake = await startFakeContainer();
+  const router = await startLocalSageMakerRouter({ containerUrl: fake.url, endpointName: 'kokoro' });
+  const proxy = await startCutProxy(router.port);
+  return {
+    transport: transport(router.url),
+    viaProxy: transport(`http://127.0.0.1:${proxy.port}`),
+    proxy,
+    expectedSamples: (text, rate) => fakeAudio(text, rate).length / 2,
+    close: async () => { await proxy.close(); await router.close(); await fake.close(); },
+  };
+});
+
+describe('SageMakerResponseStreamTransport specifics', () => {
+  let fake: FakeContainer;
+  let router: LocalSageMakerRouter;
+  beforeAll(async () => {
+    fake = await startFakeContainer();
+    router = await startLocalSageMakerRouter({ containerUrl: fake.url });
+  });
+  afterAll(async () => { await router.close(); await fake.close(); });
+
+  test('audio is byte-exact and in order whatever the concurrency, and counted in samples here', async () => {
+    for (const calls of [1, 6]) {
+      const session = await transport(router.url, undefined, calls).open({ sample_rate: 16000 });
+      const texts = SENTENCES.slice(0, 8);
+      texts.forEach((text, i) => session.speak(text, `c${i}`));
+      const audio = new Map<string, Buffer[]>();
+      const ends: Array<{ id: string; samples: number; duration_ms: number }> = [];
+      const collecting = (async () => {
+        for await (const event of session.events()) {
+          if (event.type === 'audio') audio.set(event.id, [...(audio.get(event.id) ?? []), Buffer.from(event.data)]);
+          if (event.type === 'audio_end') ends.push(event);
+          if (event.type === 'audio') expect(event.data.byteLength % 2).toBe(0);
+        }
+      })();
+      await session.end();
+      await collecting;
+      expect(ends.map((e) => e.id)).toEqual(texts.map((_, i) => `c${i}`));
+      texts.forEach((text, i) => {
+        const expected = fakeAudio(text, 16000);
+        expect(Buffer.concat(audio.get(`c${i}`)!)).toEqual(expected);
+        expect(ends[i]).toMatchObject({ samples: expected.length / 2, duration_ms: (expected.length / 2 / 16000) * 1000 });
+      });
+      session.close();
+    }
+  });
+
+  test('refuses wav (a header per utterance is not a stream) and a wrong secret ends the session as unauthorized', async () => {
+    await expect(transport(router.url).open({ format: 'wav' })).rejects.toThrow(/pcm_s16le or mulaw/);
+    const session = await transport(router.url, 'wrong').open({});
+    session.speak('Hello.');
+    await expect(collect(session)).rejects.toMatchObject({ name: 'TtsTransportError', code: 'unauthorized' });
+  });
+
+  test('cancel aborts the calls in flight; nothing of them arrives afterwards', async () => {
+    const proxy = await startCutProxy(router.port);
+    const session = await transport(`http://127.0.0.1:${proxy.port}`).open({});
+    const ids = SENTENCES.slice(0, 6).map((text) => session.speak(text));
+    const dropped = await session.cancel();
+    expect(dropped).toEqual(ids);
+    session.speak('Only this.', 'only');
+    const collecting = collect(session);
+    await session.end();
+    expect((await collecting).ends).toEqual(['only']);
+    session.close();
+    await proxy.close();
+  });
+});
