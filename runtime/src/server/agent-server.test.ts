@@ -1,0 +1,246 @@
+// End to end on loopback: echo LLM -> agent server -> (direct WebSocket | local SageMaker router)
+// -> Kokoro container on the stand-in model -> SSE and WebSocket callers.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { EchoProvider } from '../llm/echo.ts';
+import { OpenAIProvider } from '../llm/openai.ts';
+import { WebSocketTransport } from '../tts/websocket-transport.ts';
+import { SageMakerBidiTransport } from '../tts/sagemaker-bidi-transport.ts';
+import { LOCAL_CREDENTIALS, startLocalSageMakerRouter, type LocalSageMakerRouter } from '../local-sagemaker/index.ts';
+import type { TtsTransport } from '../tts/types.ts';
+import { startAgentServer, type AgentServer } from './app.ts';
+import { turnEventSchema } from './events.ts';
+import type { PipelineEvent } from '../pipeline/turn.ts';
+import { sentencesOf, shape, startTestContainer, type TestContainer } from '../../test/harness.ts';
+import { sseTurn, WsCaller } from '../../test/turn-clients.ts';
+import { startFakeOpenAI } from '../../test/fake-llm-servers.ts';
+
+const PROMPT =
+  'Streaming speech starts speaking early, because the first clause of a long sentence is spoken at once. ' +
+  'The rest follows in whole sentences. It costs $3.50 a month.\n\nThat is all.';
+const fastEcho = new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 3000 });
+
+let container: TestContainer;
+let router: LocalSageMakerRouter;
+const agents: AgentServer[] = [];
+async function agent(tts: TtsTransport, extra: Partial<Parameters<typeof startAgentServer>[0]> = {}) {
+  const server = await startAgentServer({ llm: fastEcho, tts, ...extra });
+  agents.push(server);
+  return server;
+}
+const direct = () => new WebSocketTransport({ url: container.server.wsUrl });
+
+beforeAll(async () => {
+  container = await startTestContainer();
+  router = await startLocalSageMakerRouter({ containerUrl: container.server.url });
+});
+afterAll(async () => {
+  await Promise.all(agents.map((a) => a.close()));
+  await router?.close();
+  await container?.close();
+});
+
+function checkTurn(events: PipelineEvent[]) {
+  for (const e of events) if (e.type !== 'audio') turnEventSchema.parse(e);
+  const s = shape(events);
+  expect(s[0]).toBe('start');
+  expect(s.slice(-2)).toEqual(['metrics', 'done']);
+  expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe(PROMPT);
+  const sentences = sentencesOf(events);
+  expect(sentences.map((x) => x.text).join(' ').replace(/\s+/g, ' ')).toBe(PROMPT.replace(/\s+/g, ' '));
+  expect(sentences[0]!.text).toBe('Streaming speech starts speaking early,');
+  for (const x of sentences) {
+    expect(x.seqs).toEqual(x.seqs.map((_, i) => i));
+    expect(x.bytes % 2).toBe(0);
+    expect(x.bytes / 48).toBeCloseTo(x.duration_ms!, 0); // pcm_s16le at 24 kHz
+  }
+  const metrics = events.find((e) => e.type === 'metrics');
+  expect(metrics).toMatchObject({ sentences: sentences.length, first_audio_ms: expect.any(Number) });
+  return sentences;
+}
+
+describe.each([
+  ['direct WebSocket', () => direct()],
+  [
+    'SageMaker bidi stream via the local router',
+    () => new SageMakerBidiTransport({ endpointName: 'kokoro-local', region: 'us-east-1', endpoint: router.url, credentials: LOCAL_CREDENTIALS }),
+  ],
+])('agent server, TTS over %s', (_name, transport) => {
+  let server: AgentServer;
+  beforeAll(async () => (server = await agent(transport())));
+
+  test('SSE turn: ordered events, each sentence with its audio, sample counts match durations', async () => {
+    const { status, events } = await sseTurn(server.url, { prompt: PROMPT });
+    expect(status).toBe(200);
+    expect((events[0] as { request_id?: string }).request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(events[0]).toMatchObject({ type: 'start', sample_rate: 24000, format: 'pcm_s16le' });
+    checkTurn(events);
+  });
+
+  test('WebSocket: two turns on one socket, audio as binary frames after each sentence', async () => {
+    const caller = await WsCaller.connect(server.wsUrl);
+    try {
+      caller.send({ type: 'prompt', prompt: PROMPT });
+      await caller.until((events) => events.filter((e) => e.type === 'done').length === 1);
+      caller.send({ type: 'prompt', prompt: PROMPT, sample_rate: 16000, speed: 1.5 });
+      await caller.until((events) => events.filter((e) => e.type === 'done').length === 2);
+      const first = checkTurn(caller.turn(0));
+      expect(caller.turn(1)[0]).toMatchObject({ type: 'start', sample_rate: 16000 });
+      // Faster speech is shorter; at 16 kHz there are 32 bytes per ms.
+      const second = sentencesOf(caller.turn(1));
+      for (const x of second) expect(x.bytes / 32).toBeCloseTo(x.duration_ms!, 0);
+      expect(second.reduce((a, x) => a + x.duration_ms!, 0)).toBeLessThan(first.reduce((a, x) => a + x.duration_ms!, 0));
+    } finally {
+      caller.close();
+    }
+  });
+});
+
+describe('agent server: cancel and disconnect', () => {
+  test('WebSocket cancel ends the turn with done{cancelled}; nothing of it follows; the socket goes on', async () => {
+    const server = await agent(direct(), { llm: new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 300 }) });
+    const caller = await WsCaller.connect(server.wsUrl);
+    try {
+      caller.send({ type: 'prompt', prompt: PROMPT.repeat(4) });
+      await caller.until((events) => events.some((e) => e.type === 'audio'));
+      caller.send({ type: 'cancel' });
+      await caller.until((events) => events.some((e) => e.type === 'done'));
+      expect(caller.events.at(-1)).toEqual({ type: 'done', cancelled: true });
+      const count = caller.events.length;
+      caller.send({ type: 'prompt', prompt: 'Short one, after the cancel. It still works.' });
+      await caller.until((events) => events.filter((e) => e.type === 'done').length === 2);
+      const next = caller.turn(1);
+      expect(caller.events.length).toBeGreaterThan(count);
+      expect(next[0]?.type).toBe('start');
+      expect(next.at(-1)).toEqual({ type: 'done' });
+    } finally {
+      caller.close();
+    }
+  });
+
+  test('a new prompt during a turn cancels it first (barge-in)', async () => {
+    const server = await agent(direct(), { llm: new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 300 }) });
+    const caller = await WsCaller.connect(server.wsUrl);
+    try {
+      caller.send({ type: 'prompt', prompt: PROMPT.repeat(4) });
+      await caller.until((events) => events.some((e) => e.type === 'sentence'));
+      caller.send({ type: 'prompt', prompt: 'New question. Answer it.' });
+      await caller.until((events) => events.filter((e) => e.type === 'done').length === 2);
+      expect(caller.turn(0).at(-1)).toEqual({ type: 'done', cancelled: true });
+      const second = caller.turn(1);
+      expect(second.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe('New question. Answer it.');
+    } finally {
+      caller.close();
+    }
+  });
+
+  test('an SSE caller that disconnects cancels the LLM stream and the turn; /ping goes back to Healthy', async () => {
+    const fake = await startFakeOpenAI({ chunkDelayMs: 20 });
+    try {
+      const server = await agent(direct(), { llm: new OpenAIProvider({ baseURL: `${fake.url}/v1`, model: 'm' }) });
+      const controller = new AbortController();
+      let busy: unknown;
+      await sseTurn(server.url, { prompt: PROMPT.repeat(3) }, {
+        controller,
+        onEvent: (e) => {
+          if (e.type === 'audio' && !controller.signal.aborted) {
+            void fetch(`${server.url}/ping`).then(async (r) => {
+              busy = await r.json();
+              controller.abort();
+            });
+          }
+        },
+      });
+      expect(busy).toMatchObject({ status: 'HealthyBusy' });
+      await fake.clientGone(); // the agent ended its LLM request
+      for (;;) {
+        const ping = (await (await fetch(`${server.url}/ping`)).json()) as { status: string; time_of_last_update: number };
+        expect(Number.isInteger(ping.time_of_last_update)).toBe(true);
+        if (ping.status === 'Healthy') break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('agent server: bad requests', () => {
+  let server: AgentServer;
+  beforeAll(async () => (server = await agent(direct(), { limits: { maxRequestBytes: 4096 } })));
+
+  test.each([
+    ['not JSON', '{"prompt": ', /not valid JSON/],
+    ['no prompt', {}, /prompt: /],
+    ['empty prompt', { prompt: '' }, /prompt: prompt must not be empty/],
+    ['speed out of range', { prompt: 'hi', speed: 9 }, /speed: /],
+    ['unknown format', { prompt: 'hi', format: 'mp3' }, /format: /],
+    ['unknown field', { prompt: 'hi', temperature: 1 }, /temperature/],
+    ['bad mode', { prompt: 'hi', mode: 'fast' }, /mode: /],
+  ])('POST /invocations with %s -> 400 invalid_request', async (_name, body, message) => {
+    const { status, events } = await sseTurn(server.url, body);
+    expect(status).toBe(400);
+    expect(events[0]).toMatchObject({ type: 'error', code: 'invalid_request', message: expect.stringMatching(message) });
+  });
+
+  test('routes: 413, 405, 404, /ping', async () => {
+    const big = await sseTurn(server.url, { prompt: 'x'.repeat(5000) });
+    expect(big).toMatchObject({ status: 413, events: [{ code: 'payload_too_large' }] });
+    const get = await fetch(`${server.url}/invocations`);
+    expect(get.status).toBe(405);
+    expect(await get.json()).toEqual({ error: { code: 'method_not_allowed', message: 'use POST /invocations' } });
+    const missing = await fetch(`${server.url}/nope`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(/GET \/ping, POST \/invocations, GET \/ws/);
+    const ping = await fetch(`${server.url}/ping`);
+    expect(ping.status).toBe(200);
+    expect(await ping.json()).toEqual({ status: 'Healthy', time_of_last_update: expect.any(Number) });
+  });
+
+  test('an unknown voice is an error event naming the voices', async () => {
+    const { status, events } = await sseTurn(server.url, { prompt: 'Hello there, friend.', voice: 'zz_nobody' });
+    expect(status).toBe(200);
+    expect(shape(events).slice(-3)).toEqual(['metrics', 'error', 'done']);
+    expect(events.some((e) => e.type === 'audio' || e.type === 'sentence')).toBe(false);
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'unknown_voice', message: expect.stringMatching(/zz_nobody.*af_heart/) });
+  });
+
+  test('WebSocket: bad messages get an error event and the socket stays usable', async () => {
+    const caller = await WsCaller.connect(server.wsUrl);
+    try {
+      caller.send('nonsense');
+      caller.send({ type: 'speak', text: 'x' });
+      caller.send({ type: 'prompt' });
+      await caller.until((events) => events.length === 3);
+      expect(caller.events).toEqual([
+        { type: 'error', code: 'invalid_request', message: expect.stringMatching(/not valid JSON/) },
+        { type: 'error', code: 'invalid_request', message: 'message type must be "prompt" or "cancel", got "speak"' },
+        { type: 'error', code: 'invalid_request', message: expect.stringMatching(/^prompt: /) },
+      ]);
+      caller.send({ type: 'prompt', prompt: 'Fine now. Thanks.' });
+      await caller.until((events) => events.some((e) => e.type === 'done'));
+      expect(caller.events.at(-1)).toEqual({ type: 'done' });
+    } finally {
+      caller.close();
+    }
+  });
+
+  test('over the turn limit: 503 busy with Retry-After', async () => {
+    const limited = await agent(direct(), { llm: new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 100 }), limits: { maxConcurrentTurns: 1 } });
+    const controller = new AbortController();
+    let second: Response | undefined;
+    await sseTurn(limited.url, { prompt: PROMPT }, {
+      controller,
+      onEvent: (e) => {
+        if (e.type === 'start') {
+          void fetch(`${limited.url}/invocations`, { method: 'POST', body: JSON.stringify({ prompt: 'hi' }) }).then((r) => {
+            second = r;
+            controller.abort();
+          });
+        }
+      },
+    });
+    expect(second?.status).toBe(503);
+    expect(second?.headers.get('retry-after')).toBe('1');
+    expect(await second?.json()).toMatchObject({ error: { code: 'busy' } });
+  });
+});

@@ -1,0 +1,40 @@
+// Parses and validates turn requests (POST /invocations bodies and WebSocket messages) into
+// clear, one-line error messages naming the field at fault.
+import type { z } from 'zod';
+import { turnRequestSchema, wsClientMessageSchema, type TurnRequest, type WsClientMessage } from './events.ts';
+import { RequestError } from './errors.ts';
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.length > 0 ? issue.path.join('.') : 'request';
+      const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
+      return `${where}: ${issue.message}${keys}`;
+    })
+    .join('; ');
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new RequestError(400, 'invalid_request', `request is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export function parseTurnRequest(body: string): TurnRequest {
+  const parsed = turnRequestSchema.safeParse(parseJson(body));
+  if (!parsed.success) throw new RequestError(400, 'invalid_request', describeIssues(parsed.error));
+  return parsed.data;
+}
+
+export function parseWsMessage(text: string): WsClientMessage {
+  const json = parseJson(text);
+  const type = (json as { type?: unknown } | null)?.type;
+  if (type !== 'prompt' && type !== 'cancel') {
+    throw new RequestError(400, 'invalid_request', `message type must be "prompt" or "cancel", got ${JSON.stringify(type)}`);
+  }
+  const parsed = wsClientMessageSchema.safeParse(json);
+  if (!parsed.success) throw new RequestError(400, 'invalid_request', describeIssues(parsed.error));
+  return parsed.data;
+}
