@@ -203,7 +203,8 @@ export class SageMakerResponseStreamTransport implements TtsTransport {
 
   constructor(options: SageMakerResponseStreamTransportOptions) {
     if (!options.endpointName) throw new TypeError('SAGEMAKER_ENDPOINT_NAME is required for the sagemaker-response-stream transport');
-    const endpoint = options.endpoint === undefined ? undefined : runtimeEndpoint(options.endpoint, options.region).toString().replace(/\/$/, '');
+    const url = runtimeEndpoint(options.endpoint, options.region); // bad region or URL: fail now
+    const endpoint = options.endpoint === undefined ? undefined : url.toString().replace(/\/$/, '');
     this.#options = options;
     this.#client = new SageMakerRuntimeClient({
       region: options.region,

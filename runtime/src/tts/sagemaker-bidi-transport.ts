@@ -6,6 +6,7 @@ import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smit
 import { openBidiStream } from '../sagemaker/bidi-client.ts';
 import type { BidiStream } from '../sagemaker/bidi-client.ts';
 import { SageMakerStreamError } from '../sagemaker/errors.ts';
+import { runtimeEndpoint } from '../sagemaker/signing.ts';
 import type { DataType } from '../sagemaker/event-stream.ts';
 import type { Channel, ChannelHandlers, ChannelOpener } from './channel.ts';
 import { ProtocolSession } from './protocol-session.ts';
@@ -70,6 +71,7 @@ export class SageMakerBidiTransport implements TtsTransport {
 
   constructor(options: SageMakerBidiTransportOptions) {
     if (!options.endpointName) throw new TypeError('SAGEMAKER_ENDPOINT_NAME is required for the sagemaker-bidi transport');
+    runtimeEndpoint(options.endpoint, options.region); // bad region or URL: fail now, not at the first open()
     this.#options = options;
   }
 
