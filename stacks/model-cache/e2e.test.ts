@@ -4,12 +4,15 @@
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { startHubStandIn, startS3StandIn, type HubStandIn, type S3StandIn } from '@kokoro-speech/weights/testing';
+import * as sfn from '@aws-sdk/client-sfn';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { createHash } from 'node:crypto';
 import { buildSyncDefinition } from './definition.ts';
 import { handler as copyHandler } from './handlers/copy.ts';
 import { handler as manifestHandler } from './handlers/manifest.ts';
 import { handler as resolveHandler } from './handlers/resolve.ts';
+import { startSfnStandIn } from './sfnStandIn.ts';
+import { executionName, runSyncExecution, type SyncRequest } from './syncExecution.ts';
 
 const REPO = 'onnx-community/Kokoro-82M-v1.0-ONNX';
 const MiB = 1024 * 1024;
@@ -169,5 +172,47 @@ describe('weight sync state machine, executed locally', () => {
     await expect(execute({ include: ['onnx/model_q9.onnx'] })).rejects.toMatchObject({
       cause: expect.objectContaining({ name: 'InvalidSyncInput', message: expect.stringContaining('model_q9') }),
     });
+  });
+});
+
+describe('the sync resource of `pulumi up` (runSyncExecution), against a local Step Functions endpoint', () => {
+  const stateMachineArn = 'arn:aws:states:us-east-1:123456789012:stateMachine:kokoro-dev-weight-sync';
+
+  test('starts one execution per request, waits for it, reuses it, and resumes after a failure', async () => {
+    const stand = await startSfnStandIn(async (input) => {
+      try {
+        return await execute(input as Record<string, unknown>);
+      } catch (error) {
+        throw (error as Error).cause ?? error; // the Fail state's error name and cause
+      }
+    });
+    const client = new sfn.SFNClient({ endpoint: stand.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+    try {
+      const fresh = hub.addCommit(REPO, { ...files, 'tokenizer.json': '{"version":"4"}' }, 'v4');
+      const request: SyncRequest = { repo: REPO, revision: fresh, include: INCLUDE, bucket: 'weights', prefix: 'models/' };
+      const name = executionName(request);
+      expect(name).toMatch(/^sync-[0-9a-f]{12}-[0-9a-f]{24}$/);
+      expect(executionName({ ...request, include: ['config.json'] })).not.toBe(name);
+
+      // A corrupted file fails the first execution; `pulumi up` fails with its error and cause.
+      hub.inject('voices/am_adam.bin', { kind: 'corrupt' });
+      const messages: string[] = [];
+      const args = { stateMachineArn, executionName: name, request, pollMs: 5, log: (m: string) => void messages.push(m) };
+      await expect(runSyncExecution(sfn, client, args)).rejects.toThrow(/weight sync FAILED: DigestMismatch: .*am_adam\.bin/);
+      expect(messages[0]).toMatch(/weight sync started/);
+
+      // The next `pulumi up` starts <name>-2, which resumes: files already in S3 are skipped.
+      const done = await runSyncExecution(sfn, client, args);
+      expect(done).toMatchObject({ executionArn: expect.stringMatching(new RegExp(`:execution:kokoro-dev-weight-sync:${name}-2$`)), commit: fresh, modelDataUri: `s3://weights/models/${REPO}/${fresh}/` });
+      expect(done.filesCopied + done.filesSkipped).toBe(5);
+
+      // Same request again: the succeeded execution is found and nothing is started.
+      const count = stand.executions.size;
+      await expect(runSyncExecution(sfn, client, args)).resolves.toEqual(done);
+      expect(stand.executions.size).toBe(count);
+    } finally {
+      client.destroy();
+      await stand.close();
+    }
   });
 });

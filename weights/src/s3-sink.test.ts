@@ -3,7 +3,8 @@ import { HeadObjectCommand, ListObjectsCommand, S3Client } from '@aws-sdk/client
 import { createHash } from 'node:crypto';
 import { HubClient, type RepoFile } from './hub.ts';
 import { buildManifest } from './manifest.ts';
-import { copyFileToS3, modelKeyPrefix, readManifestFromS3, s3ClientFromEnv, writeManifestToS3 } from './s3-sink.ts';
+import { modelKeyPrefix } from './layout.ts';
+import { copyFileToS3, readManifestFromS3, s3ClientFromEnv, writeManifestToS3 } from './s3-sink.ts';
 import { startHubStandIn, startS3StandIn, type HubStandIn, type S3StandIn } from './testing/index.ts';
 
 const REPO = 'acme/tiny-tts';

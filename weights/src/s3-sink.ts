@@ -5,9 +5,8 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { pipeline, type Readable } from 'node:stream';
-import { invalidInput } from './errors.ts';
 import type { FileResult } from './fs-sink.ts';
-import { assertRepoId, assertRelativePath, type HubClient, type RepoFile } from './hub.ts';
+import { assertRelativePath, type HubClient, type RepoFile } from './hub.ts';
 import { MANIFEST_NAME, parseManifest, serializeManifest, type Manifest } from './manifest.ts';
 import { withRetry } from './retry.ts';
 import { asDownloadError, createDigestCheck } from './verify.ts';
@@ -21,15 +20,6 @@ export const DEFAULT_PART_SIZE = 16 * 1024 * 1024;
 export function s3ClientFromEnv(env: NodeJS.ProcessEnv = process.env): S3Client {
   const custom = Boolean(env['AWS_ENDPOINT_URL_S3'] || env['AWS_ENDPOINT_URL']) || env['AWS_S3_FORCE_PATH_STYLE'] === 'true';
   return new S3Client({ forcePathStyle: custom });
-}
-
-/** `<prefix>/<repo>/<commit>/`: the folder SageMaker lays out under /opt/ml/model. */
-export function modelKeyPrefix(prefix: string, repo: string, commit: string): string {
-  assertRepoId(repo);
-  if (!/^[0-9a-f]{40}$/.test(commit)) throw invalidInput(`commit must be 40 hex digits, got ${JSON.stringify(commit)}`);
-  const trimmed = prefix.replace(/^\/+|\/+$/g, '');
-  if (trimmed.split('/').some((part) => part === '.' || part === '..')) throw invalidInput(`prefix must not contain "." or "..": ${JSON.stringify(prefix)}`);
-  return `${trimmed === '' ? '' : `${trimmed}/`}${repo}/${commit}/`;
 }
 
 export interface CopyToS3Options {

@@ -1,0 +1,93 @@
+// IAM documents of the weight sync, as plain functions: each Lambda may write only the destination
+// prefix and read only the token secret; the state machine may invoke only its three functions.
+export interface PolicyDocument {
+  Version: '2012-10-17';
+  Statement: Record<string, unknown>[];
+}
+
+export interface AwsContext {
+  partition: string;
+  region: string;
+  account: string;
+}
+
+export interface FunctionPolicyArgs extends AwsContext {
+  logGroupArn: string;
+  bucketArn: string;
+  keyArn: string;
+  /** Key prefix the sync writes under, e.g. "models/" (the folder, ending in '/'). */
+  prefix: string;
+  /** Secret holding the Hugging Face token, when there is one. */
+  secretArn?: string;
+}
+
+export type SyncFunction = 'resolve' | 'copy' | 'manifest';
+
+/** Trust policy for a service principal, limited to this account (and to `sourceArn` when given). */
+export function serviceTrustPolicy(service: string, context: AwsContext, sourceArn?: string): PolicyDocument {
+  return {
+    Version: '2012-10-17',
+    Statement: [{
+      Effect: 'Allow',
+      Principal: { Service: service },
+      Action: 'sts:AssumeRole',
+      Condition: {
+        StringEquals: { 'aws:SourceAccount': context.account },
+        ...(sourceArn ? { ArnLike: { 'aws:SourceArn': sourceArn } } : {}),
+      },
+    }],
+  };
+}
+
+/** What each sync Lambda needs, and nothing more. */
+export function functionPolicy(fn: SyncFunction, args: FunctionPolicyArgs): PolicyDocument {
+  const prefix = args.prefix.replace(/^\/+/, '');
+  if (prefix !== '' && !prefix.endsWith('/')) throw new Error(`prefix must end in '/', got '${args.prefix}'`);
+  const objects = `${args.bucketArn}/${prefix}*`;
+  const statements: Record<string, unknown>[] = [
+    { Sid: 'WriteOwnLogs', Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: `${args.logGroupArn}:*` },
+    { Sid: 'Tracing', Effect: 'Allow', Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Resource: '*' },
+  ];
+  if (fn !== 'manifest' && args.secretArn) {
+    statements.push({ Sid: 'ReadHubToken', Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: args.secretArn });
+  }
+  if (fn === 'resolve') return { Version: '2012-10-17', Statement: statements };
+
+  const write = fn === 'copy'
+    ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts']
+    : ['s3:GetObject', 's3:PutObject'];
+  statements.push(
+    { Sid: 'WriteModelPrefix', Effect: 'Allow', Action: write, Resource: objects },
+    // Without ListBucket a missing object answers 403 instead of 404, and "not there yet" could not be told from "denied".
+    { Sid: 'TellMissingObjects', Effect: 'Allow', Action: 's3:ListBucket', Resource: args.bucketArn },
+    {
+      Sid: 'UseWeightsKeyThroughS3',
+      Effect: 'Allow',
+      Action: ['kms:GenerateDataKey', 'kms:Decrypt'],
+      Resource: args.keyArn,
+      Condition: { StringEquals: { 'kms:ViaService': `s3.${args.region}.amazonaws.com` } },
+    },
+  );
+  return { Version: '2012-10-17', Statement: statements };
+}
+
+/** The state machine invokes its three functions and delivers its own logs and traces. */
+export function stateMachinePolicy(functionArns: readonly string[]): PolicyDocument {
+  return {
+    Version: '2012-10-17',
+    Statement: [
+      { Sid: 'InvokeSyncFunctions', Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: functionArns.flatMap((arn) => [arn, `${arn}:*`]) },
+      {
+        // CloudWatch Logs delivery for Step Functions works only with these actions on "*" (AWS documents no narrower form).
+        Sid: 'DeliverExecutionLogs',
+        Effect: 'Allow',
+        Action: [
+          'logs:CreateLogDelivery', 'logs:GetLogDelivery', 'logs:UpdateLogDelivery', 'logs:DeleteLogDelivery', 'logs:ListLogDeliveries',
+          'logs:PutResourcePolicy', 'logs:DescribeResourcePolicies', 'logs:DescribeLogGroups',
+        ],
+        Resource: '*',
+      },
+      { Sid: 'Tracing', Effect: 'Allow', Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords', 'xray:GetSamplingRules', 'xray:GetSamplingTargets'], Resource: '*' },
+    ],
+  };
+}
