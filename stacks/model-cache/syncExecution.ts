@@ -114,7 +114,8 @@ async function sync(inputs: ProviderInputs): Promise<pulumi.dynamic.CreateResult
   return { id: result.executionArn, outs: { ...inputs, ...result } };
 }
 
-const provider: pulumi.dynamic.ResourceProvider = {
+/** Exported for tests only: Pulumi serializes it into the state and runs it in its provider process. */
+export const syncProvider: pulumi.dynamic.ResourceProvider = {
   create: (inputs: ProviderInputs) => sync(inputs),
   // Only a different request re-runs the sync; a replaced state machine alone does not.
   async diff(_id, olds: ProviderInputs, news: ProviderInputs) {
@@ -142,7 +143,7 @@ export class SyncExecution extends pulumi.dynamic.Resource {
   declare readonly manifestKey: pulumi.Output<string>;
 
   constructor(name: string, args: SyncExecutionArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, {
+    super(syncProvider, name, {
       stateMachineArn: args.stateMachineArn,
       region: args.region,
       request: args.request,

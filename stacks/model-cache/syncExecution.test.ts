@@ -1,0 +1,75 @@
+// The sync-on-up dynamic provider survives Pulumi's closure serialization and, loaded the way
+// Pulumi's provider host loads it (require-from-string in a fresh process), starts and waits for an
+// execution on a local Step Functions endpoint. Its diff re-runs the sync only for a new request.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { startSfnStandIn, type SfnStandIn } from './sfnStandIn.ts';
+import { syncProvider, type SyncRequest } from './syncExecution.ts';
+
+const commit = 'd'.repeat(40);
+const request: SyncRequest = { repo: 'acme/tts', revision: commit, include: ['*.json'], bucket: 'weights', prefix: 'models/' };
+const stateMachineArn = 'arn:aws:states:us-east-1:123456789012:stateMachine:kokoro-dev-weight-sync';
+let stand: SfnStandIn;
+let outcome: 'succeed' | 'fail' = 'succeed';
+
+beforeAll(async () => {
+  stand = await startSfnStandIn(async (input) => {
+    const { repo, bucket, prefix } = input as SyncRequest;
+    if (outcome === 'fail') throw Object.assign(new Error('voices/x.bin: SHA-256 0000 differs from the listed 1111; nothing was written'), { name: 'DigestMismatch' });
+    const keyPrefix = `${prefix}${repo}/${commit}/`;
+    return { repo, commit, modelDataUri: `s3://${bucket}/${keyPrefix}`, manifestKey: `${keyPrefix}manifest.json`, filesCopied: 2, filesSkipped: 0, bytesCopied: 10 };
+  });
+});
+afterAll(() => stand.close());
+
+/** Serializes the provider as `pulumi up` does and calls `create` on the deserialized copy in a fresh Node process. */
+async function createInFreshProcess(executionName: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const script = `
+    import * as pulumi from '@pulumi/pulumi';
+    import { createRequire } from 'node:module';
+    const { syncProvider } = await import('./syncExecution.ts');
+    const { text } = await pulumi.runtime.serializeFunction(() => syncProvider, { allowSecrets: true });
+    const provider = createRequire(import.meta.url)('require-from-string')(text).handler();
+    const inputs = ${JSON.stringify({ stateMachineArn, region: 'us-east-1', executionName, request, timeoutMinutes: 1 })};
+    process.stdout.write(JSON.stringify(await provider.create(inputs)));`;
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('.', import.meta.url)),
+      env: { PATH: process.env['PATH'], AWS_ENDPOINT_URL_SFN: stand.endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('syncProvider', () => {
+  test('serialized and loaded like Pulumi does, create runs the sync and returns its outputs', async () => {
+    const result = await createInFreshProcess('sync-ok');
+    expect(result.code).toBe(0);
+    const created = JSON.parse(result.stdout.slice(result.stdout.lastIndexOf('{"id"')));
+    expect(created.id).toBe('arn:aws:states:us-east-1:123456789012:execution:kokoro-dev-weight-sync:sync-ok');
+    expect(created.outs).toMatchObject({ commit, modelDataUri: `s3://weights/models/acme/tts/${commit}/`, manifestKey: `models/acme/tts/${commit}/manifest.json`, request });
+  });
+
+  test('a failed execution fails create with its error and cause', async () => {
+    outcome = 'fail';
+    try {
+      const result = await createInFreshProcess('sync-bad');
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toMatch(/weight sync FAILED: DigestMismatch: voices\/x\.bin: SHA-256/);
+    } finally {
+      outcome = 'succeed';
+    }
+  });
+
+  test('diff asks for an update only when the request changes', async () => {
+    const olds = { stateMachineArn, region: 'us-east-1', executionName: 'a', request, timeoutMinutes: 60 };
+    expect(await syncProvider.diff!('id', olds, { ...olds, stateMachineArn: `${stateMachineArn}-2` })).toMatchObject({ changes: false });
+    expect(await syncProvider.diff!('id', olds, { ...olds, request: { ...request, revision: 'e'.repeat(40) } })).toMatchObject({ changes: true, replaces: [] });
+    expect(await syncProvider.diff!('id', olds, { ...olds, request: { ...request, include: ['*.json', 'voices/*.bin'] } })).toMatchObject({ changes: true });
+  });
+});
