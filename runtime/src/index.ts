@@ -1,1 +1,21 @@
-export {};
+// Public API of @kokoro-speech/runtime: the streaming voice agent (LLM -> sentences -> Kokoro ->
+// SSE/WebSocket), its stages, and the pieces the local mode starts in-process.
+export { startAgentServer, DEFAULT_LIMITS, DEFAULT_VOICE, RequestError } from './server/index.ts';
+export type { AgentServer, AgentServerOptions, AgentLimits, RequestErrorCode } from './server/index.ts';
+export {
+  turnEventSchema,
+  turnRequestSchema,
+  wsClientMessageSchema,
+  type TurnEvent,
+  type TurnEventName,
+  type TurnRequest,
+  type WsClientMessage,
+  type MetricsEvent,
+} from './server/index.ts';
+export { startAgentFromConfig } from './agent.ts';
+export { loadConfig, ConfigError, DEFAULT_SYSTEM_PROMPT, type AgentConfig } from './config.ts';
+export { runTurn, type PipelineEvent, type TurnContext, type TurnOptions, type TurnResult, type SentenceTiming, type VoiceDefaults } from './pipeline/turn.ts';
+export { TURN_POLICIES, RegexSentenceSplitter, type TurnPolicy } from './pipeline/policies.ts';
+export * from './llm/index.ts';
+export * from './tts/index.ts';
+export { SentenceSegmenter, SEGMENTER_DEFAULTS, normalizeForSpeech, sourceRange, type Piece, type SegmenterOptions } from './text/index.ts';

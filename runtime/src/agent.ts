@@ -1,0 +1,31 @@
+// Builds the agent from its configuration: the LLM provider, the TTS transport and the server.
+import { pino, type Logger } from 'pino';
+import type { AgentConfig } from './config.ts';
+import { createLlmProvider } from './llm/index.ts';
+import { createTransport } from './tts/index.ts';
+import { startAgentServer, type AgentServer } from './server/index.ts';
+
+export async function startAgentFromConfig(config: AgentConfig, logger?: Logger): Promise<AgentServer> {
+  const log = logger ?? pino({ level: config.logLevel });
+  const llm = createLlmProvider(config.llm);
+  if (llm.name === 'echo') log.warn({ llm: llm.description }, 'LLM_PROVIDER=echo: answers repeat the prompt (no LLM in use)');
+  else log.info({ llm: llm.description }, 'LLM');
+  const tts = createTransport(config.tts);
+  log.info({ tts: tts.name, ...ttsTarget(config) }, 'TTS');
+  return startAgentServer({
+    llm,
+    tts,
+    defaults: config.defaults,
+    limits: config.limits,
+    systemPrompt: config.systemPrompt,
+    host: config.host,
+    port: config.port,
+    logger: log,
+  });
+}
+
+function ttsTarget(config: AgentConfig): Record<string, string> {
+  const t = config.tts;
+  if (t.kind === 'websocket') return { url: t.url };
+  return { endpoint: t.endpointName, region: t.region, ...(t.endpoint ? { runtime_url: t.endpoint } : {}) };
+}

@@ -1,0 +1,64 @@
+import { describe, expect, test } from '@jest/globals';
+import { ConfigError, DEFAULT_SYSTEM_PROMPT, loadConfig } from './config.ts';
+import { DEFAULT_BEDROCK_MODEL_ID } from './llm/index.ts';
+
+describe('loadConfig', () => {
+  test('defaults: port 8080 on all interfaces, Bedrock, pcm_s16le at 24 kHz, af_heart', () => {
+    const config = loadConfig({ KOKORO_URL: 'ws://kokoro:8080' });
+    expect(config).toEqual({
+      host: '0.0.0.0',
+      port: 8080,
+      llm: { provider: 'bedrock', modelId: DEFAULT_BEDROCK_MODEL_ID },
+      tts: { kind: 'websocket', url: 'ws://kokoro:8080' },
+      defaults: { voice: 'af_heart', speed: 1, format: 'pcm_s16le', sample_rate: 24000 },
+      limits: { maxConcurrentTurns: 16, maxRequestBytes: 65536 },
+      systemPrompt: DEFAULT_SYSTEM_PROMPT,
+      logLevel: 'info',
+    });
+  });
+
+  test('SageMaker with every option, the OpenAI provider and voice settings', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      SAGEMAKER_ENDPOINT_NAME: 'kokoro',
+      AWS_REGION: 'eu-west-1',
+      SAGEMAKER_RUNTIME_URL: 'http://127.0.0.1:4000',
+      TTS_TRANSPORT: 'response-stream',
+      LLM_PROVIDER: 'openai',
+      OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+      OPENAI_MODEL: 'llama3.2',
+      OPENAI_API_KEY: 'k',
+      LLM_MAX_TOKENS: '300',
+      KOKORO_VOICE: 'bf_emma',
+      KOKORO_SPEED: '1.2',
+      AUDIO_FORMAT: 'mulaw',
+      AUDIO_SAMPLE_RATE: '8000',
+      MAX_CONCURRENT_TURNS: '4',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      tts: { kind: 'sagemaker-response-stream', endpointName: 'kokoro', region: 'eu-west-1', endpoint: 'http://127.0.0.1:4000' },
+      llm: { provider: 'openai', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.2', apiKey: 'k', maxTokens: 300 },
+      defaults: { voice: 'bf_emma', speed: 1.2, format: 'mulaw', sample_rate: 8000 },
+      limits: { maxConcurrentTurns: 4 },
+    });
+    expect(loadConfig({ SAGEMAKER_ENDPOINT_NAME: 'k', AWS_REGION: 'us-east-1' }).tts.kind).toBe('sagemaker-bidi');
+    expect(loadConfig({ KOKORO_URL: 'ws://k', LLM_PROVIDER: 'echo', ECHO_FIRST_TOKEN_MS: '0' }).llm).toEqual({ provider: 'echo', firstTokenMs: 0 });
+  });
+
+  test.each([
+    [{}, /no TTS endpoint: set KOKORO_URL=ws:\/\/host:port .* or SAGEMAKER_ENDPOINT_NAME and AWS_REGION/],
+    [{ KOKORO_URL: 'http://kokoro' }, /KOKORO_URL: must be a ws:\/\/ or wss:\/\/ URL/],
+    [{ KOKORO_URL: 'ws://k', SAGEMAKER_ENDPOINT_NAME: 'e' }, /both set/],
+    [{ SAGEMAKER_ENDPOINT_NAME: 'e' }, /SAGEMAKER_ENDPOINT_NAME needs AWS_REGION/],
+    [{ TTS_TRANSPORT: 'websocket', SAGEMAKER_ENDPOINT_NAME: 'e', AWS_REGION: 'r' }, /TTS_TRANSPORT=websocket needs KOKORO_URL/],
+    [{ KOKORO_URL: 'ws://k', LLM_PROVIDER: 'openai' }, /needs OPENAI_BASE_URL .*; LLM_PROVIDER=openai needs OPENAI_MODEL/],
+    [{ KOKORO_URL: 'ws://k', LLM_PROVIDER: 'gpt' }, /LLM_PROVIDER: /],
+    [{ KOKORO_URL: 'ws://k', PORT: 'eighty' }, /PORT: /],
+    [{ KOKORO_URL: 'ws://k', KOKORO_SPEED: '3' }, /KOKORO_SPEED: /],
+    [{ KOKORO_URL: 'ws://k', AUDIO_SAMPLE_RATE: '44100' }, /AUDIO_SAMPLE_RATE: must be one of 24000, 16000, 8000/],
+  ])('rejects %j with a clear message', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

@@ -1,0 +1,166 @@
+// The agent's configuration from the environment (an external contract: the table is in
+// runtime/README.md), validated with zod into one object; every problem is named in one error.
+import { z } from 'zod';
+import { AUDIO_FORMATS, MAX_SPEED, MIN_SPEED, SAMPLE_RATES } from '@kokoro-speech/container/protocol';
+import { DEFAULT_BEDROCK_MODEL_ID, type LlmConfig } from './llm/index.ts';
+import type { TransportConfig } from './tts/index.ts';
+import { DEFAULT_LIMITS, DEFAULT_VOICE, type AgentLimits } from './server/app.ts';
+import type { VoiceDefaults } from './pipeline/turn.ts';
+
+export const DEFAULT_SYSTEM_PROMPT =
+  'You are a helpful voice assistant. Your answers are spoken aloud as they are written: ' +
+  'start with a short, direct sentence, then use plain sentences. Avoid markdown, lists, tables, ' +
+  'code and URLs unless the user asks for them.';
+
+export interface AgentConfig {
+  host: string;
+  port: number;
+  llm: LlmConfig;
+  tts: TransportConfig;
+  defaults: VoiceDefaults;
+  limits: AgentLimits;
+  systemPrompt: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const empty = (v: unknown) => (v === '' ? undefined : v);
+const str = () => z.preprocess(empty, z.string().optional());
+const int = (min: number, max: number) => z.preprocess(empty, z.coerce.number().int().min(min).max(max).optional());
+const num = (min: number, max: number) => z.preprocess(empty, z.coerce.number().min(min).max(max).optional());
+const httpUrl = () => z.preprocess(empty, z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional());
+
+const envSchema = z.object({
+  HOST: str(),
+  PORT: int(0, 65535),
+  LOG_LEVEL: z.preprocess(empty, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional()),
+  // TTS endpoint
+  KOKORO_URL: z.preprocess(empty, z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' }).optional()),
+  SAGEMAKER_ENDPOINT_NAME: str(),
+  AWS_REGION: str(),
+  AWS_DEFAULT_REGION: str(),
+  SAGEMAKER_RUNTIME_URL: httpUrl(),
+  SAGEMAKER_TARGET_VARIANT: str(),
+  TTS_TRANSPORT: z.preprocess(empty, z.enum(['websocket', 'bidi', 'response-stream']).optional()),
+  SAGEMAKER_TRANSPORT: z.preprocess(empty, z.enum(['bidi', 'response-stream']).optional()),
+  // LLM
+  LLM_PROVIDER: z.preprocess(empty, z.enum(['bedrock', 'openai', 'echo']).optional()),
+  BEDROCK_MODEL_ID: str(),
+  OPENAI_BASE_URL: httpUrl(),
+  OPENAI_MODEL: str(),
+  OPENAI_API_KEY: str(),
+  ECHO_FIRST_TOKEN_MS: num(0, 600_000),
+  ECHO_TOKENS_PER_SECOND: num(0.1, 100_000),
+  LLM_MAX_TOKENS: int(1, 200_000),
+  SYSTEM_PROMPT: z.string().optional(),
+  // Voice and limits
+  KOKORO_VOICE: z.preprocess(empty, z.string().max(64).optional()),
+  KOKORO_SPEED: num(MIN_SPEED, MAX_SPEED),
+  AUDIO_FORMAT: z.preprocess(empty, z.enum(AUDIO_FORMATS).optional()),
+  AUDIO_SAMPLE_RATE: z.preprocess(
+    empty,
+    z.coerce.number().refine((n) => (SAMPLE_RATES as readonly number[]).includes(n), `must be one of ${SAMPLE_RATES.join(', ')}`).optional(),
+  ),
+  MAX_CONCURRENT_TURNS: int(1, 10_000),
+  MAX_REQUEST_BYTES: int(1024, 100 * 1024 * 1024),
+});
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  const tts = ttsConfig(e, problems);
+  const llm = llmConfig(e, problems);
+  if (problems.length > 0 || !tts || !llm) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  return {
+    host: e.HOST ?? '0.0.0.0',
+    port: e.PORT ?? 8080,
+    llm,
+    tts,
+    defaults: {
+      voice: e.KOKORO_VOICE ?? DEFAULT_VOICE.voice,
+      speed: e.KOKORO_SPEED ?? DEFAULT_VOICE.speed,
+      format: e.AUDIO_FORMAT ?? DEFAULT_VOICE.format,
+      sample_rate: (e.AUDIO_SAMPLE_RATE ?? DEFAULT_VOICE.sample_rate) as VoiceDefaults['sample_rate'],
+    },
+    limits: {
+      maxConcurrentTurns: e.MAX_CONCURRENT_TURNS ?? DEFAULT_LIMITS.maxConcurrentTurns,
+      maxRequestBytes: e.MAX_REQUEST_BYTES ?? DEFAULT_LIMITS.maxRequestBytes,
+    },
+    systemPrompt: e.SYSTEM_PROMPT ?? DEFAULT_SYSTEM_PROMPT,
+    logLevel: e.LOG_LEVEL ?? 'info',
+  };
+}
+
+type Env = z.infer<typeof envSchema>;
+
+function ttsConfig(e: Env, problems: string[]): TransportConfig | undefined {
+  if (e.KOKORO_URL && e.SAGEMAKER_ENDPOINT_NAME) {
+    problems.push('KOKORO_URL and SAGEMAKER_ENDPOINT_NAME are both set: set one (direct container or SageMaker)');
+    return undefined;
+  }
+  const transport = e.TTS_TRANSPORT ?? (e.KOKORO_URL ? 'websocket' : (e.SAGEMAKER_TRANSPORT ?? 'bidi'));
+  if (transport === 'websocket') {
+    if (!e.KOKORO_URL) problems.push('TTS_TRANSPORT=websocket needs KOKORO_URL (ws://host:port of a Kokoro container)');
+    return e.KOKORO_URL ? { kind: 'websocket', url: e.KOKORO_URL } : undefined;
+  }
+  if (!e.SAGEMAKER_ENDPOINT_NAME) {
+    problems.push(
+      e.KOKORO_URL
+        ? `TTS_TRANSPORT=${transport} needs SAGEMAKER_ENDPOINT_NAME (KOKORO_URL is for TTS_TRANSPORT=websocket)`
+        : 'no TTS endpoint: set KOKORO_URL=ws://host:port (a container) or SAGEMAKER_ENDPOINT_NAME and AWS_REGION',
+    );
+    return undefined;
+  }
+  const region = e.AWS_REGION ?? e.AWS_DEFAULT_REGION;
+  if (!region) {
+    problems.push('SAGEMAKER_ENDPOINT_NAME needs AWS_REGION');
+    return undefined;
+  }
+  const common = {
+    endpointName: e.SAGEMAKER_ENDPOINT_NAME,
+    region,
+    ...(e.SAGEMAKER_RUNTIME_URL ? { endpoint: e.SAGEMAKER_RUNTIME_URL } : {}),
+    ...(e.SAGEMAKER_TARGET_VARIANT ? { targetVariant: e.SAGEMAKER_TARGET_VARIANT } : {}),
+  };
+  return transport === 'bidi' ? { kind: 'sagemaker-bidi', ...common } : { kind: 'sagemaker-response-stream', ...common };
+}
+
+function llmConfig(e: Env, problems: string[]): LlmConfig | undefined {
+  const maxTokens = e.LLM_MAX_TOKENS === undefined ? {} : { maxTokens: e.LLM_MAX_TOKENS };
+  switch (e.LLM_PROVIDER ?? 'bedrock') {
+    case 'echo':
+      return {
+        provider: 'echo',
+        ...(e.ECHO_FIRST_TOKEN_MS === undefined ? {} : { firstTokenMs: e.ECHO_FIRST_TOKEN_MS }),
+        ...(e.ECHO_TOKENS_PER_SECOND === undefined ? {} : { tokensPerSecond: e.ECHO_TOKENS_PER_SECOND }),
+      };
+    case 'openai':
+      if (!e.OPENAI_BASE_URL) problems.push('LLM_PROVIDER=openai needs OPENAI_BASE_URL (e.g. http://127.0.0.1:11434/v1)');
+      if (!e.OPENAI_MODEL) problems.push('LLM_PROVIDER=openai needs OPENAI_MODEL');
+      if (!e.OPENAI_BASE_URL || !e.OPENAI_MODEL) return undefined;
+      return {
+        provider: 'openai',
+        baseURL: e.OPENAI_BASE_URL,
+        model: e.OPENAI_MODEL,
+        ...(e.OPENAI_API_KEY ? { apiKey: e.OPENAI_API_KEY } : {}),
+        ...maxTokens,
+      };
+    case 'bedrock': {
+      const region = e.AWS_REGION ?? e.AWS_DEFAULT_REGION;
+      return {
+        provider: 'bedrock',
+        modelId: e.BEDROCK_MODEL_ID ?? DEFAULT_BEDROCK_MODEL_ID,
+        ...(region ? { region } : {}),
+        ...maxTokens,
+      };
+    }
+  }
+}

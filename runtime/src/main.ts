@@ -1,0 +1,32 @@
+// Entry point of the agent (AgentCore Runtime container, or `npm run -w runtime start`): reads the
+// environment, serves on PORT (8080), shuts down cleanly on SIGTERM/SIGINT.
+import { pino } from 'pino';
+import { ConfigError, loadConfig } from './config.ts';
+import { startAgentFromConfig } from './agent.ts';
+
+let config;
+try {
+  config = loadConfig(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`kokoro-speech agent: ${error.message}\nSee runtime/README.md for the environment variables.`);
+  process.exit(2);
+}
+const log = pino({ level: config.logLevel });
+const server = await startAgentFromConfig(config, log);
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}
