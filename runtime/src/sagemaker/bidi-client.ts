@@ -98,9 +98,12 @@ export async function openBidiStream(options: BidiStreamOptions): Promise<BidiSt
     throw parseErrorResponse(response.statusCode, response.headers, Buffer.concat(chunks).toString('utf8'));
   }
   let closed = false;
+  let inputEnded = false;
+  let lastWasException = false;
   return {
     send: (part) => { if (!input.writableEnded) input.write(encodePayloadPart(part)); },
     end: () => {
+      inputEnded = true;
       if (input.writableEnded) return;
       input.write(new Uint8Array(0)); // signed as the empty end-of-input event
       input.end();
@@ -115,16 +118,21 @@ export async function openBidiStream(options: BidiStreamOptions): Promise<BidiSt
       try {
         for await (const message of readMessages(stream)) {
           const event = decodeResponseEvent(message);
-          if (event) yield event;
+          if (!event) continue;
+          lastWasException = event.type !== 'PayloadPart';
+          yield event;
         }
       } catch (error) {
         if (closed) return;
         throw new SageMakerStreamError('StreamReset', `bidirectional stream failed: ${(error as Error).message}`, { cause: error });
       }
-      // A reset can end the body like a clean end (field notes, section 4): look at the stream's
-      // RST_STREAM code (NO_ERROR, 0, is what a server that finished before our input sends).
-      if (!closed && stream.rstCode !== undefined && stream.rstCode !== 0) {
-        throw new SageMakerStreamError('StreamReset', `bidirectional stream was reset (HTTP/2 code ${stream.rstCode})`);
+      // A reset ends the body like a clean end (field notes, section 4), and behind
+      // NodeHttp2Handler the RST_STREAM code is not kept (rstCode reads 0). So: a response that
+      // ends while our input is still open is a reset unless an exception event said why; after
+      // our end, an aborted stream is a reset.
+      if (closed || lastWasException) return;
+      if (!inputEnded || stream.aborted || (stream.rstCode !== undefined && stream.rstCode !== 0)) {
+        throw new SageMakerStreamError('StreamReset', `the bidirectional stream ended abnormally${inputEnded ? '' : ' before the end of input'} (HTTP/2 code ${stream.rstCode})`);
       }
     })(),
   };
