@@ -1,9 +1,12 @@
-// A TCP proxy for tests that can cut every connection through it at once (a broken stream).
+// A TCP proxy for tests and benchmarks: cuts every connection through it at once (a broken
+// stream) and counts the bytes it carries.
 import { createServer, connect } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface CutProxy {
   port: number;
+  /** Bytes carried client -> target and target -> client since start. */
+  bytes: { up: number; down: number };
   /** Destroy every open connection (both sides); new connections still work. */
   cutAll(): void;
   /** Refuse (destroy) every new connection from now on. */
@@ -14,6 +17,7 @@ export interface CutProxy {
 export async function startCutProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<CutProxy> {
   const sockets = new Set<Socket>();
   let refusing = false;
+  const bytes = { up: 0, down: 0 };
   const server = createServer({ noDelay: true }, (client) => {
     if (refusing) return void client.destroy();
     const upstream = connect({ port: targetPort, host: targetHost, noDelay: true });
@@ -22,6 +26,8 @@ export async function startCutProxy(targetPort: number, targetHost = '127.0.0.1'
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => {});
     }
+    client.on('data', (chunk: Buffer) => { bytes.up += chunk.length; });
+    upstream.on('data', (chunk: Buffer) => { bytes.down += chunk.length; });
     client.pipe(upstream).pipe(client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
@@ -29,6 +35,7 @@ export async function startCutProxy(targetPort: number, targetHost = '127.0.0.1'
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
+    bytes,
     cutAll: () => sockets.forEach((socket) => socket.resetAndDestroy()),
     refuseNew: (refuse) => { refusing = refuse; },
     close: async () => {
