@@ -17,7 +17,8 @@ const history = $('history');
 const player = new Player();
 const wsClient = new WsClient();
 const turns = [];
-let current = null; // the turn in progress
+let current = null; // the turn whose events are streaming in
+let active = null; // the turn streaming or still playing (what Stop stops)
 let turnCounter = 0;
 let renderQueued = false;
 
@@ -26,9 +27,9 @@ function scheduleRender() {
   renderQueued = true;
   requestAnimationFrame(() => {
     renderQueued = false;
-    const turn = current ?? turns.at(-1);
+    const turn = active ?? turns.at(-1);
     if (turn) renderTimeline(timeline, turn);
-    if (current && current.sentences.some((s) => s.playStart != null && s.playEnd == null)) scheduleRender();
+    if (active && active.sentences.some((s) => s.playStart != null && s.playEnd == null)) scheduleRender();
   });
 }
 
@@ -67,7 +68,9 @@ function onEvent(turn, event) {
       turn.tail.textContent += event.delta;
       break;
     case 'sentence': {
-      const s = { id: event.id, index: event.index, text: event.text, textAt: at, firstAudioAt: null, endAt: null, synthesis_ms: null, playStart: null, playEnd: null, samples: 0, odd: null };
+      // text_ms: when the piece was complete in the answer (server clock, from the turn's start);
+      // the event itself comes when the sentence's audio starts.
+      const s = { id: event.id, index: event.index, text: event.text, textAt: event.text_ms ?? at, firstAudioAt: null, endAt: null, synthesis_ms: null, playStart: null, playEnd: null, samples: 0, odd: null };
       s.el = wrapSentence(turn, s);
       turn.sentences.push(s);
       turn.byId.set(s.id, s);
@@ -94,7 +97,7 @@ function onEvent(turn, event) {
       s.samples += pcm.byteLength / 2;
       const seq = event.seq;
       turn.ready.then(() => {
-        if (turn === current) player.push(turn.n, s.id, seq, pcm);
+        if (!turn.cancelled) player.push(turn.n, s.id, seq, pcm);
       });
       break;
     }
@@ -136,30 +139,39 @@ player.on((e) => {
     s.playEnd = at;
     s.el.classList.remove('speaking');
     s.el.removeAttribute('aria-current');
-    if (e.type === 'drained' && turn !== current && s === turn.sentences.at(-1)) setStatus('Done.');
+    // Ran dry after the stream ended: the turn has been spoken in full.
+    if (e.type === 'drained' && turn.streamEnded && !turn.finished) finish(turn, turn.error ? `Error: ${turn.error}` : 'Done.');
   }
   scheduleRender();
 });
 
-/** Barge-in: cancel the turn in progress and silence its audio at once. */
+/** The turn is over (spoken, stopped or failed): Stop has nothing left to do. */
+function finish(turn, status) {
+  turn.finished = true;
+  if (current === turn) current = null;
+  if (active === turn) {
+    active = null;
+    stopButton.disabled = true;
+    setStatus(status);
+  }
+  renderHistory(history, turns.filter((t) => t.finished));
+}
+
+/** Barge-in: cancel the turn (streaming or still playing) and silence its audio at once. */
 function interrupt() {
-  const turn = current;
-  if (!turn) return;
+  const turn = active;
+  if (!turn || turn.finished) return;
   turn.cancelled = true;
-  current = null;
   turn.abort.abort(new DOMException('interrupted', 'AbortError'));
   player.flush(turn.n);
   for (const el of answer.querySelectorAll('.speaking')) el.classList.remove('speaking');
-  stopButton.disabled = true;
-  setStatus('Stopped.');
-  renderHistory(history, turns.filter((t) => t !== current));
+  finish(turn, 'Stopped.');
+  scheduleRender();
 }
 
 async function ask(promptText) {
   interrupt();
   player.resume();
-  // Flush everything older too: a finished turn may still be playing its last sentence.
-  if (turns.length) player.flush(turns.at(-1).n);
   const transport = form.elements.transport.value;
   const turn = {
     n: ++turnCounter,
@@ -172,9 +184,12 @@ async function ask(promptText) {
     tail: document.createElement('span'),
     firstTextAt: null,
     lastTextAt: null,
+    streamEnded: false,
+    finished: false,
   };
   turns.push(turn);
   current = turn;
+  active = turn;
   answer.replaceChildren(turn.tail);
   stopButton.disabled = false;
   setStatus(`Asking over ${transport === 'ws' ? 'WebSocket' : 'SSE'}…`);
@@ -184,25 +199,19 @@ async function ask(promptText) {
   try {
     if (transport === 'ws') await wsClient.turn(request, on, turn.abort.signal);
     else await sseTurn(request, on, turn.abort.signal);
-    if (turn === current) {
-      player.end(turn.n);
-      current = null;
-      stopButton.disabled = true;
-      if (!turn.error) setStatus(turn.sentences.some((s) => s.playEnd == null) ? 'Speaking…' : 'Done.');
-    }
   } catch (err) {
     if (turn.cancelled) return;
     turn.error = err instanceof Error ? err.message : String(err);
-    setStatus(`Error: ${turn.error}`);
-    if (turn === current) {
-      player.end(turn.n);
-      current = null;
-      stopButton.disabled = true;
-    }
-  } finally {
-    renderHistory(history, turns.filter((t) => t !== current));
-    scheduleRender();
   }
+  if (turn.cancelled) return;
+  turn.streamEnded = true;
+  if (current === turn) current = null;
+  player.end(turn.n);
+  if (turn.error) setStatus(`Error: ${turn.error}`);
+  else if (active === turn) setStatus('Speaking…');
+  // Nothing to play (or all of it played already): done now; otherwise when the worklet drains.
+  if (turn.sentences.every((s) => s.samples === 0 || s.playEnd != null)) finish(turn, turn.error ? `Error: ${turn.error}` : 'Done.');
+  scheduleRender();
 }
 
 form.addEventListener('submit', (e) => {

@@ -7,7 +7,7 @@ export interface SentenceTiming {
   id: string;
   index: number;
   text: string;
-  /** When the sentence's text was complete (its `sentence` event), ms since the request. */
+  /** When the sentence's text was complete, ms since the request (the agent's clock when it says). */
   textAt: number;
   firstAudioAt: number | null;
   /** When its `sentence_end` arrived. */
@@ -45,7 +45,8 @@ export class TurnRecorder {
           id: event.id,
           index: event.index,
           text: event.text,
-          textAt: event.at,
+          // text_ms: when the piece was complete in the answer (the event comes when its audio starts).
+          textAt: (event as { text_ms?: number }).text_ms ?? event.at,
           firstAudioAt: null,
           endAt: null,
           audioBytes: 0,
