@@ -41,6 +41,7 @@ describe('HubClient', () => {
     const body = Buffer.concat(await (await client.download(REPO, commit, 'onnx/model.onnx')).toArray());
     expect(body.equals(Buffer.alloc(4096, 3))).toBe(true);
     expect(hub.requests.some((p) => p.startsWith('/cdn/'))).toBe(true);
+    expect(hub.cdnAuthorizations).toEqual([]); // the token is not sent on to another origin
   });
 
   test('retries 429 (honouring Retry-After) and 5xx', async () => {

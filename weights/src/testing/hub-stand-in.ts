@@ -30,6 +30,8 @@ export interface HubStandIn {
   readonly requests: string[];
   /** How many times file bodies ending with `pathSuffix` were sent (CDN or direct). */
   downloads(pathSuffix: string): number;
+  /** Authorization headers the CDN (a separate origin, like the real one) received: should stay empty. */
+  readonly cdnAuthorizations: string[];
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startHubStandIn(options: { token?: string; isLfs?: (path: 
   const faults: { suffix: string; fault: Fault }[] = [];
   const requests: string[] = [];
   const bodies: string[] = [];
+  const cdnAuthorizations: string[] = [];
 
   // Status faults hit the first matching request; body faults wait for the request that sends the bytes.
   const takeFault = (path: string, body: boolean): Fault | undefined => {
@@ -71,6 +74,7 @@ export async function startHubStandIn(options: { token?: string; isLfs?: (path: 
       res.writeHead(fault.status, fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter }).end(`injected ${fault.status}`);
       return;
     }
+    if (path.startsWith('/cdn/') && req.headers.authorization) cdnAuthorizations.push(req.headers.authorization);
     if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}` && !path.startsWith('/cdn/')) {
       res.writeHead(401).end('{"error":"Invalid credentials"}');
       return;
@@ -95,7 +99,7 @@ export async function startHubStandIn(options: { token?: string; isLfs?: (path: 
     if (m && file) {
       res.setHeader('x-repo-commit', m[2]!);
       if (!file.lfs) return sendFile(res, path, file);
-      res.writeHead(302, { location: `/cdn/${file.sha256}/${m[3]}?signature=stand-in`, 'x-linked-etag': `"${file.sha256}"`, 'x-linked-size': file.data.length }).end();
+      res.writeHead(302, { location: `${cdnUrl}/cdn/${file.sha256}/${m[3]}?signature=stand-in`, 'x-linked-etag': `"${file.sha256}"`, 'x-linked-size': file.data.length }).end();
       return;
     }
     m = /^\/cdn\/([0-9a-f]{64})\/(.+)$/.exec(path);
@@ -104,13 +108,16 @@ export async function startHubStandIn(options: { token?: string; isLfs?: (path: 
     res.writeHead(404).end('{"error":"Entry not found"}');
   };
 
-  const server: Server = createServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // The "CDN" listens on a second port, so a redirect to it leaves the origin as it does on the real Hub.
+  const [server, cdn] = [createServer(handle), createServer(handle)] as [Server, Server];
+  await Promise.all([server, cdn].map((s) => new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))));
   const { port } = server.address() as AddressInfo;
+  const cdnUrl = `http://127.0.0.1:${(cdn.address() as AddressInfo).port}`;
 
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    cdnAuthorizations,
     addCommit(repo, input, branch = 'main') {
       const files = new Map<string, StoredFile>();
       for (const [path, content] of Object.entries(input)) {
@@ -126,10 +133,11 @@ export async function startHubStandIn(options: { token?: string; isLfs?: (path: 
       for (let i = 0; i < times; i++) faults.push({ suffix, fault });
     },
     downloads: (suffix) => bodies.filter((p) => p.endsWith(suffix)).length,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: async () => {
+      await Promise.all([server, cdn].map((s) => new Promise<void>((resolve, reject) => {
+        s.closeAllConnections();
+        s.close((error) => (error ? reject(error) : resolve()));
+      })));
+    },
   };
 }
