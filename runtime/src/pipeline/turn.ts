@@ -55,6 +55,8 @@ export interface SentenceTiming {
   sentMs?: number;
   firstAudioMs?: number;
   synthesisMs?: number;
+  /** The container's wait from receiving the text to starting the model (includes phonemisation). */
+  queueMs?: number;
   durationMs?: number;
   samples?: number;
 }
@@ -284,7 +286,7 @@ class Turn {
           }
           case 'audio_end': {
             const t = this.#sentences.get(event.id)!;
-            Object.assign(t, { synthesisMs: event.synthesis_ms, durationMs: event.duration_ms, samples: event.samples });
+            Object.assign(t, { synthesisMs: event.synthesis_ms, queueMs: event.queue_ms, durationMs: event.duration_ms, samples: event.samples });
             this.#audioMs += event.duration_ms;
             this.#spokenCount++;
             this.#emit({ type: 'sentence_end', id: event.id, duration_ms: event.duration_ms, synthesis_ms: event.synthesis_ms });

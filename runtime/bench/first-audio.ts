@@ -1,0 +1,160 @@
+// Time to first audio on loopback for one answer under four policies, in one run:
+//   batch (whole answer first), reference (regex split, each sentence waits for the previous
+//   audio), ours without the early first piece, and ours; plus ours end to end (SSE caller ->
+//   agent server -> SageMaker bidi client -> local router -> container).
+// Echo LLM at 400 ms to first token and 40 tokens/s; the container runs the stand-in model with a
+// GPU-like delay per piece (60 ms + 0.4 ms per character), in its own process. Floor = the moment the first piece was
+// complete in the token stream + its synthesis time; overhead = first audio - floor.
+// Usage: npm run -w runtime bench [-- --runs 7]
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { EchoProvider } from '../src/llm/echo.ts';
+import { runTurn, type TurnContext, type TurnResult } from '../src/pipeline/turn.ts';
+import type { TurnPolicy } from '../src/pipeline/policies.ts';
+import { WebSocketTransport } from '../src/tts/websocket-transport.ts';
+import { SageMakerBidiTransport } from '../src/tts/sagemaker-bidi-transport.ts';
+import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '../src/local-sagemaker/index.ts';
+import { startAgentServer } from '../src/server/app.ts';
+import { startContainerProcess } from './container-process.ts';
+import { sseTurn } from '../test/turn-clients.ts';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' } } });
+const RUNS = Number(values.runs);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new TypeError(`--runs must be a positive integer, got ${values.runs}`);
+const FIRST_TOKEN_MS = 400;
+const TOKENS_PER_SECOND = 40;
+const DELAY_MS = 60;
+const DELAY_PER_CHAR_MS = 0.4;
+
+// A realistic spoken answer: a long first sentence, three paragraphs, numbers and an abbreviation.
+export const ANSWER = [
+  'Kokoro is an open-weight text to speech model, small enough at about eighty-two million parameters to run on a single modest GPU, which is why it can start speaking within a fraction of a second of receiving a sentence.',
+  'It was trained on a few hundred hours of permissively licensed audio. The weights are released under the Apache 2.0 licence, so you can use them in commercial products. It ships with more than two dozen English voices, and af_heart is the one most people start with.',
+  '',
+  'For a voice agent, the model itself is rarely the bottleneck. What matters is how soon the first words of the answer reach it: a language model writes about forty tokens per second, so waiting for a whole paragraph adds several seconds of silence. Cutting the first sentence at a natural clause and sending each later sentence the moment it is complete hides almost all of that delay. The listener hears the start of the answer while the rest is still being written, and the audio never runs dry, because the model writes text about ten times faster than anyone can speak it.',
+  '',
+  'There are a few other details worth knowing. Dr. Smith measured a real-time factor of about 0.1 on an A10G, including the network. Prices like $4.99, dates like March 3rd, and times such as 10:30 are spoken as words. Markdown, links and emoji are shown on screen but never read aloud. Finally, barge-in matters: when the user interrupts, every queued sentence must be dropped at once, so that no stale audio plays after the user has started talking again.',
+].join('\n');
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+};
+const fmt = (x: number) => x.toFixed(1).padStart(8);
+
+interface Sample {
+  firstAudio: number;
+  floor: number;
+  firstPieceReady: number;
+  firstPiece: string;
+  /** Overhead parts (in-process only): piece ready -> speak(); the container's queue (phonemisation);
+   *  the rest (network, framing, delivery). */
+  parts?: { send: number; queue: number; rest: number };
+}
+
+function sampleOf(result: TurnResult): Sample {
+  const first = result.sentences[0];
+  if (!first || first.firstAudioMs === undefined || first.synthesisMs === undefined) {
+    throw new Error(`turn ${result.outcome} without first audio: ${JSON.stringify(result.error)}`);
+  }
+  const send = first.sentMs! - first.readyMs;
+  const queue = first.queueMs ?? 0;
+  const rest = first.firstAudioMs - first.readyMs - first.synthesisMs - send - queue;
+  return {
+    firstAudio: first.firstAudioMs,
+    floor: first.readyMs + first.synthesisMs,
+    firstPieceReady: first.readyMs,
+    firstPiece: first.text,
+    parts: { send, queue, rest },
+  };
+}
+
+const container = await startContainerProcess({ SIMULATED_DELAY_MS: String(DELAY_MS), SIMULATED_DELAY_PER_CHAR_MS: String(DELAY_PER_CHAR_MS) });
+const router = await startLocalSageMakerRouter({ containerUrl: container.url });
+const llm = new EchoProvider({ firstTokenMs: FIRST_TOKEN_MS, tokensPerSecond: TOKENS_PER_SECOND });
+const context: TurnContext = {
+  llm,
+  tts: new WebSocketTransport({ url: container.wsUrl }),
+  defaults: { voice: 'af_heart', speed: 1, format: 'pcm_s16le', sample_rate: 24000 },
+};
+const agent = await startAgentServer({
+  llm,
+  tts: new SageMakerBidiTransport({ endpointName: 'kokoro-local', region: 'us-east-1', endpoint: router.url, credentials: LOCAL_CREDENTIALS }),
+});
+
+/** One turn in-process; stops it at first audio (except batch, which needs the whole answer anyway). */
+async function inProcess(policy: TurnPolicy): Promise<Sample> {
+  const controller = new AbortController();
+  const result = await runTurn(context, {
+    request: { prompt: ANSWER },
+    policy,
+    signal: controller.signal,
+    emit: (e) => e.type === 'sentence_end' && controller.abort(),
+  });
+  return sampleOf(result);
+}
+
+/** One turn over SSE through the agent server and the SageMaker bidi client; the caller's clock. */
+async function endToEnd(): Promise<Sample> {
+  const controller = new AbortController();
+  const t0 = performance.now();
+  let firstAudio = -1;
+  let ready = -1;
+  let piece = '';
+  let floor = -1;
+  await sseTurn(agent.url, { prompt: ANSWER }, {
+    controller,
+    onEvent: (e) => {
+      if (e.type === 'sentence' && ready < 0) ((ready = e.text_ms ?? -1), (piece = e.text));
+      if (e.type === 'audio' && firstAudio < 0) firstAudio = performance.now() - t0;
+      if (e.type === 'sentence_end' && floor < 0) {
+        floor = ready + e.synthesis_ms;
+        controller.abort();
+      }
+    },
+  });
+  return { firstAudio, floor, firstPieceReady: ready, firstPiece: piece };
+}
+
+const rows: [string, TurnPolicy | 'e2e'][] = [
+  ['batch (whole answer first)', 'batch'],
+  ['reference (regex, waits for audio)', 'reference'],
+  ['ours without early first piece', 'stream-no-early-first'],
+  ['ours', 'stream'],
+  ['ours end to end (SSE, SageMaker bidi)', 'e2e'],
+];
+const samples = new Map<string, Sample[]>(rows.map(([name]) => [name, []]));
+await inProcess('stream'); // warm-up: connections, JIT, the model's first run
+await endToEnd();
+for (let run = 0; run < RUNS; run++) {
+  for (const [name, policy] of rows) samples.get(name)!.push(policy === 'e2e' ? await endToEnd() : await inProcess(policy));
+  process.stderr.write(`run ${run + 1}/${RUNS} done\n`);
+}
+
+const words = ANSWER.split(/\s+/).length;
+console.log(`\nfirst audio on loopback, ${RUNS} runs per policy, ${new Date().toISOString().slice(0, 10)}`);
+console.log(`answer: ${ANSWER.length} characters, ${words} words, 4 paragraphs; echo LLM ${FIRST_TOKEN_MS} ms to first token, ${TOKENS_PER_SECOND} tokens/s`);
+console.log(`container (own process): stand-in model + ${DELAY_MS} ms + ${DELAY_PER_CHAR_MS} ms/char per piece (GPU-like); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs\n`);
+console.log(`${'policy'.padEnd(40)}first audio p50      p95  batch/p50  piece ready   floor p50  overhead p50  p95`);
+const batchP50 = percentile(samples.get(rows[0]![0])!.map((s) => s.firstAudio), 50);
+for (const [name] of rows) {
+  const s = samples.get(name)!;
+  const first = s.map((x) => x.firstAudio);
+  const overhead = s.map((x) => x.firstAudio - x.floor);
+  const p50 = percentile(first, 50);
+  console.log(
+    `${name.padEnd(40)}${fmt(p50)} ${fmt(percentile(first, 95))} ${(batchP50 / p50).toFixed(1).padStart(9)}x ${fmt(percentile(s.map((x) => x.firstPieceReady), 50))}    ${fmt(percentile(s.map((x) => x.floor), 50))}      ${fmt(percentile(overhead, 50))} ${fmt(percentile(overhead, 95))}`,
+  );
+}
+console.log('\noverhead parts, p50 (ms): piece ready -> speak() | container queue incl. phonemisation | network + delivery');
+for (const [name, policy] of rows) {
+  if (policy === 'e2e') continue;
+  const parts = samples.get(name)!.map((x) => x.parts!);
+  console.log(`  ${name.padEnd(40)}${fmt(percentile(parts.map((p) => p.send), 50))} ${fmt(percentile(parts.map((p) => p.queue), 50))} ${fmt(percentile(parts.map((p) => p.rest), 50))}`);
+}
+console.log('\nfirst piece spoken:');
+for (const [name] of rows) console.log(`  ${name.padEnd(40)}${JSON.stringify(samples.get(name)![0]!.firstPiece.slice(0, 90))}`);
+
+await agent.close();
+await router.close();
+await container.close();
