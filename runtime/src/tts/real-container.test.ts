@@ -1,5 +1,6 @@
 // The shared transport suite against the real container (protocol v1 server, kokoro-js, ONNX
 // runtime) on the stand-in model: direct WebSocket, and both SageMaker calls through the local router.
+import { afterAll } from '@jest/globals';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,11 +18,26 @@ import { SageMakerResponseStreamTransport } from './response-stream-transport.ts
 import { WebSocketTransport } from './websocket-transport.ts';
 import type { TtsTransport } from './types.ts';
 
-/** One container (and router) per suite, on a fresh stand-in model folder. */
+// One container for the three suites (loading and closing the ONNX engine once), on a fresh
+// stand-in model folder; a router and a proxy per suite.
+let shared: Promise<{ container: RunningServer; dir: string }> | undefined;
+function sharedContainer(): Promise<{ container: RunningServer; dir: string }> {
+  shared ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kokoro-runtime-'));
+    await writeFixtureModel(dir);
+    return { container: await startServer({ modelDir: dir, config: { dtype: 'fp32' } }), dir };
+  })();
+  return shared;
+}
+afterAll(async () => {
+  if (!shared) return;
+  const { container, dir } = await shared;
+  await container.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
 async function realTarget(make: (url: { container: RunningServer; router: LocalSageMakerRouter; proxied: string; direct: boolean }) => TtsTransport, through: 'container' | 'router'): Promise<SuiteTarget> {
-  const dir = await mkdtemp(join(tmpdir(), 'kokoro-runtime-'));
-  await writeFixtureModel(dir);
-  const container = await startServer({ modelDir: dir, config: { dtype: 'fp32' } });
+  const { container } = await sharedContainer();
   const router = await startLocalSageMakerRouter({ containerUrl: container.url, endpointName: 'kokoro' });
   const proxy: CutProxy = await startCutProxy(through === 'container' ? container.port : router.port);
   return {
@@ -31,8 +47,6 @@ async function realTarget(make: (url: { container: RunningServer; router: LocalS
     close: async () => {
       await proxy.close();
       await router.close();
-      await container.close();
-      await rm(dir, { recursive: true, force: true });
     },
   };
 }
