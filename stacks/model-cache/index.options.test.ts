@@ -1,6 +1,7 @@
 // model-cache under Pulumi mocks with options set: no sync during `up` (outputs computed from the
 // pinned commit), a Hugging Face token kept in a stack secret, other concurrency and part size.
 import { beforeAll, expect, test } from '@jest/globals';
+import { policyViolations } from '../testing/policyCheck.ts';
 import { account, region, runModelCache } from './testHarness.ts';
 
 const commit = 'c'.repeat(40);
@@ -46,4 +47,8 @@ test('concurrency, part size and includes reach the state machine and the Lambda
   expect(JSON.parse(run.find('aws:sfn/stateMachine:StateMachine').inputs.definition).States.CopyFiles.MaxConcurrency).toBe(3);
   const copy = run.find('aws:lambda/function:Function', 'kokoro-dev-weight-sync-copy').inputs.environment.variables;
   expect(copy).toMatchObject({ PART_SIZE_MIB: '64', DEFAULT_INCLUDE: '["*.json","onnx/model_fp16.onnx"]', DEFAULT_REPO: 'acme/other-tts' });
+});
+
+test('passes the project CrossGuard policies', async () => {
+  expect(await policyViolations(run.resources)).toEqual([]);
 });

@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { KOKORO_ONNX_REPO, KOKORO_ONNX_REVISION, KOKORO_SYNC_INCLUDES } from '@kokoro-speech/weights/kokoro';
 import { modelCacheOutputs } from '../shared/index.ts';
+import { policyViolations } from '../testing/policyCheck.ts';
 import { account, region, runModelCache } from './testHarness.ts';
 
 let run: Awaited<ReturnType<typeof runModelCache>>;
@@ -88,4 +89,8 @@ describe('state machine', () => {
   test('creates no token secret unless asked', () => {
     expect(run.all('aws:secretsmanager/secret:Secret')).toEqual([]);
   });
+});
+
+test('passes the project CrossGuard policies', async () => {
+  expect(await policyViolations(run.resources)).toEqual([]);
 });
