@@ -82,4 +82,18 @@ describe('SageMakerBidiTransport specifics', () => {
     await expect(options(`http://127.0.0.1:${proxy.port}`).open({})).rejects.toBeInstanceOf(TtsTransportError);
     await proxy.close();
   });
+
+  test('without explicit credentials the AWS default provider chain is used (here: the environment)', async () => {
+    const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+    process.env.AWS_ACCESS_KEY_ID = LOCAL_CREDENTIALS.accessKeyId;
+    process.env.AWS_SECRET_ACCESS_KEY = LOCAL_CREDENTIALS.secretAccessKey;
+    try {
+      const session = await new SageMakerBidiTransport({ endpointName: 'kokoro', region: 'eu-west-1', endpoint: router.url }).open({});
+      await expect(session.ready).resolves.toMatchObject({ voices: expect.arrayContaining(['af_heart']) });
+      session.close();
+    } finally {
+      if (saved.id === undefined) delete process.env.AWS_ACCESS_KEY_ID; else process.env.AWS_ACCESS_KEY_ID = saved.id;
+      if (saved.secret === undefined) delete process.env.AWS_SECRET_ACCESS_KEY; else process.env.AWS_SECRET_ACCESS_KEY = saved.secret;
+    }
+  });
 });

@@ -1,6 +1,7 @@
 // SageMaker transport: protocol v1 over InvokeEndpointWithBidirectionalStream. Each client message
 // is one UTF8 PayloadPart (split into PARTIAL..COMPLETE parts above maxPartBytes); the container's
 // frames come back as PayloadParts (UTF8 = JSON, BINARY = audio), re-assembled if fragmented.
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import { openBidiStream } from '../sagemaker/bidi-client.ts';
@@ -72,7 +73,9 @@ export class SageMakerBidiTransport implements TtsTransport {
   constructor(options: SageMakerBidiTransportOptions) {
     if (!options.endpointName) throw new TypeError('SAGEMAKER_ENDPOINT_NAME is required for the sagemaker-bidi transport');
     runtimeEndpoint(options.endpoint, options.region); // bad region or URL: fail now, not at the first open()
-    this.#options = options;
+    // One provider per transport: the default chain memoizes credentials until they expire, so
+    // sessions do not each go back to the instance metadata service or SSO cache.
+    this.#options = { ...options, credentials: options.credentials ?? defaultProvider() };
   }
 
   open(settings: VoiceSettings, signal?: AbortSignal): Promise<TtsSession> {

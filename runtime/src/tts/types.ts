@@ -20,7 +20,11 @@ export type TtsEvent =
     }
   /** An utterance-level or session-level error from the server; the session goes on. */
   | { type: 'error'; id: string | null; code: ErrorCode | TransportErrorCode; message: string }
-  /** The stream broke and was re-opened; these utterances were sent again from their start. */
+  /**
+   * The stream broke and was re-opened; these utterances (audio not complete) were sent again and
+   * their audio starts again from the beginning with a new `audio_start`. Audio is streamed
+   * through, not buffered, so drop any partial audio already received for these ids.
+   */
   | { type: 'reconnected'; resent: string[] };
 
 export type TransportErrorCode = 'connection_lost' | 'model_stream_error' | 'internal_stream_failure';
@@ -38,15 +42,17 @@ export class TtsTransportError extends Error {
 }
 
 export interface TtsSession {
-  /** Resolves with the server's ready message (sample rate, format, voices) once connected. */
+  /** The session's sample rate and format, and the server's voices (empty for the response-stream
+   *  transport, which has no ready message). Resolved once open() has resolved. */
   readonly ready: Promise<{ sample_rate: number; format: string; voices: string[] }>;
   /**
    * Queue one utterance; returns its id (the given one or a generated one). Never waits for
    * earlier audio: utterances are pipelined. Throws after end() or close().
    */
   speak(text: string, id?: string): string;
-  /** Barge-in: drop everything queued or playing. Resolves with the dropped ids once the server
-   *  confirmed; no audio of them is delivered afterwards. */
+  /** Barge-in: drop everything whose audio is not complete. No event of the dropped utterances
+   *  is delivered after this call (queued ones are discarded too); resolves with their ids once
+   *  the server confirmed. */
   cancel(): Promise<string[]>;
   /** No more text; resolves when all audio has been delivered (the server's `done`). */
   end(): Promise<void>;
