@@ -120,6 +120,16 @@ describe('syncToDirectory (filesystem sink)', () => {
     await expect(syncToDirectory({ repo: REPO, revision: 'main', include: q8, dir, hub: client, signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  test('two syncs into one folder at once both succeed (unique temporary names)', async () => {
+    await freshDir();
+    const [a, b] = await Promise.all([
+      syncToDirectory({ repo: REPO, revision: commit, include: q8, dir, hub: client }),
+      syncToDirectory({ repo: REPO, revision: commit, include: q8, dir, hub: client }),
+    ]);
+    expect(a.files).toEqual(b.files);
+    expect((await readdir(dir)).sort()).toEqual(['config.json', 'manifest.json', 'onnx', 'tokenizer.json']);
+  });
+
   test('defaultModelDir follows XDG_CACHE_HOME', () => {
     expect(defaultModelDir(REPO, commit, { XDG_CACHE_HOME: '/c' })).toBe(`/c/kokoro-speech/models/${REPO}/${commit}`);
   });

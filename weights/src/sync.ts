@@ -94,7 +94,7 @@ export async function syncToDirectory(options: SyncToDirectoryOptions): Promise<
   // Keep earlier entries of the same commit (another dtype, say) whose files are still in place.
   const kept = previous?.repo === repo && previous.commit === resolved.commit ? previous.files.filter((f) => !results.some((r) => r.path === f.path)) : [];
   const manifest = buildManifest(repo, resolved.commit, [...results, ...(await filterOnDisk(dir, kept))]);
-  const tmp = join(dir, `${MANIFEST_NAME}.partial`);
+  const tmp = join(dir, `${MANIFEST_NAME}.partial-${process.pid}-${Date.now()}`); // two syncs into one folder must not share it
   await writeFile(tmp, serializeManifest(manifest));
   await rename(tmp, join(dir, MANIFEST_NAME));
   return manifest;
