@@ -25,6 +25,7 @@ export class ProtocolSession implements TtsSession {
   ready!: Promise<Ready>;
   readonly #opener: ChannelOpener;
   readonly #settings: VoiceSettings;
+  readonly #readyTimeoutMs: number;
   readonly #queue = new EventQueue<TtsEvent>();
   /** Utterances sent whose audio is not complete, in send order. */
   readonly #pending = new Map<string, Utterance>();
@@ -44,16 +45,17 @@ export class ProtocolSession implements TtsSession {
   /** Set when the stream broke while nothing was in flight. */
   #idle: TtsTransportError | null = null;
 
-  private constructor(opener: ChannelOpener, settings: VoiceSettings) {
+  private constructor(opener: ChannelOpener, settings: VoiceSettings, readyTimeoutMs: number) {
     this.#opener = opener;
     this.#settings = settings;
+    this.#readyTimeoutMs = readyTimeoutMs;
   }
 
   /** Connects, sends `config` and resolves once the server's `ready` has arrived. */
-  static async open(opener: ChannelOpener, settings: VoiceSettings, signal?: AbortSignal): Promise<ProtocolSession> {
+  static async open(opener: ChannelOpener, settings: VoiceSettings, signal?: AbortSignal, readyTimeoutMs = 15_000): Promise<ProtocolSession> {
     const parsed = voiceSettingsSchema.strict().safeParse(settings);
     if (!parsed.success) throw new TypeError(`invalid voice settings: ${parsed.error.message}`);
-    const session = new ProtocolSession(opener, parsed.data);
+    const session = new ProtocolSession(opener, parsed.data, readyTimeoutMs);
     const ready = await session.#connect(signal);
     session.ready = Promise.resolve({
       sample_rate: parsed.data.sample_rate ?? ready.sample_rate,
@@ -150,7 +152,19 @@ export class ProtocolSession implements TtsSession {
     }
     this.#channel = channel;
     channel.send({ type: 'config', ...this.#settings });
-    return ready.promise;
+    // A peer that connects but never says ready (not a protocol-v1 container) must not hang open().
+    const timer = setTimeout(() => {
+      if (this.#awaitingReady !== ready) return;
+      this.#awaitingReady = null;
+      this.#generation++;
+      channel.close();
+      ready.reject(new TtsTransportError('bad_response', `no ready message within ${this.#readyTimeoutMs} ms: is this a protocol v1 Kokoro container?`));
+    }, this.#readyTimeoutMs);
+    try {
+      return await ready.promise;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   #onMessage(data: string | Uint8Array): void {

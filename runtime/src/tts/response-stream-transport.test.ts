@@ -1,6 +1,8 @@
 // SageMakerResponseStreamTransport through the local router to the fake peer (whose POST answer is
 // written in odd-sized chunks, so re-framing at sample boundaries is exercised).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '../local-sagemaker/index.ts';
 import type { LocalSageMakerRouter } from '../local-sagemaker/index.ts';
 import { startCutProxy } from './testing/cut-proxy.ts';
@@ -83,5 +85,26 @@ describe('SageMakerResponseStreamTransport specifics', () => {
     expect((await collecting).ends).toEqual(['only']);
     session.close();
     await proxy.close();
+  });
+
+  test('a container body that breaks off arrives as ModelStreamError: retried once, then a TtsTransportError', async () => {
+    let calls = 0;
+    const broken = createServer((req, res) => {
+      calls++;
+      req.resume();
+      res.writeHead(200, { 'content-type': 'audio/L16;rate=24000;channels=1' });
+      res.write(Buffer.alloc(1000));
+      setTimeout(() => res.destroy(), 10);
+    });
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    const brokenRouter = await startLocalSageMakerRouter({ containerUrl: `http://127.0.0.1:${(broken.address() as AddressInfo).port}` });
+    const session = await transport(brokenRouter.url).open({});
+    session.speak('Never whole.', 'w');
+    const events: string[] = [];
+    await expect(collect(session, (event) => void events.push(event.type))).rejects.toMatchObject({ name: 'TtsTransportError', code: 'model_stream_error' });
+    expect(calls).toBe(2);
+    expect(events).toContain('reconnected');
+    await brokenRouter.close();
+    await new Promise((resolve) => broken.close(resolve));
   });
 });

@@ -4,6 +4,8 @@ import { startCutProxy } from './testing/cut-proxy.ts';
 import { fakeAudio, startFakeContainer } from './testing/fake-container.ts';
 import type { FakeContainer } from './testing/fake-container.ts';
 import { transportSuite } from './testing/transport-suite.ts';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
 import { WebSocketTransport } from './websocket-transport.ts';
 import { TtsTransportError } from './types.ts';
 
@@ -86,5 +88,17 @@ describe('WebSocketTransport specifics', () => {
     expect(types.filter((t) => t === 'audio_end')).toHaveLength(2);
     expect(types).not.toContain('reconnected');
     session.close();
+  });
+
+  test('a peer that never sends ready fails open() instead of hanging', async () => {
+    const silent = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => silent.once('listening', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    await expect(new WebSocketTransport({ url: `ws://127.0.0.1:${port}`, connectTimeoutMs: 200 }).open({})).rejects.toMatchObject({
+      code: 'bad_response',
+      message: expect.stringContaining('no ready message'),
+    });
+    silent.clients.forEach((client) => client.terminate());
+    await new Promise((resolve) => silent.close(resolve));
   });
 });

@@ -9,7 +9,7 @@ import type { TtsSession, TtsTransport, VoiceSettings } from './types.ts';
 export interface WebSocketTransportOptions {
   /** ws:// or wss:// URL of the container; a URL without a path gets /invocations-bidirectional-stream. */
   url: string;
-  /** Give up connecting after this long (default 10 s). */
+  /** Give up connecting, or waiting for the container's ready message, after this long (default 10 s). */
   connectTimeoutMs?: number;
 }
 
@@ -38,7 +38,7 @@ export class WebSocketTransport implements TtsTransport {
   }
 
   open(settings: VoiceSettings, signal?: AbortSignal): Promise<TtsSession> {
-    return ProtocolSession.open(this.#opener, settings, signal);
+    return ProtocolSession.open(this.#opener, settings, signal, this.#connectTimeoutMs);
   }
 
   readonly #opener: ChannelOpener = (handlers, signal) =>
