@@ -34,13 +34,25 @@ afterAll(async () => {
 
 const copy = (path: string, keyPrefix: string) =>
   copyFileToS3({ hub: client, s3, bucket: s3stand.bucket, keyPrefix, repo: REPO, commit, file: listing.get(path)!, partSize: 5 * MiB });
+/** Names of the S3 commands `fn` sends (read on the client's side of the wire). */
+async function recordCommands<T>(fn: () => Promise<T>): Promise<{ sent: string[]; result: T }> {
+  const sent: string[] = [];
+  s3.middlewareStack.add((next, context) => (args) => (sent.push(String(context.commandName)), next(args)), { step: 'initialize', name: 'record' });
+  try {
+    return { sent, result: await fn() };
+  } finally {
+    s3.middlewareStack.remove('record');
+  }
+}
 const keys = async (prefix: string) =>
   ((await s3.send(new ListObjectsCommand({ Bucket: s3stand.bucket, Prefix: prefix }))).Contents ?? []).map((o) => o.Key);
 
 describe('copyFileToS3 (S3 sink)', () => {
   test('streams a file larger than one part as a multipart upload with its digest in metadata', async () => {
     const prefix = 'mp/';
-    const result = await copy('onnx/model.onnx', prefix);
+    const { sent, result } = await recordCommands(() => copy('onnx/model.onnx', prefix));
+    expect(sent.filter((c) => c === 'UploadPartCommand')).toHaveLength(2);
+    expect(sent).toContain('CompleteMultipartUploadCommand');
     expect(result).toEqual({ path: 'onnx/model.onnx', size: large.length, sha256: sha256(large), copied: true });
     const head = await s3.send(new HeadObjectCommand({ Bucket: s3stand.bucket, Key: `${prefix}onnx/model.onnx` }));
     expect(head.ContentLength).toBe(large.length);
@@ -62,14 +74,8 @@ describe('copyFileToS3 (S3 sink)', () => {
   });
 
   test('a corrupted large file aborts the multipart upload and leaves no object', async () => {
-    const sent: string[] = [];
-    s3.middlewareStack.add((next, context) => (args) => (sent.push(String(context.commandName)), next(args)), { step: 'initialize', name: 'record' });
-    try {
-      hub.inject('onnx/model.onnx', { kind: 'corrupt' });
-      await expect(copy('onnx/model.onnx', 'bad/')).rejects.toMatchObject({ name: 'DigestMismatch' });
-    } finally {
-      s3.middlewareStack.remove('record');
-    }
+    hub.inject('onnx/model.onnx', { kind: 'corrupt' });
+    const { sent } = await recordCommands(() => expect(copy('onnx/model.onnx', 'bad/')).rejects.toMatchObject({ name: 'DigestMismatch' }));
     expect(await keys('bad/')).toEqual([]);
     // s3rver answers AbortMultipartUpload with 405, so the abort is checked on the client's side.
     expect(sent).toContain('AbortMultipartUploadCommand');
