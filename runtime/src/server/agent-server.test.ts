@@ -5,6 +5,7 @@ import { EchoProvider } from '../llm/echo.ts';
 import { OpenAIProvider } from '../llm/openai.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import { SageMakerBidiTransport } from '../tts/sagemaker-bidi-transport.ts';
+import { SageMakerResponseStreamTransport } from '../tts/response-stream-transport.ts';
 import { LOCAL_CREDENTIALS, startLocalSageMakerRouter, type LocalSageMakerRouter } from '../local-sagemaker/index.ts';
 import type { TtsTransport } from '../tts/types.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
@@ -63,6 +64,10 @@ describe.each([
   [
     'SageMaker bidi stream via the local router',
     () => new SageMakerBidiTransport({ endpointName: 'kokoro-local', region: 'us-east-1', endpoint: router.url, credentials: LOCAL_CREDENTIALS }),
+  ],
+  [
+    'SageMaker response streams via the local router',
+    () => new SageMakerResponseStreamTransport({ endpointName: 'kokoro-local', region: 'us-east-1', endpoint: router.url, credentials: LOCAL_CREDENTIALS }),
   ],
 ])('agent server, TTS over %s', (_name, transport) => {
   let server: AgentServer;
