@@ -23,7 +23,7 @@ export interface TurnOptions {
   transport: Transport;
   request: TurnRequest;
   signal?: AbortSignal;
-  /** AgentCore runtime session id (a new one if absent). */
+  /** AgentCore runtime session id (a new one if absent); passed on by the web server's gateway too. */
   sessionId?: string;
 }
 
@@ -68,7 +68,7 @@ async function runSse(options: TurnOptions, emit: Emit, onSocket: (s: Socket) =>
   const body = Buffer.from(JSON.stringify(options.request));
   const stream =
     options.target instanceof URL
-      ? await postSse(new URL('invocations', withSlash(options.target)), body, options.signal, onSocket)
+      ? await postSse(new URL('invocations', withSlash(options.target)), body, options.sessionId, options.signal, onSocket)
       : (await options.target.invoke(body, options.sessionId ?? newRuntimeSessionId(), options.signal)).body;
   let error: Error | undefined;
   const parser = createParser({
@@ -90,13 +90,18 @@ async function runSse(options: TurnOptions, emit: Emit, onSocket: (s: Socket) =>
   }
 }
 
-function postSse(url: URL, body: Buffer, signal: AbortSignal | undefined, onSocket: (s: Socket) => void): Promise<Readable> {
+function postSse(url: URL, body: Buffer, sessionId: string | undefined, signal: AbortSignal | undefined, onSocket: (s: Socket) => void): Promise<Readable> {
   const lib = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = lib.request(url, {
       method: 'POST',
       agent: false, // one socket per turn, so its byte counts belong to this turn alone
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'content-length': body.byteLength },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        'content-length': body.byteLength,
+        ...(sessionId === undefined ? {} : { 'x-session-id': sessionId }), // the local web server's gateway passes it on
+      },
       ...(signal === undefined ? {} : { signal }),
     });
     req.on('socket', onSocket);
@@ -117,7 +122,7 @@ function postSse(url: URL, body: Buffer, signal: AbortSignal | undefined, onSock
 async function runWs(options: TurnOptions, emit: Emit, onSocket: (s: Socket) => void): Promise<void> {
   const url =
     options.target instanceof URL
-      ? wsUrl(options.target)
+      ? wsUrl(options.target, options.sessionId)
       : await options.target.presignWebSocket(options.sessionId ?? newRuntimeSessionId());
   const ws = new WebSocket(url, { perMessageDeflate: false });
   ws.binaryType = 'nodebuffer';
@@ -171,8 +176,9 @@ function withSlash(base: URL): URL {
   return u;
 }
 
-function wsUrl(base: URL): string {
+function wsUrl(base: URL, sessionId: string | undefined): string {
   const u = new URL('ws', withSlash(base));
   u.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (sessionId !== undefined) u.searchParams.set('session', sessionId);
   return u.toString();
 }

@@ -12,6 +12,7 @@ import {
   KOKORO_ONNX_REVISION,
   kokoroIncludes,
   syncToDirectory,
+  type RetryOptions,
   type SyncProgress,
 } from '@kokoro-speech/weights';
 
@@ -35,6 +36,8 @@ export interface ResolveModelOptions {
   env?: NodeJS.ProcessEnv;
   onProgress?: (p: SyncProgress) => void;
   signal?: AbortSignal;
+  /** Download retries (default: the weights package's, 5 attempts with backoff). */
+  retry?: RetryOptions;
 }
 
 /** Weights could not be had; the message names every way out. */
@@ -65,7 +68,7 @@ export async function resolveModel(options: ResolveModelOptions): Promise<ModelC
       kind: 'stand-in',
       dir,
       dtype: 'fp32', // the stand-in writes onnx/model.onnx only
-      description: 'stand-in model (a tone, --offline)',
+      description: 'stand-in model: a tone (--offline)',
       dispose: () => rm(dir, { recursive: true, force: true }),
     };
   }
@@ -88,7 +91,7 @@ export async function resolveModel(options: ResolveModelOptions): Promise<ModelC
       expected: KOKORO_ONNX_PINNED,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      hub: { endpoint, ...(env['HF_TOKEN'] ? { token: env['HF_TOKEN'] } : {}) },
+      hub: { endpoint, ...(env['HF_TOKEN'] ? { token: env['HF_TOKEN'] } : {}), ...(options.retry ? { retry: options.retry } : {}) },
     });
   } catch (err) {
     if (options.signal?.aborted) throw err;

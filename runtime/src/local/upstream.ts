@@ -27,13 +27,18 @@ export function agentServerUpstream(base: URL): Upstream {
   const agent = new lib.Agent({ keepAlive: true });
   return {
     label: base.origin,
-    invoke(body, _sessionId, signal) {
+    invoke(body, sessionId, signal) {
       return new Promise((resolve, reject) => {
         const req = lib.request(new URL('/invocations', base), {
           method: 'POST',
           agent,
           signal,
-          headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'content-length': body.byteLength },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'text/event-stream',
+            'content-length': body.byteLength,
+            'x-amzn-bedrock-agentcore-runtime-session-id': sessionId, // as AgentCore passes it on
+          },
         });
         req.on('error', reject);
         req.on('response', (res) =>

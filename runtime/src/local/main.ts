@@ -1,0 +1,63 @@
+// `npm start`: the whole voice pipeline on this machine (Kokoro server, local SageMaker router,
+// agent, web page) on loopback, or the page alone in front of a deployed AgentCore runtime.
+// Ctrl-C (SIGINT) or SIGTERM shuts everything down cleanly.
+import { OptionsError, parseLocalOptions, USAGE } from './options.ts';
+import { startLocalStack } from './stack.ts';
+
+async function main(): Promise<void> {
+  const options = parseLocalOptions(process.argv.slice(2));
+  if (options.help) {
+    console.log(USAGE);
+    return;
+  }
+  const starting = new AbortController();
+  const onSignalWhileStarting = (): void => starting.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignalWhileStarting);
+  process.once('SIGTERM', onSignalWhileStarting);
+  const stack = await startLocalStack(options, { log: (line) => console.log(line), signal: starting.signal });
+  process.off('SIGINT', onSignalWhileStarting);
+  process.off('SIGTERM', onSignalWhileStarting);
+
+  console.log('');
+  console.log(`  LLM     ${stack.info.llm.description}`);
+  console.log(`  Speech  ${stack.info.model.description}`);
+  console.log(`  Agent   ${stack.info.target.description}`);
+  console.log('');
+  console.log(`  Open ${stack.url} in your browser. Ctrl-C stops.`);
+  if (stack.info.llm.name === 'echo') {
+    console.log('');
+    console.log('  Note: the echo model is in use, so answers repeat your prompt. For a real LLM: --llm bedrock');
+    console.log('  (AWS credentials) or --llm openai (OPENAI_BASE_URL, OPENAI_MODEL).');
+  }
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) {
+      console.log('stopping now');
+      process.exit(130);
+    }
+    stopping = true;
+    console.log(`\n${signal}: shutting down...`);
+    stack.close().then(
+      () => {
+        console.log('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        console.error(`shutdown failed: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof OptionsError) {
+    console.error(`npm start: ${err.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(`npm start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

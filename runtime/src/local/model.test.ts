@@ -1,0 +1,74 @@
+// Where local mode's weights come from: the stand-in (--offline), KOKORO_MODEL_DIR, the user cache
+// (no network when the pinned revision is there), else a clear error naming the ways out.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import {
+  buildManifest,
+  defaultModelDir,
+  KOKORO_ONNX_PINNED,
+  KOKORO_ONNX_REPO,
+  KOKORO_ONNX_REVISION,
+  kokoroIncludes,
+  MANIFEST_NAME,
+  serializeManifest,
+} from '@kokoro-speech/weights';
+import { resolveModel, WeightsUnavailableError } from './model.ts';
+
+let scratch: string;
+let unreachable: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'local-model-'));
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  unreachable = `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`;
+  await new Promise<void>((r) => s.close(() => r()));
+});
+afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+describe('resolveModel', () => {
+  test('--offline writes the stand-in into a temp folder (fp32) and removes it afterwards', async () => {
+    const model = await resolveModel({ offline: true, dtype: 'q8', env: {} });
+    expect(model).toMatchObject({ kind: 'stand-in', dtype: 'fp32' });
+    expect(model.description).toMatch(/tone/);
+    expect(existsSync(join(model.dir, 'onnx', 'model.onnx'))).toBe(true);
+    await model.dispose();
+    expect(existsSync(model.dir)).toBe(false);
+  });
+
+  test('KOKORO_MODEL_DIR is used as is, once it holds the file for the dtype', async () => {
+    const dir = join(scratch, 'own');
+    await mkdir(join(dir, 'onnx'), { recursive: true });
+    await writeFile(join(dir, 'onnx', 'model_quantized.onnx'), 'x');
+    await expect(resolveModel({ offline: false, dtype: 'q8', modelDir: dir, env: {} })).resolves.toMatchObject({ kind: 'kokoro', dir, dtype: 'q8' });
+    await expect(resolveModel({ offline: false, dtype: 'fp32', modelDir: dir, env: {} })).rejects.toThrow(/has no onnx\/model\.onnx \(needed for --dtype fp32\)/);
+  });
+
+  test('the pinned revision in the user cache is used without any network', async () => {
+    const env = { XDG_CACHE_HOME: join(scratch, 'cache'), HF_ENDPOINT: unreachable };
+    const dir = defaultModelDir(KOKORO_ONNX_REPO, KOKORO_ONNX_REVISION, env);
+    expect(dir.startsWith(join(scratch, 'cache', 'kokoro-speech'))).toBe(true);
+    const files = kokoroIncludes('q8').map((path) => ({ path, ...KOKORO_ONNX_PINNED[path]! }));
+    for (const f of files) {
+      await mkdir(dirname(join(dir, f.path)), { recursive: true });
+      await writeFile(join(dir, f.path), '');
+      await truncate(join(dir, f.path), f.size); // sparse: the sizes are what the cache check reads
+    }
+    await writeFile(join(dir, MANIFEST_NAME), serializeManifest(buildManifest(KOKORO_ONNX_REPO, KOKORO_ONNX_REVISION, files)));
+    await expect(resolveModel({ offline: false, dtype: 'q8', env })).resolves.toMatchObject({ kind: 'kokoro', dir, dtype: 'q8' });
+  });
+
+  test('no weights and no way to download them: an error that names --offline and the other options', async () => {
+    const env = { XDG_CACHE_HOME: join(scratch, 'empty-cache'), HF_ENDPOINT: unreachable };
+    const error = await resolveModel({ offline: false, dtype: 'fp32', env, retry: { attempts: 1 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeightsUnavailableError);
+    const message = (error as Error).message;
+    expect(message).toContain(unreachable);
+    for (const option of ['npm start -- --offline', 'KOKORO_MODEL_DIR=', 'HF_ENDPOINT=', join(scratch, 'empty-cache', 'kokoro-speech')]) {
+      expect(message).toContain(option);
+    }
+  });
+});
