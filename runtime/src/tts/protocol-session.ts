@@ -4,22 +4,14 @@
 import { serverMessageSchema, voiceSettingsSchema } from '@kokoro-speech/container/protocol';
 import type { ClientMessage, ReadyMessage, ServerMessage } from '@kokoro-speech/container/protocol';
 import type { Channel, ChannelOpener } from './channel.ts';
+import { deferred } from './deferred.ts';
+import type { Deferred } from './deferred.ts';
 import { EventQueue } from './event-queue.ts';
-import { newUtteranceId, checkUtteranceId } from './ids.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsEvent, TtsSession, VoiceSettings } from './types.ts';
+import { UtteranceTracker } from './utterance-tracker.ts';
 
 type Ready = { sample_rate: number; format: string; voices: string[] };
-interface Utterance { id: string; index: number; text: string }
-interface Deferred<T> { promise: Promise<T>; resolve(value: T): void; reject(error: unknown): void }
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
-  promise.catch(() => {}); // a caller that never awaits must not cause an unhandled rejection
-  return { promise, resolve, reject };
-}
 
 export class ProtocolSession implements TtsSession {
   ready!: Promise<Ready>;
@@ -27,16 +19,11 @@ export class ProtocolSession implements TtsSession {
   readonly #settings: VoiceSettings;
   readonly #readyTimeoutMs: number;
   readonly #queue = new EventQueue<TtsEvent>();
-  /** Utterances sent whose audio is not complete, in send order. */
-  readonly #pending = new Map<string, Utterance>();
-  /** Cancelled ids whose late frames must be ignored until the server confirms the cancel. */
-  readonly #dropped = new Set<string>();
+  readonly #utterances = new UtteranceTracker(this.#queue);
   readonly #cancels: Array<{ ids: string[]; done: Deferred<string[]> }> = [];
   #channel: Channel | null = null;
   #generation = 0;
   #awaitingReady: Deferred<ReadyMessage> | null = null;
-  #current: Utterance | null = null;
-  #nextIndex = 0;
   #state: 'open' | 'ending' | 'done' | 'closed' | 'failed' = 'open';
   #fatal: TtsTransportError | null = null;
   #end: Deferred<void> | null = null;
@@ -69,10 +56,7 @@ export class ProtocolSession implements TtsSession {
   speak(text: string, id?: string): string {
     if (this.#fatal) throw this.#fatal;
     if (this.#state !== 'open') throw new Error(`speak() after ${this.#state === 'closed' ? 'close()' : 'end()'}`);
-    const utteranceId = id === undefined ? newUtteranceId() : checkUtteranceId(id);
-    if (this.#pending.has(utteranceId)) throw new Error(`utterance id ${utteranceId} is already in use`);
-    const utterance = { id: utteranceId, index: this.#nextIndex++, text };
-    this.#pending.set(utteranceId, utterance);
+    const { id: utteranceId } = this.#utterances.add(text, id);
     if (this.#idle) {
       const cause = this.#idle;
       this.#idle = null;
@@ -85,12 +69,7 @@ export class ProtocolSession implements TtsSession {
 
   cancel(): Promise<string[]> {
     if (this.#fatal) return Promise.reject(this.#fatal);
-    const ids = [...this.#pending.keys()];
-    for (const id of ids) this.#dropped.add(id);
-    this.#pending.clear();
-    this.#current = null;
-    const dropped = new Set(ids);
-    this.#queue.discard((event) => event.type !== 'error' && event.type !== 'reconnected' && dropped.has(event.id));
+    const ids = this.#utterances.dropAll();
     if (this.#state === 'closed' || this.#state === 'done' || this.#reconnecting || this.#idle) return Promise.resolve(ids);
     const done = deferred<string[]>();
     this.#cancels.push({ ids, done });
@@ -168,10 +147,7 @@ export class ProtocolSession implements TtsSession {
   }
 
   #onMessage(data: string | Uint8Array): void {
-    if (typeof data !== 'string') {
-      if (this.#current) this.#queue.push({ type: 'audio', id: this.#current.id, index: this.#current.index, data });
-      return;
-    }
+    if (typeof data !== 'string') return this.#utterances.audio(data);
     let message: ServerMessage;
     try {
       const parsed = serverMessageSchema.safeParse(JSON.parse(data));
@@ -191,37 +167,21 @@ export class ProtocolSession implements TtsSession {
         waiter?.resolve(message);
         return;
       }
-      case 'audio_start': {
-        this.#current = this.#pending.get(message.id) ?? null;
-        if (this.#current) this.#queue.push({ type: 'audio_start', id: message.id, index: this.#current.index });
+      case 'audio_start':
+        return this.#utterances.audioStart(message);
+      case 'audio_end':
+        // Progress on this stream: a later break may reconnect again.
+        if (this.#utterances.audioEnd(message)) this.#canReconnect = true;
         return;
-      }
-      case 'audio_end': {
-        const utterance = this.#pending.get(message.id);
-        this.#current = null;
-        if (!utterance) return;
-        this.#pending.delete(message.id);
-        this.#canReconnect = true; // progress on this stream: a later break may reconnect again
-        const { samples, duration_ms, synthesis_ms, queue_ms } = message;
-        this.#queue.push({ type: 'audio_end', id: message.id, index: utterance.index, samples, duration_ms, synthesis_ms, queue_ms });
-        return;
-      }
       case 'cancelled': {
         const cancel = this.#cancels.shift();
         if (!cancel) return;
-        for (const id of cancel.ids) this.#dropped.delete(id);
+        this.#utterances.forget(cancel.ids);
         cancel.done.resolve(cancel.ids);
         return;
       }
-      case 'error': {
-        if (message.id !== null) {
-          if (this.#dropped.has(message.id)) return;
-          this.#pending.delete(message.id);
-          if (this.#current?.id === message.id) this.#current = null;
-        }
-        this.#queue.push({ type: 'error', id: message.id, code: message.code, message: message.message });
-        return;
-      }
+      case 'error':
+        return this.#utterances.error(message);
       case 'done': {
         if (this.#state !== 'ending') return;
         this.#state = 'done';
@@ -238,13 +198,12 @@ export class ProtocolSession implements TtsSession {
   async #onBroken(error: TtsTransportError): Promise<void> {
     if (this.#state === 'closed' || this.#state === 'failed' || this.#state === 'done') return;
     this.#channel = null;
-    this.#current = null;
     if (this.#awaitingReady) {
       this.#awaitingReady.reject(error);
       this.#awaitingReady = null;
       return;
     }
-    if (this.#pending.size === 0 && this.#state === 'open' && this.#cancels.length === 0) {
+    if (this.#utterances.pending.size === 0 && this.#state === 'open' && this.#cancels.length === 0) {
       // Nothing in flight (an idle timeout, say): reconnect lazily on the next speak().
       this.#idle = error;
       return;
@@ -256,7 +215,7 @@ export class ProtocolSession implements TtsSession {
 
   async #reconnect(error: TtsTransportError, announce: boolean): Promise<void> {
     this.#reconnecting = true;
-    const resent = [...this.#pending.keys()];
+    const resent = [...this.#utterances.pending.keys()];
     try {
       await this.#connect();
     } catch (reason) {
@@ -268,8 +227,8 @@ export class ProtocolSession implements TtsSession {
     if (announce) this.#queue.push({ type: 'reconnected', resent });
     // The old server session is gone with everything it had queued: cancels are complete.
     for (const { ids, done } of this.#cancels.splice(0)) done.resolve(ids);
-    this.#dropped.clear();
-    for (const utterance of this.#pending.values()) this.#send({ type: 'text', text: utterance.text, id: utterance.id });
+    this.#utterances.newStream();
+    for (const utterance of this.#utterances.pending.values()) this.#send({ type: 'text', text: utterance.text, id: utterance.id });
     if (this.#state === 'ending') this.#send({ type: 'end' });
   }
 
