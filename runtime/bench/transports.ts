@@ -2,7 +2,7 @@
 // stand-in model, the SageMaker calls through the local router. Prints time to open, to first
 // audio and to the end of the answer, bytes on the wire, process CPU, and the per-event cost of
 // encoding + signing (client) and verifying (router) SageMaker events.
-// Run: npm exec -- node runtime/bench/transports.ts   (ROUNDS=n to change the rounds; default 15)
+// Run: npm exec -- node runtime/bench/transports.ts   (ROUNDS=n rounds, default 15; PEER=fake: no model)
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { createSigner } from '../src/sagemaker/signing.ts';
 import { createTransport } from '../src/tts/factory.ts';
 import type { TransportConfig } from '../src/tts/factory.ts';
 import { startCutProxy } from '../src/tts/testing/cut-proxy.ts';
+import { startFakeContainer } from '../src/tts/testing/fake-container.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const ANSWER = [
@@ -26,9 +27,14 @@ const ANSWER = [
 ];
 const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+// PEER=fake swaps the container for the tests' protocol-v1 peer (no model, no scheduler), which
+// isolates what the transports themselves cost.
+const PEER = process.env.PEER === 'fake' ? 'fake' : 'container';
 const dir = await mkdtemp(join(tmpdir(), 'kokoro-bench-'));
 await writeFixtureModel(dir);
-const container = await startServer({ modelDir: dir, config: { dtype: 'fp32' } });
+const container = PEER === 'fake'
+  ? await (async () => { const fake = await startFakeContainer(); return { url: fake.url, port: Number(new URL(fake.url).port), close: fake.close }; })()
+  : await startServer({ modelDir: dir, config: { dtype: 'fp32' } });
 const router = await startLocalSageMakerRouter({ containerUrl: container.url });
 const sagemaker = { endpointName: 'kokoro', region: 'us-east-1', credentials: LOCAL_CREDENTIALS };
 
@@ -38,6 +44,7 @@ const kinds: Array<{ label: string; port: number; config: (hostPort: string) => 
   { label: 'sagemaker-response-stream (router)', port: router.port, config: (hp) => ({ kind: 'sagemaker-response-stream', ...sagemaker, endpoint: `http://${hp}` }) },
 ];
 
+console.log(`peer: ${PEER === 'fake' ? 'the test peer (no model)' : 'the real container on the stand-in model'}`);
 console.log(`transports on loopback: ${ANSWER.length} utterances (${ANSWER.join(' ').length} chars), pcm_s16le 24 kHz, ${ROUNDS} rounds (transports interleaved) + 1 warm-up, p50`);
 type Row = { open: number; first: number; total: number; up: number; down: number; audio: number; cpu: number };
 const runs = await Promise.all(kinds.map(async (kind) => {

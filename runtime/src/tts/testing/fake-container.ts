@@ -115,7 +115,7 @@ async function invocations(request: IncomingMessage, response: ServerResponse): 
   // Odd write sizes so that clients must re-frame at sample boundaries.
   for (let offset = 0; offset < pcm.length; offset += 1001) {
     response.write(pcm.subarray(offset, offset + 1001));
-    await tick();
+    await new Promise(setImmediate);
   }
   response.end();
 }
