@@ -54,8 +54,10 @@ export class EchoProvider implements LlmProvider {
     for (const [i, token] of tokens.entries()) {
       // Due times are absolute so that slow consumers or timer jitter do not add up into drift.
       const due = start + this.firstTokenMs + i * interval;
-      const wait = due - performance.now();
-      if (wait > 0) await sleep(wait, undefined, signal ? { signal } : {});
+      // A loop: libuv measures timers from its cached loop time, so one can fire a little early.
+      for (let wait = due - performance.now(); wait > 0; wait = due - performance.now()) {
+        await sleep(Math.ceil(wait), undefined, signal ? { signal } : {});
+      }
       signal?.throwIfAborted();
       yield token;
     }

@@ -122,6 +122,14 @@ describe('runTurn', () => {
     expect(events.at(-1)).toEqual({ type: 'done', cancelled: true });
   });
 
+  test('an answer with nothing to speak (a code block) ends cleanly with no sentences', async () => {
+    const prompt = '```\nconst x = 1;\n```';
+    const { events, result } = await turn('stream', {}, prompt);
+    expect(result.outcome).toBe('completed');
+    expect(shape(events)).toEqual(['start', 'text', 'metrics', 'done']);
+    expect(events.find((e) => e.type === 'metrics')).toMatchObject({ sentences: 0, first_sentence_ms: null, first_audio_ms: null, audio_ms: 0 });
+  });
+
   test('an unknown voice is an unknown_voice error naming the voices', async () => {
     const events: PipelineEvent[] = [];
     const result = await runTurn(context, { request: { prompt: 'Hello there, friend.', voice: 'xx_nobody' }, emit: (e) => events.push(e) });
