@@ -3,7 +3,8 @@
 // WebSocket frame (UTF8 -> text, BINARY or absent -> binary, PARTIAL..COMPLETE -> one fragmented
 // message); container frames come back as PayloadParts (text -> UTF8, binary -> BINARY); a close
 // from the container reaches the client as a ModelStreamError; the client's end-of-input event
-// closes the WebSocket.
+// closes the WebSocket. Like SageMaker, the router pings the container (every 60 s by default) and
+// gives up after 5 unanswered pings.
 import { randomUUID } from 'node:crypto';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import WebSocket from 'ws';
@@ -12,13 +13,32 @@ import { sendAwsError } from './aws-errors.ts';
 import { EventVerifier, SignatureError } from './verify.ts';
 import type { VerifiedRequest } from './verify.ts';
 
-export function bridgeBidiStream(req: Http2ServerRequest, res: Http2ServerResponse, verified: VerifiedRequest, containerWsUrl: string): void {
+/** SageMaker pings the container every 60 s and closes the stream after 5 unanswered pings. */
+export const PING_INTERVAL_MS = 60_000;
+const MISSED_PONGS_ALLOWED = 5;
+
+export function bridgeBidiStream(
+  req: Http2ServerRequest,
+  res: Http2ServerResponse,
+  verified: VerifiedRequest,
+  containerWsUrl: string,
+  pingIntervalMs = PING_INTERVAL_MS,
+): void {
   const socket = new WebSocket(containerWsUrl, { perMessageDeflate: false });
   let inputEnded = false;
   let finished = false;
+  let unanswered = 0;
+  const pinger = setInterval(() => {
+    if (socket.readyState !== WebSocket.OPEN) return;
+    if (++unanswered > MISSED_PONGS_ALLOWED) return void socket.terminate(); // reaches the client as ModelStreamError
+    socket.ping();
+  }, pingIntervalMs);
+  pinger.unref();
+  socket.on('pong', () => { unanswered = 0; });
   const finish = (exception?: { type: string; body: Record<string, string> }) => {
     if (finished) return;
     finished = true;
+    clearInterval(pinger);
     if (exception && res.headersSent && !res.writableEnded) res.write(encodeException(exception.type, exception.body));
     if (!res.writableEnded) res.end();
     if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.terminate();
@@ -28,6 +48,7 @@ export function bridgeBidiStream(req: Http2ServerRequest, res: Http2ServerRespon
   socket.on('error', (error) => {
     if (!res.headersSent) sendAwsError(res, 424, 'ModelError', `cannot reach the container's WebSocket at ${containerWsUrl}: ${error.message}`, { OriginalStatusCode: 502 });
     finished = true;
+    clearInterval(pinger);
   });
   socket.on('message', (data, isBinary) => {
     if (finished) return;

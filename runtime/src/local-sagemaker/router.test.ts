@@ -2,6 +2,8 @@
 // mapping both ways, fragmentation, ModelStreamError on container close, the response-stream call.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { connect } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
 import { InvokeEndpointWithResponseStreamCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { HttpRequest } from '@smithy/protocol-http';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
@@ -174,5 +176,36 @@ describe('response-stream call through the local router (the SDK client)', () =>
     await expect(client('wrong').send(command)).rejects.toMatchObject({ name: 'InvalidSignatureException', $metadata: { httpStatusCode: 403 } });
     const bad = new InvokeEndpointWithResponseStreamCommand({ EndpointName: NAME, Body: fromUtf8('{"text":""}') });
     await expect(client().send(bad)).rejects.toMatchObject({ name: 'ModelError', OriginalStatusCode: 400 });
+  });
+});
+
+describe('router and container failures', () => {
+  test('an unreachable container is a 424 ModelError on both calls', async () => {
+    const lonely = await startLocalSageMakerRouter({ containerUrl: 'http://127.0.0.1:1' });
+    try {
+      await expect(openBidiStream({ endpointName: NAME, region: REGION, endpoint: lonely.url, credentials: LOCAL_CREDENTIALS })).rejects.toMatchObject({ status: 424, code: 'ModelError' });
+      const client = new SageMakerRuntimeClient({ region: REGION, endpoint: lonely.url, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+      await expect(client.send(new InvokeEndpointWithResponseStreamCommand({ EndpointName: NAME, Body: fromUtf8('{"text":"x"}') }))).rejects.toMatchObject({ name: 'ModelError' });
+    } finally {
+      await lonely.close();
+    }
+  });
+
+  test('the router pings the container and ends the stream with ModelStreamError when pongs stop', async () => {
+    const pings: number[] = [];
+    const silent = new WebSocketServer({ port: 0, host: '127.0.0.1', autoPong: false });
+    await new Promise((resolve) => silent.once('listening', resolve));
+    silent.on('connection', (ws) => {
+      ws.on('ping', () => pings.push(Date.now()));
+      ws.send(JSON.stringify({ type: 'ready', protocol: 1, sample_rate: 24000, format: 'pcm_s16le', voices: [] }));
+    });
+    const pinging = await startLocalSageMakerRouter({ containerUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, pingIntervalMs: 10 });
+    const stream = await openBidiStream({ endpointName: NAME, region: REGION, endpoint: pinging.url, credentials: LOCAL_CREDENTIALS });
+    const seen = await read(stream, () => false);
+    expect(pings.length).toBe(5);
+    expect(seen.at(-1)?.event).toMatchObject({ type: 'ModelStreamError' });
+    stream.close();
+    await pinging.close();
+    await new Promise((resolve) => silent.close(resolve));
   });
 });

@@ -29,6 +29,8 @@ export interface LocalSageMakerRouterOptions {
   host?: string;
   /** Credentials accepted (default: LOCAL_CREDENTIALS). */
   credentials?: AwsCredentialIdentity[];
+  /** How often the container's WebSocket is pinged (default 60 s, as SageMaker does). */
+  pingIntervalMs?: number;
 }
 
 export interface LocalSageMakerRouter {
@@ -90,7 +92,7 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
       if (bidi) {
         const wsPath = String(req.headers['x-amzn-sagemaker-model-invocation-path'] ?? BIDI_PATH.slice(1)).replace(/^\/?/, '/');
         const query = req.headers['x-amzn-sagemaker-model-query-string'];
-        bridgeBidiStream(req as Http2ServerRequest, res as Http2ServerResponse, verified, `${container.ws}${wsPath}${query ? `?${String(query)}` : ''}`);
+        bridgeBidiStream(req as Http2ServerRequest, res as Http2ServerResponse, verified, `${container.ws}${wsPath}${query ? `?${String(query)}` : ''}`, options.pingIntervalMs);
       } else {
         await bridgeResponseStream(body!, req.headers, res, container.http);
       }
