@@ -83,14 +83,23 @@ const agent = await startAgentServer({
 });
 
 /** One turn in-process; stops it at first audio (except batch, which needs the whole answer anyway). */
+const cancelMs: number[] = [];
 async function inProcess(policy: TurnPolicy): Promise<Sample> {
   const controller = new AbortController();
+  let abortedAt = 0;
   const result = await runTurn(context, {
     request: { prompt: ANSWER },
     policy,
     signal: controller.signal,
-    emit: (e) => e.type === 'sentence_end' && controller.abort(),
+    emit: (e) => {
+      if (e.type === 'sentence_end' && !controller.signal.aborted) {
+        abortedAt = performance.now();
+        controller.abort();
+      }
+    },
   });
+  // Cancel latency: abort -> LLM stream stopped, TTS session closed, turn finished.
+  cancelMs.push(performance.now() - abortedAt);
   return sampleOf(result);
 }
 
@@ -152,6 +161,7 @@ for (const [name, policy] of rows) {
   const parts = samples.get(name)!.map((x) => x.parts!);
   console.log(`  ${name.padEnd(40)}${fmt(percentile(parts.map((p) => p.send), 50))} ${fmt(percentile(parts.map((p) => p.queue), 50))} ${fmt(percentile(parts.map((p) => p.rest), 50))}`);
 }
+console.log(`\ncancel (abort -> LLM stopped, TTS session closed, turn done): p50 ${percentile(cancelMs, 50).toFixed(1)} ms, p95 ${percentile(cancelMs, 95).toFixed(1)} ms, max ${Math.max(...cancelMs).toFixed(1)} ms over ${cancelMs.length} turns`);
 console.log('\nfirst piece spoken:');
 for (const [name] of rows) console.log(`  ${name.padEnd(40)}${JSON.stringify(samples.get(name)![0]!.firstPiece.slice(0, 90))}`);
 
