@@ -88,7 +88,7 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
     if (bidi && req.httpVersionMajor !== 2) return sendAwsError(res, 400, 'ValidationError', 'the bidirectional stream needs HTTP/2');
     try {
       const body = bidi ? undefined : await readBody(req);
-      const verified = await verifyRequest({ method: req.method!, path, headers: req.headers, ...(body && { body }) }, known);
+      const verified = await verifyRequest({ method: req.method!, path, headers: req.headers, ...(body ? { body } : { streaming: true }) }, known);
       if (bidi) {
         const wsPath = String(req.headers['x-amzn-sagemaker-model-invocation-path'] ?? BIDI_PATH.slice(1)).replace(/^\/?/, '/');
         const query = req.headers['x-amzn-sagemaker-model-query-string'];

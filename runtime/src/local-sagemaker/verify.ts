@@ -1,10 +1,11 @@
 // Server-side SigV4 checks for the local router: the request's Authorization header, and the
 // chained signature of every event of a bidirectional stream. Expected signatures are computed
 // with the same @smithy/signature-v4 the client signs with, fed only the headers the client signed.
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { HttpRequest } from '@smithy/protocol-http';
 import type { Message } from '@smithy/core/event-streams';
 import type { AwsCredentialIdentity } from '@smithy/types';
+import { STREAMING_PAYLOAD_HASH } from '../sagemaker/event-stream.ts';
 import { createSigner, SIGNING_SERVICE } from '../sagemaker/signing.ts';
 
 /** A rejected signature; `code` is the AWS error type the router answers with (HTTP 403). */
@@ -24,6 +25,8 @@ export interface SignedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The body, when its hash is part of the signature (not for streaming requests). */
   body?: Uint8Array;
+  /** An event stream whose events are signed one by one (x-amz-content-sha256 must say so). */
+  streaming?: boolean;
 }
 
 export interface VerifiedRequest { signature: string; region: string; credentials: AwsCredentialIdentity }
@@ -56,6 +59,14 @@ export async function verifyRequest(request: SignedRequest, known: AwsCredential
   const date = parseAmzDate(amzDate);
   if (amzDate.slice(0, 8) !== day) throw new SignatureError('InvalidSignatureException', 'credential scope date does not match x-amz-date');
   if (Math.abs(now - date.getTime()) > MAX_SKEW_MS) throw new SignatureError('InvalidSignatureException', 'signature expired: x-amz-date is more than 5 minutes from the server time');
+  // The payload hash header is signed, so it must match what it stands for.
+  const payloadHash = header('x-amz-content-sha256');
+  if (request.streaming && payloadHash !== STREAMING_PAYLOAD_HASH) {
+    throw new SignatureError('InvalidSignatureException', `a bidirectional stream must be signed with x-amz-content-sha256: ${STREAMING_PAYLOAD_HASH}`);
+  }
+  if (request.body && payloadHash !== undefined && payloadHash !== createHash('sha256').update(request.body).digest('hex')) {
+    throw new SignatureError('InvalidSignatureException', 'x-amz-content-sha256 does not match the body');
+  }
   const names = signedHeaders!.split(';');
   if (!names.includes('host')) throw new SignatureError('IncompleteSignatureException', 'the host header must be signed');
   const headers: Record<string, string> = {};
