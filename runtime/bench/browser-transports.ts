@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     child.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${out}`)));
   });
   try {
-    const rows: Record<Transport, { bytesPerAudioS: number; firstAudioMs: number; cpuMsPerAudioS: number; mainCpuMsPerAudioS: number; audioS: number }[]> = { sse: [], ws: [] };
+    const rows: Record<Transport, { bytesPerAudioS: number; firstAudioMs: number; agentFirstAudioMs: number; cpuMsPerAudioS: number; mainCpuMsPerAudioS: number; audioS: number }[]> = { sse: [], ws: [] };
     const order: Transport[] = [];
     for (let i = 0; i < TURNS; i++) order.push(i % 2 === 0 ? 'sse' : 'ws', i % 2 === 0 ? 'ws' : 'sse');
     for (const [i, transport] of [...order].entries()) {
@@ -69,6 +69,7 @@ async function main(): Promise<void> {
       rows[transport].push({
         bytesPerAudioS: turn.wire().read / audioS,
         firstAudioMs: rec.sentences[0]?.firstAudioAt ?? NaN,
+        agentFirstAudioMs: rec.metrics?.first_audio_ms ?? NaN,
         cpuMsPerAudioS: (after.process - before.process) / audioS,
         mainCpuMsPerAudioS: (after.main - before.main) / audioS,
         audioS,
@@ -76,12 +77,12 @@ async function main(): Promise<void> {
     }
     const raw = SAMPLE_RATE * 2;
     console.log(`same turn (${PROMPT.length} characters, echo LLM 400 ms first token, 40 tokens/s; stand-in model), ${SAMPLE_RATE} Hz PCM s16le = ${raw} B per second of audio; medians of ${TURNS - 1} turns each`);
-    console.log('transport   wire bytes/s audio   overhead vs raw PCM   first audio   server CPU ms/s audio (all threads / main thread)');
+    console.log('transport   wire bytes/s audio   overhead vs raw PCM   first audio at caller (min-max)   at agent   server CPU ms/s audio (all threads / main thread)');
     for (const t of ['sse', 'ws'] as const) {
       const r = rows[t];
       const bytes = median(r.map((x) => x.bytesPerAudioS));
       console.log(
-        `${t.padEnd(9)}   ${Math.round(bytes).toString().padStart(18)}   ${`${((bytes / raw - 1) * 100).toFixed(1)}%`.padStart(19)}   ${`${Math.round(median(r.map((x) => x.firstAudioMs)))} ms`.padStart(11)}   ${median(r.map((x) => x.cpuMsPerAudioS)).toFixed(1).padStart(8)} / ${median(r.map((x) => x.mainCpuMsPerAudioS)).toFixed(1)}`,
+        `${t.padEnd(9)}   ${Math.round(bytes).toString().padStart(18)}   ${`${((bytes / raw - 1) * 100).toFixed(1)}%`.padStart(19)}   ${`${Math.round(median(r.map((x) => x.firstAudioMs)))} ms (${Math.round(Math.min(...r.map((x) => x.firstAudioMs)))}-${Math.round(Math.max(...r.map((x) => x.firstAudioMs)))})`.padStart(31)}   ${`${Math.round(median(r.map((x) => x.agentFirstAudioMs)))} ms`.padStart(8)}   ${median(r.map((x) => x.cpuMsPerAudioS)).toFixed(1).padStart(8)} / ${median(r.map((x) => x.mainCpuMsPerAudioS)).toFixed(1)}`,
       );
     }
     console.log(`audio per turn: ${median(rows.sse.map((x) => x.audioS)).toFixed(2)} s`);

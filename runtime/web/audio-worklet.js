@@ -45,7 +45,7 @@ class PcmPlayer extends AudioWorkletProcessor {
         this.current = null;
         this.playing = false;
         this.stats.flushes += 1;
-        if (was) this.port.postMessage({ type: 'stopped', turn: was.turn, id: was.id });
+        if (was) this.port.postMessage({ type: 'stopped', turn: was.turn, id: was.id, time: currentTime });
         break;
       }
       case 'report':
@@ -68,15 +68,16 @@ class PcmPlayer extends AudioWorkletProcessor {
       if (!chunk) {
         // Ran dry before the turn's audio was complete: an underrun. Re-buffer before resuming.
         if (this.current && !this.ended.has(this.current.turn)) this.stats.underruns += 1;
-        if (this.current) this.port.postMessage({ type: 'drained', turn: this.current.turn, id: this.current.id });
+        if (this.current) this.port.postMessage({ type: 'drained', turn: this.current.turn, id: this.current.id, time: currentTime + i / sampleRate });
         this.current = null;
         this.playing = false;
         break;
       }
       if (chunk !== this.current) {
         if (!this.current || this.current.id !== chunk.id || this.current.turn !== chunk.turn) {
-          if (this.current) this.port.postMessage({ type: 'ended', turn: this.current.turn, id: this.current.id });
-          this.port.postMessage({ type: 'started', turn: chunk.turn, id: chunk.id });
+          const time = currentTime + i / sampleRate; // audio clock: the main thread may read this late
+          if (this.current) this.port.postMessage({ type: 'ended', turn: this.current.turn, id: this.current.id, time });
+          this.port.postMessage({ type: 'started', turn: chunk.turn, id: chunk.id, time });
         }
         this.current = chunk;
         this.stats.playOrder.push([chunk.turn, chunk.id, chunk.seq]);

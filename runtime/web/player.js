@@ -80,7 +80,9 @@ export class Player {
       this.reports.delete(msg.token);
       return;
     }
-    const event = { ...msg, at: performance.now() };
+    // When it happened on the audio clock, moved onto the page's clock (messages can wait in line).
+    const lag = this.ctx && msg.time !== undefined ? Math.max(0, (this.ctx.currentTime - msg.time) * 1000) : 0;
+    const event = { ...msg, at: performance.now() - lag };
     for (const fn of this.listeners) fn(event);
   }
 }

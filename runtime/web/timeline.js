@@ -36,6 +36,44 @@ function summary(turn) {
   ];
 }
 
+/** A round step for about four ticks across `span` ms. */
+function tickStep(span) {
+  for (const step of [50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 30000, 60000]) if (span / step <= 5) return step;
+  return 120000;
+}
+
+/** Full-width waterfall: one track per sentence (and the LLM's), on a shared time axis. */
+function waterfall(turn, span, now) {
+  const step = tickStep(span);
+  const ticks = [];
+  for (let t = 0; t <= span; t += step) ticks.push(t);
+  const grid = el('div', { class: 'wf-grid' }, ...ticks.map((t) => el('span', { style: `left:${(t / span) * 100}%` })));
+  const axis = el(
+    'div',
+    { class: 'wf-row wf-axis' },
+    el('span', { class: 'wf-label' }, 'ms'),
+    el('div', { class: 'wf-track' }, ...ticks.map((t) => el('span', { style: `left:${(t / span) * 100}%` }, t >= 1000 ? `${t / 1000} s` : String(t)))),
+  );
+  const rows = [
+    el('div', { class: 'wf-row' }, el('span', { class: 'wf-label' }, 'LLM'), el('div', { class: 'wf-track' }, bar(span, turn.firstTextAt, turn.lastTextAt, 'text', 'LLM writing'))),
+    ...turn.sentences.map((s) =>
+      el(
+        'div',
+        { class: `wf-row${s.playStart != null && s.playEnd == null ? ' now' : ''}` },
+        el('span', { class: 'wf-label' }, String(s.index + 1)),
+        el(
+          'div',
+          { class: 'wf-track' },
+          bar(span, s.textAt, s.textAt, 'tick', 'text complete'),
+          bar(span, s.firstAudioAt, s.endAt, 'net', 'audio arriving'),
+          bar(span, s.playStart, s.playEnd ?? (s.playStart != null ? now : null), 'play', 'playing'),
+        ),
+      ),
+    ),
+  ];
+  return el('div', { class: 'waterfall', 'aria-hidden': 'true' }, grid, ...rows, axis);
+}
+
 export function renderTimeline(container, turn) {
   const rows = turn.sentences;
   const now = performance.now() - turn.t0;
@@ -63,11 +101,10 @@ export function renderTimeline(container, turn) {
         {},
         el('th', { scope: 'col' }, '#'),
         el('th', { scope: 'col' }, 'Sentence'),
-        el('th', { scope: 'col' }, 'Text done'),
-        el('th', { scope: 'col' }, 'Audio in'),
+        el('th', { scope: 'col', title: 'when its text was complete in the answer' }, 'Text done'),
+        el('th', { scope: 'col', title: 'first and last audio bytes of the sentence reaching the page' }, 'Audio in'),
         el('th', { scope: 'col', title: 'model time for this sentence, as the server measured it' }, 'Synthesis'),
         el('th', { scope: 'col' }, 'Playback'),
-        el('th', { scope: 'col', class: 'bars-h' }, el('span', {}, '0'), el('span', {}, fmt(span))),
       ),
     ),
   );
@@ -77,8 +114,7 @@ export function renderTimeline(container, turn) {
       'tr',
       { class: 'llm' },
       el('th', { scope: 'row' }, 'LLM'),
-      el('td', { colspan: '5' }, `writing from ${fmt(turn.firstTextAt)} to ${fmt(turn.lastTextAt)}`),
-      el('td', { class: 'bars', 'aria-hidden': 'true' }, bar(span, turn.firstTextAt, turn.lastTextAt, 'text', 'LLM writing')),
+      el('td', { colspan: '5' }, turn.firstTextAt == null ? 'waiting for the first token' : `writing from ${fmt(turn.firstTextAt)} to ${fmt(turn.lastTextAt)}`),
     ),
   );
   for (const s of rows) {
@@ -92,13 +128,6 @@ export function renderTimeline(container, turn) {
         el('td', {}, s.firstAudioAt == null ? '—' : `${fmt(s.firstAudioAt)} → ${fmt(s.endAt)}`),
         el('td', {}, fmt(s.synthesis_ms)),
         el('td', {}, s.playStart == null ? '—' : `${fmt(s.playStart)} → ${fmt(s.playEnd)}`),
-        el(
-          'td',
-          { class: 'bars', 'aria-hidden': 'true' },
-          bar(span, s.textAt, s.textAt, 'tick', 'text complete'),
-          bar(span, s.firstAudioAt, s.endAt, 'net', 'audio arriving'),
-          bar(span, s.playStart, s.playEnd ?? (s.playStart != null ? now : null), 'play', 'playing'),
-        ),
       ),
     );
   }
@@ -107,13 +136,13 @@ export function renderTimeline(container, turn) {
   const legend = el(
     'p',
     { class: 'legend', 'aria-hidden': 'true' },
-    el('span', { class: 'key text' }), 'LLM writing ',
-    el('span', { class: 'key tick' }), 'sentence text complete ',
-    el('span', { class: 'key net' }), 'audio arriving ',
-    el('span', { class: 'key play' }), 'playing',
+    el('span', {}, el('span', { class: 'key text' }), 'LLM writing'),
+    el('span', {}, el('span', { class: 'key tick' }), 'sentence text complete'),
+    el('span', {}, el('span', { class: 'key net' }), 'audio arriving'),
+    el('span', {}, el('span', { class: 'key play' }), 'playing'),
   );
   const status = turn.error ? el('p', { class: 'turn-error', role: 'alert' }, turn.error) : null;
-  container.replaceChildren(chips, table, legend, ...(status ? [status] : []));
+  container.replaceChildren(chips, waterfall(turn, span, now), legend, table, ...(status ? [status] : []));
 }
 
 /** One line per finished turn, newest first, to compare transports. */
