@@ -15,6 +15,8 @@ export interface FakeLlmServer {
   requests: { path: string; headers: IncomingMessage['headers'] | Http2ServerRequest['headers']; body: unknown }[];
   /** Resolves once a response ends before the whole answer was written (the client went away). */
   clientGone(): Promise<void>;
+  /** Connections (HTTP/1.1 sockets or HTTP/2 sessions) opened so far. */
+  connections(): number;
   /** Make the next request fail with this status and body. */
   failNext(status: number, body: unknown): void;
   close(): Promise<void>;
@@ -75,18 +77,21 @@ async function startFake(
   };
   // Bedrock's client speaks HTTP/2 (cleartext by prior knowledge for an http:// endpoint).
   const sessions = new Set<Http2Session>();
+  let connections = 0;
   const server = options.http2
     ? createH2Server((req, res) => void handler(req, res)).on('session', (session) => {
+        connections++;
         sessions.add(session);
         session.on('close', () => sessions.delete(session));
       })
-    : createServer((req, res) => void handler(req, res));
+    : createServer((req, res) => void handler(req, res)).on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     clientGone: () => gone,
+    connections: () => connections,
     failNext: (status, body) => void (failure = { status, body }),
     close: () =>
       new Promise((resolve) => {
@@ -132,8 +137,9 @@ function bedrockEvent(eventType: string, payload: object): Uint8Array {
   });
 }
 
-/** Bedrock ConverseStream: POST /model/<id>/converse-stream -> AWS event stream of Converse events. */
-export function startFakeBedrock(options: FakeLlmOptions = {}): Promise<FakeLlmServer> {
+/** Bedrock ConverseStream: POST /model/<id>/converse-stream -> AWS event stream of Converse events,
+ *  over HTTP/1.1 (what BedrockProvider uses) or, with `http2`, HTTP/2 cleartext (the AWS client's default). */
+export function startFakeBedrock(options: FakeLlmOptions & { http2?: boolean } = {}): Promise<FakeLlmServer> {
   const delay = options.chunkDelayMs ?? 5;
   const lastUser = (body: unknown) => {
     const messages = (body as { messages: { role: string; content: { text?: string }[] }[] }).messages;
@@ -155,5 +161,5 @@ export function startFakeBedrock(options: FakeLlmOptions = {}): Promise<FakeLlmS
         metrics: { latencyMs: 1 },
       }),
     );
-  }, { ...options, http2: true });
+  }, options);
 }

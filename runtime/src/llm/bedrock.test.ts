@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { NodeHttp2Handler } from '@smithy/node-http-handler';
 import { BedrockProvider, DEFAULT_BEDROCK_MODEL_ID } from './bedrock.ts';
 import { LlmError } from './errors.ts';
 import { runProviderSuite } from '../../test/llm-provider-suite.ts';
@@ -57,6 +58,34 @@ describe('BedrockProvider (Strands agent over ConverseStream)', () => {
       code: 'llm_unauthorized',
       message: expect.stringMatching(/bedrock LLM failed \(HTTP 403\)/),
     });
+  });
+
+  test('turns share the model client: one connection for several turns', async () => {
+    const { fake: own, provider: shared } = await setup();
+    for (let i = 0; i < 3; i++) {
+      let text = '';
+      for await (const delta of shared.stream(`Turn ${i}.`)) text += delta;
+      expect(text).toBe(`Turn ${i}.`);
+    }
+    expect(own.requests).toHaveLength(3);
+    expect(own.connections()).toBe(1);
+  });
+
+  test("also streams over the AWS client's HTTP/2 handler when one is passed", async () => {
+    const h2 = await startFakeBedrock({ http2: true });
+    fakes.push(h2);
+    const viaH2 = new BedrockProvider({
+      modelId: 'm',
+      clientConfig: {
+        endpoint: h2.url,
+        region: 'us-west-2',
+        credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+        requestHandler: new NodeHttp2Handler(),
+      },
+    });
+    let text = '';
+    for await (const delta of viaH2.stream('Over HTTP/2.')) text += delta;
+    expect(text).toBe('Over HTTP/2.');
   });
 
   test('describes the default model', () => {

@@ -1,9 +1,13 @@
 // LLM provider for Amazon Bedrock through a Strands agent (ConverseStream). One Agent per turn:
 // a turn is one prompt in this runtime, and an Agent keeps conversation state and runs one
-// invocation at a time, so sharing one between concurrent sessions would mix them.
+// invocation at a time, so sharing one between concurrent sessions would mix them. The model (and
+// its AWS client) is shared, and its requests go over HTTP/1.1 with keep-alive: the Bedrock client's
+// default HTTP/2 handler opens an isolated session (a new TLS handshake) for every event stream,
+// while a pooled HTTP/1.1 connection spares that before each turn's first token.
 import { Agent } from '@strands-agents/sdk';
 import { BedrockModel } from '@strands-agents/sdk/models/bedrock';
 import type { BedrockRuntimeClientConfig } from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { LlmProvider, LlmStreamOptions } from './types.ts';
 import { toLlmError } from './errors.ts';
 
@@ -15,33 +19,33 @@ export interface BedrockProviderOptions {
   region?: string;
   maxTokens?: number;
   temperature?: number;
-  /** Passed to the AWS SDK client (endpoint override and static credentials in tests). */
+  /** Passed to the AWS SDK client (endpoint override and static credentials in tests). Default
+   *  request handler: HTTP/1.1 with keep-alive (see above). */
   clientConfig?: BedrockRuntimeClientConfig;
 }
 
 export class BedrockProvider implements LlmProvider {
   readonly name = 'bedrock';
   readonly description: string;
-  readonly #options: BedrockProviderOptions;
+  readonly #model: BedrockModel;
 
   constructor(options: BedrockProviderOptions = {}) {
-    this.#options = options;
     const modelId = options.modelId ?? DEFAULT_BEDROCK_MODEL_ID;
     this.description = `Bedrock model ${modelId}${options.region ? ` in ${options.region}` : ''} (Strands agent)`;
+    this.#model = new BedrockModel({
+      modelId,
+      ...(options.region === undefined ? {} : { region: options.region }),
+      ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      clientConfig: { requestHandler: new NodeHttpHandler(), ...options.clientConfig },
+    });
   }
 
   async *stream(prompt: string, options: LlmStreamOptions = {}): AsyncIterable<string> {
     const { signal } = options;
     signal?.throwIfAborted();
-    const model = new BedrockModel({
-      modelId: this.#options.modelId ?? DEFAULT_BEDROCK_MODEL_ID,
-      ...(this.#options.region === undefined ? {} : { region: this.#options.region }),
-      ...(this.#options.maxTokens === undefined ? {} : { maxTokens: this.#options.maxTokens }),
-      ...(this.#options.temperature === undefined ? {} : { temperature: this.#options.temperature }),
-      ...(this.#options.clientConfig === undefined ? {} : { clientConfig: this.#options.clientConfig }),
-    });
     const agent = new Agent({
-      model,
+      model: this.#model,
       printer: false,
       ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
     });
