@@ -221,9 +221,13 @@ describe('agent server: bad requests', () => {
         { type: 'error', code: 'invalid_request', message: 'message type must be "prompt" or "cancel", got "speak"' },
         { type: 'error', code: 'invalid_request', message: expect.stringMatching(/^prompt: /) },
       ]);
-      caller.send({ type: 'prompt', prompt: 'Fine now. Thanks.' });
+      // JSON in a binary frame is accepted too.
+      caller.ws.send(Buffer.from(JSON.stringify({ type: 'prompt', prompt: 'Fine now. Thanks.' })), { binary: true });
       await caller.until((events) => events.some((e) => e.type === 'done'));
       expect(caller.events.at(-1)).toEqual({ type: 'done' });
+      caller.ws.send(Buffer.from([1, 2, 3]), { binary: true });
+      await caller.until((events) => events.at(-1)?.type === 'error');
+      expect(caller.events.at(-1)).toEqual({ type: 'error', code: 'invalid_request', message: 'binary frames must carry a JSON message' });
     } finally {
       caller.close();
     }
