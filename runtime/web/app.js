@@ -58,6 +58,7 @@ function onEvent(turn, event) {
   const at = performance.now() - turn.t0;
   switch (event.type) {
     case 'start':
+      turn.startAt = at; // the agent's turn clock starts here: its text_ms times are moved by this
       turn.sampleRate = event.sample_rate;
       if (event.format !== 'pcm_s16le') throw new Error(`cannot play ${event.format} audio`);
       turn.ready = player.prepare(event.sample_rate).then(() => player.resume());
@@ -68,9 +69,10 @@ function onEvent(turn, event) {
       turn.tail.textContent += event.delta;
       break;
     case 'sentence': {
-      // text_ms: when the piece was complete in the answer (server clock, from the turn's start);
+      // text_ms: when the piece was complete in the answer (agent clock, from its start event);
       // the event itself comes when the sentence's audio starts.
-      const s = { id: event.id, index: event.index, text: event.text, textAt: event.text_ms ?? at, firstAudioAt: null, endAt: null, synthesis_ms: null, playStart: null, playEnd: null, samples: 0, odd: null };
+      const textAt = event.text_ms != null ? event.text_ms + (turn.startAt ?? 0) : at;
+      const s = { id: event.id, index: event.index, text: event.text, textAt, textMs: event.text_ms, firstAudioAt: null, endAt: null, synthesis_ms: null, playStart: null, playEnd: null, samples: 0, odd: null };
       s.el = wrapSentence(turn, s);
       turn.sentences.push(s);
       turn.byId.set(s.id, s);
@@ -110,9 +112,14 @@ function onEvent(turn, event) {
       }
       break;
     }
-    case 'metrics':
+    case 'metrics': {
       turn.metrics = event;
+      // A better estimate of where the agent's clock starts: delivery delays only ever add, so take
+      // the smallest offset that any event with an agent time gives.
+      const offset = Math.min(turn.startAt ?? Infinity, event.first_token_ms != null && turn.firstTextAt != null ? turn.firstTextAt - event.first_token_ms : Infinity);
+      if (Number.isFinite(offset)) for (const s of turn.sentences) if (s.textMs != null) s.textAt = s.textMs + offset;
       break;
+    }
     case 'error':
       turn.error = `${event.code}: ${event.message}`;
       setStatus(`Error: ${turn.error}`);

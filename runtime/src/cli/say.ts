@@ -13,7 +13,7 @@ const USAGE = `usage: npm run say -- "prompt" [options]
   --transport sse|ws    how to reach the agent (default sse)
   --target URL|ARN      a local server (default http://127.0.0.1:3000, or KOKORO_TARGET)
                         or a deployed AgentCore runtime ARN (AWS credentials from the usual chain)
-  --qualifier NAME      AgentCore endpoint qualifier (ARN targets)
+  --qualifier NAME      AgentCore endpoint for ARN targets, e.g. live (or KOKORO_AGENT_QUALIFIER)
   --voice ID --speed X --sample-rate 24000|16000|8000 --mode stream|batch`;
 
 async function main(argv: string[]): Promise<number> {
@@ -24,7 +24,7 @@ async function main(argv: string[]): Promise<number> {
       out: { type: 'string', short: 'o', default: 'answer.wav' },
       transport: { type: 'string', default: 'sse' },
       target: { type: 'string', default: process.env['KOKORO_TARGET'] ?? 'http://127.0.0.1:3000' },
-      qualifier: { type: 'string' },
+      qualifier: { type: 'string', ...(process.env['KOKORO_AGENT_QUALIFIER'] ? { default: process.env['KOKORO_AGENT_QUALIFIER'] } : {}) },
       voice: { type: 'string' },
       speed: { type: 'string' },
       'sample-rate': { type: 'string' },

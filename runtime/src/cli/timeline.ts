@@ -7,8 +7,10 @@ export interface SentenceTiming {
   id: string;
   index: number;
   text: string;
-  /** When the sentence's text was complete, ms since the request (the agent's clock when it says). */
+  /** When the sentence's text was complete, ms since the request (from the agent's text_ms when given). */
   textAt: number;
+  /** The agent's own figure, on its turn clock. */
+  textMs: number | null;
   firstAudioAt: number | null;
   /** When its `sentence_end` arrived. */
   endAt: number | null;
@@ -22,6 +24,8 @@ export class TurnRecorder {
   format: string | null = null;
   requestId: string | null = null;
   firstTextAt: number | null = null;
+  /** When the start event arrived: the agent's turn clock (text_ms) starts here. */
+  startAt = 0;
   text = '';
   readonly sentences: SentenceTiming[] = [];
   readonly audio: Uint8Array[] = [];
@@ -35,6 +39,7 @@ export class TurnRecorder {
         this.sampleRate = event.sample_rate;
         this.format = event.format;
         this.requestId = event.request_id;
+        this.startAt = event.at;
         break;
       case 'text':
         this.firstTextAt ??= event.at;
@@ -46,7 +51,8 @@ export class TurnRecorder {
           index: event.index,
           text: event.text,
           // text_ms: when the piece was complete in the answer (the event comes when its audio starts).
-          textAt: (event as { text_ms?: number }).text_ms ?? event.at,
+          textAt: event.text_ms === undefined ? event.at : event.text_ms + this.startAt,
+          textMs: event.text_ms ?? null,
           firstAudioAt: null,
           endAt: null,
           audioBytes: 0,
@@ -68,9 +74,14 @@ export class TurnRecorder {
         s.synthesis_ms = event.synthesis_ms;
         break;
       }
-      case 'metrics':
+      case 'metrics': {
         this.metrics = event;
+        // Where the agent's clock starts, as seen here: delivery delays only ever add, so take the
+        // smallest offset any event with an agent time gives (start at 0, the first text at first_token_ms).
+        const offset = Math.min(this.startAt, event.first_token_ms !== null && this.firstTextAt !== null ? this.firstTextAt - event.first_token_ms : Infinity);
+        for (const s of this.sentences) if (s.textMs !== null) s.textAt = s.textMs + offset;
         break;
+      }
       case 'error':
         this.errors.push({ code: event.code, message: event.message });
         break;
@@ -105,7 +116,7 @@ export function formatTimeline(t: TurnRecorder): string {
     );
   }
   if (t.metrics) {
-    const { at: _at, ...m } = t.metrics;
+    const { at: _at, type: _type, ...m } = t.metrics;
     lines.push(`metrics ${JSON.stringify(m)}`);
   }
   for (const e of t.errors) lines.push(`error ${e.code}: ${e.message}`);

@@ -36,7 +36,7 @@ describe('npm start options', () => {
 
   test('a deployed runtime from the flag or KOKORO_AGENT_RUNTIME_ARN', () => {
     expect(parseLocalOptions(['--target', ARN, '--qualifier', 'live'], {})).toMatchObject({ target: ARN, qualifier: 'live' });
-    expect(parseLocalOptions([], { KOKORO_AGENT_RUNTIME_ARN: ARN }).target).toBe(ARN);
+    expect(parseLocalOptions([], { KOKORO_AGENT_RUNTIME_ARN: ARN, KOKORO_AGENT_QUALIFIER: 'live' })).toMatchObject({ target: ARN, qualifier: 'live' });
   });
 
   test('bad input gets a clear error naming the problem', () => {

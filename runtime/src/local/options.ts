@@ -16,7 +16,7 @@ export const USAGE = `usage: npm start -- [options]
                        openai: OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API_KEY
   --target ARN         use a deployed AgentCore runtime instead of the local pipeline
                        (or KOKORO_AGENT_RUNTIME_ARN; AWS credentials from the usual chain)
-  --qualifier NAME     AgentCore endpoint qualifier (default: the runtime's DEFAULT endpoint)
+  --qualifier NAME     AgentCore endpoint, e.g. live (or KOKORO_AGENT_QUALIFIER; default DEFAULT)
   --agent URL          use an agent server that is already running (npm run -w runtime start)`;
 
 export type LlmChoice = 'echo' | 'bedrock' | 'openai';
@@ -85,7 +85,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
     llm: llmConfig(requested ?? (env['OPENAI_BASE_URL'] ? 'openai' : 'echo'), env),
     llmRequested: requested !== undefined,
     target,
-    qualifier: values.qualifier,
+    qualifier: values.qualifier ?? env['KOKORO_AGENT_QUALIFIER'] ?? undefined,
     agentUrl,
     help: values.help ?? false,
   };
