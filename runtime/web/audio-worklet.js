@@ -18,6 +18,12 @@ class PcmPlayer extends AudioWorkletProcessor {
     this.port.onmessage = (e) => this.onMessage(e.data);
   }
 
+  /** The logs keep the latest entries only, so a long session does not grow without bound. */
+  log(list, entry) {
+    if (list.length >= 20000) list.splice(0, 10000);
+    list.push(entry);
+  }
+
   onMessage(msg) {
     switch (msg.type) {
       case 'chunk': {
@@ -30,7 +36,7 @@ class PcmPlayer extends AudioWorkletProcessor {
         for (let i = 0; i < pcm.length; i++) data[i] = pcm[i] / 32768;
         this.queue.push({ turn: msg.turn, id: msg.id, seq: msg.seq, data, offset: 0 });
         this.buffered += data.length;
-        this.stats.received.push({ turn: msg.turn, id: msg.id, seq: msg.seq, samples: data.length });
+        this.log(this.stats.received, { turn: msg.turn, id: msg.id, seq: msg.seq, samples: data.length });
         break;
       }
       case 'end':
@@ -80,7 +86,7 @@ class PcmPlayer extends AudioWorkletProcessor {
           this.port.postMessage({ type: 'started', turn: chunk.turn, id: chunk.id, time });
         }
         this.current = chunk;
-        this.stats.playOrder.push([chunk.turn, chunk.id, chunk.seq]);
+        this.log(this.stats.playOrder, [chunk.turn, chunk.id, chunk.seq]);
       }
       const n = Math.min(out.length - i, chunk.data.length - chunk.offset);
       out.set(chunk.data.subarray(chunk.offset, chunk.offset + n), i);

@@ -48,9 +48,9 @@ export class WeightsUnavailableError extends Error {
       [
         `Could not get the Kokoro-82M weights (${KOKORO_ONNX_REPO} @ ${KOKORO_ONNX_REVISION.slice(0, 12)}) from ${endpoint}: ${why}`,
         'Options:',
-        '  npm start -- --offline              run with the stand-in model: a tone instead of a voice, same streaming timing',
-        '  KOKORO_MODEL_DIR=/path npm start    use a folder that holds the Kokoro ONNX files (config.json, tokenizer*.json, onnx/)',
-        '  HF_ENDPOINT=https://mirror npm start  download through a Hugging Face mirror (HF_TOKEN if it needs one)',
+        '  npm start -- --offline                 run with the stand-in model: a tone instead of a voice, same streaming timing',
+        '  KOKORO_MODEL_DIR=/path npm start       use a folder that holds the Kokoro ONNX files (config.json, tokenizer*.json, onnx/)',
+        '  HF_ENDPOINT=https://mirror npm start   download through a Hugging Face mirror (HF_TOKEN if it needs one)',
         `  or copy the files into ${cacheDir}`,
       ].join('\n'),
       { cause },

@@ -15,6 +15,7 @@ if (!haveChromium) console.warn(`SKIPPED: browser tests need Debian's chromium a
 const suite = haveChromium ? describe : describe.skip;
 
 const PROMPT = 'Streaming starts early. Then more follows at once! Does it all play?';
+const SHORT = 'Right. Here it is!';
 const LONG =
   'This answer is long on purpose, so that it is still playing when the listener interrupts it. ' +
   'It goes on for a while, one sentence after another, with nothing much to say. '.repeat(6);
@@ -165,10 +166,10 @@ suite('the page in Chromium', () => {
       const later = await report(page);
       expect(later.played['1']).toBe(atStop.played['1']); // not one more sample of the stopped turn
 
-      await ask(page, transport, PROMPT);
+      await ask(page, transport, LONG);
       await until(page, 'turn 2 plays', (r) => (r.played['2'] ?? 0) > 0);
       // A new prompt while turn 2 plays interrupts it too.
-      await ask(page, transport, PROMPT);
+      await ask(page, transport, SHORT);
       await until(page, 'turn 3 played out', playedOut(3));
       const end = await report(page);
       const all = await turns(page);
