@@ -88,6 +88,22 @@ describe('BedrockProvider (Strands agent over ConverseStream)', () => {
     expect(text).toBe('Over HTTP/2.');
   });
 
+  test('no AWS credentials is llm_unauthorized with the SDK message', async () => {
+    const noCredentials = new BedrockProvider({
+      clientConfig: {
+        endpoint: fake.url,
+        region: 'us-west-2',
+        credentials: async () => {
+          throw Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' });
+        },
+      },
+    });
+    await expect((async () => { for await (const _ of noCredentials.stream('x')); })()).rejects.toMatchObject({
+      code: 'llm_unauthorized',
+      message: 'bedrock LLM failed: Could not load credentials from any providers',
+    });
+  });
+
   test('describes the default model', () => {
     expect(new BedrockProvider().description).toContain(DEFAULT_BEDROCK_MODEL_ID);
   });

@@ -26,14 +26,20 @@ export function toLlmError(provider: string, error: unknown, signal?: AbortSigna
   if (error instanceof LlmError || isAbortError(error)) return error;
   const status = httpStatus(error);
   const message = error instanceof Error ? error.message : String(error);
-  const code = status === 401 || status === 403 ? 'llm_unauthorized' : 'llm_error';
+  const noCredentials = [...causes(error)].some((e) => (e as { name?: unknown }).name === 'CredentialsProviderError');
+  const code = status === 401 || status === 403 || noCredentials ? 'llm_unauthorized' : 'llm_error';
   const where = status === undefined ? '' : ` (HTTP ${status})`;
   return new LlmError(code, `${provider} LLM failed${where}: ${message}`, { cause: error });
 }
 
+/** The error and the errors it wraps (Strands wraps the AWS SDK's in a ModelError). */
+function* causes(error: unknown): Generator<object> {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) yield e;
+}
+
 /** The HTTP status of an openai or AWS SDK error, looking through wrapping errors' causes. */
 function httpStatus(error: unknown): number | undefined {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (const e of causes(error)) {
     const candidate = (e as { status?: unknown }).status ?? (e as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
     if (typeof candidate === 'number') return candidate;
   }
