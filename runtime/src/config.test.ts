@@ -11,7 +11,7 @@ describe('loadConfig', () => {
       llm: { provider: 'bedrock', modelId: DEFAULT_BEDROCK_MODEL_ID },
       tts: { kind: 'websocket', url: 'ws://kokoro:8080' },
       defaults: { voice: 'af_heart', speed: 1, format: 'pcm_s16le', sample_rate: 24000 },
-      limits: { maxConcurrentTurns: 16, maxRequestBytes: 65536 },
+      limits: { maxConcurrentTurns: 16, maxRequestBytes: 65536, maxTurnMs: 300000 },
       systemPrompt: DEFAULT_SYSTEM_PROMPT,
       logLevel: 'info',
     });
@@ -34,13 +34,14 @@ describe('loadConfig', () => {
       AUDIO_FORMAT: 'mulaw',
       AUDIO_SAMPLE_RATE: '8000',
       MAX_CONCURRENT_TURNS: '4',
+      MAX_TURN_SECONDS: '2.5',
     });
     expect(config).toMatchObject({
       port: 9000,
       tts: { kind: 'sagemaker-response-stream', endpointName: 'kokoro', region: 'eu-west-1', endpoint: 'http://127.0.0.1:4000' },
       llm: { provider: 'openai', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.2', apiKey: 'k', maxTokens: 300 },
       defaults: { voice: 'bf_emma', speed: 1.2, format: 'mulaw', sample_rate: 8000 },
-      limits: { maxConcurrentTurns: 4 },
+      limits: { maxConcurrentTurns: 4, maxTurnMs: 2500 },
     });
     expect(loadConfig({ SAGEMAKER_ENDPOINT_NAME: 'k', AWS_REGION: 'us-east-1' }).tts.kind).toBe('sagemaker-bidi');
     expect(loadConfig({ KOKORO_URL: 'ws://k', LLM_PROVIDER: 'echo', ECHO_FIRST_TOKEN_MS: '0' }).llm).toEqual({ provider: 'echo', firstTokenMs: 0 });

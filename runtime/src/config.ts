@@ -66,6 +66,7 @@ const envSchema = z.object({
   ),
   MAX_CONCURRENT_TURNS: int(1, 10_000),
   MAX_REQUEST_BYTES: int(1024, 100 * 1024 * 1024),
+  MAX_TURN_SECONDS: num(1, 3600),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -93,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     limits: {
       maxConcurrentTurns: e.MAX_CONCURRENT_TURNS ?? DEFAULT_LIMITS.maxConcurrentTurns,
       maxRequestBytes: e.MAX_REQUEST_BYTES ?? DEFAULT_LIMITS.maxRequestBytes,
+      maxTurnMs: e.MAX_TURN_SECONDS === undefined ? DEFAULT_LIMITS.maxTurnMs : e.MAX_TURN_SECONDS * 1000,
     },
     systemPrompt: e.SYSTEM_PROMPT ?? DEFAULT_SYSTEM_PROMPT,
     logLevel: e.LOG_LEVEL ?? 'info',

@@ -130,6 +130,18 @@ describe('runTurn', () => {
     expect(events.find((e) => e.type === 'metrics')).toMatchObject({ sentences: 0, first_sentence_ms: null, first_audio_ms: null, audio_ms: 0 });
   });
 
+  test('a turn over its time limit ends with a timeout error, its work stopped', async () => {
+    const events: PipelineEvent[] = [];
+    const slow = new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 20 });
+    const result = await runTurn({ ...context, llm: slow }, { request: { prompt: ANSWER }, timeoutMs: 300, emit: (e) => events.push(e) });
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toEqual({ code: 'timeout', message: 'the turn took longer than 300 ms' });
+    expect(shape(events).slice(-3)).toEqual(['metrics', 'error', 'done']);
+    // The echo model would have needed seconds for the whole answer: it was stopped.
+    const shown = events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('');
+    expect(shown.length).toBeLessThan(ANSWER.length);
+  });
+
   test('an unknown voice is an unknown_voice error naming the voices', async () => {
     const events: PipelineEvent[] = [];
     const result = await runTurn(context, { request: { prompt: 'Hello there, friend.', voice: 'xx_nobody' }, emit: (e) => events.push(e) });

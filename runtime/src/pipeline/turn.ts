@@ -88,6 +88,16 @@ class Turn {
     };
     if (signal?.aborted) this.#cancel();
     signal?.addEventListener('abort', () => this.#cancel(), { once: true });
+    const { timeoutMs } = this.#options;
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.#fail('timeout', `the turn took longer than ${timeoutMs} ms`), timeoutMs);
+    try {
+      return await this.#run(settings);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #run(settings: Required<VoiceSettings>): Promise<TurnResult> {
     this.#emit({ type: 'start', request_id: this.#requestId, sample_rate: settings.sample_rate, format: settings.format });
 
     // Open the TTS session while the LLM thinks: its connection time hides behind the first token.

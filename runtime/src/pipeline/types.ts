@@ -33,6 +33,8 @@ export interface TurnOptions {
   /** Default: the request's mode ('stream' unless 'batch'). */
   policy?: TurnPolicy;
   requestId?: string;
+  /** The turn fails with `timeout` after this long (a hung LLM or TTS stream must not hold the caller). */
+  timeoutMs?: number;
 }
 
 /** Per-sentence timings in ms since the turn started (for the benchmark and logs). */

@@ -22,10 +22,12 @@ export interface AgentLimits {
   maxConcurrentTurns: number;
   /** Largest POST body and WebSocket message, in bytes. Default 64 KiB. */
   maxRequestBytes: number;
+  /** A turn still running after this long ends with a `timeout` error. Default 300 s. */
+  maxTurnMs: number;
 }
 
 export const DEFAULT_VOICE: VoiceDefaults = { voice: 'af_heart', speed: 1, format: 'pcm_s16le', sample_rate: 24000 };
-export const DEFAULT_LIMITS: AgentLimits = { maxConcurrentTurns: 16, maxRequestBytes: 64 * 1024 };
+export const DEFAULT_LIMITS: AgentLimits = { maxConcurrentTurns: 16, maxRequestBytes: 64 * 1024, maxTurnMs: 300_000 };
 
 export interface AgentServerOptions {
   llm: LlmProvider;
@@ -78,7 +80,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     health.turnStarted();
     try {
       const requestId = randomUUID();
-      const result = await runTurn(context, { request, emit, signal: controller.signal, requestId });
+      const result = await runTurn(context, { request, emit, signal: controller.signal, requestId, timeoutMs: limits.maxTurnMs });
       log.info({ request_id: requestId, session, via, mode: request.mode ?? 'stream', outcome: result.outcome, ...result.metrics, error: result.error }, 'turn');
     } finally {
       signal.removeEventListener('abort', onAbort);
