@@ -4,17 +4,15 @@
 // 100 ms cancel needs (that package also answers 406 to callers without Accept: text/event-stream).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
 import { WebSocketServer } from 'ws';
 import { pino, type Logger } from 'pino';
 import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
-import { runTurn, type PipelineEvent, type VoiceDefaults } from '../pipeline/turn.ts';
-import type { TurnRequest } from './events.ts';
+import type { VoiceDefaults } from '../pipeline/turn.ts';
 import { RequestError, readBody, sendError } from './errors.ts';
-import { HealthStatus } from './ping.ts';
 import { parseTurnRequest } from './requests.ts';
 import { SseWriter } from './sse.ts';
+import { TurnRunner } from './turn-runner.ts';
 import { WsSession } from './ws-session.ts';
 
 export interface AgentLimits {
@@ -58,48 +56,21 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   const defaults = { ...DEFAULT_VOICE, ...options.defaults };
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const log = options.logger ?? pino({ level: 'silent' });
-  const health = new HealthStatus();
-  const running = new Set<AbortController>();
-  const context = {
-    llm: options.llm,
-    tts: options.tts,
-    defaults,
-    ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
-  };
-
-  /** Runs one turn; throws RequestError(503) before emitting anything when at the limit. */
-  async function turn(request: TurnRequest, emit: (e: PipelineEvent) => void, signal: AbortSignal, via: string, session?: string): Promise<void> {
-    if (health.active >= limits.maxConcurrentTurns) {
-      throw new RequestError(503, 'busy', `agent is busy: ${health.active} turns running (limit ${limits.maxConcurrentTurns}); retry shortly`);
-    }
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    if (signal.aborted) onAbort();
-    running.add(controller);
-    health.turnStarted();
-    try {
-      const requestId = randomUUID();
-      const result = await runTurn(context, { request, emit, signal: controller.signal, requestId, timeoutMs: limits.maxTurnMs });
-      log.info({ request_id: requestId, session, via, mode: request.mode ?? 'stream', outcome: result.outcome, ...result.metrics, error: result.error }, 'turn');
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-      running.delete(controller);
-      health.turnEnded();
-    }
-  }
+  const turns = new TurnRunner(
+    { llm: options.llm, tts: options.tts, defaults, ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}) },
+    limits,
+    log,
+  );
 
   async function invocations(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const request = parseTurnRequest(await readBody(req, limits.maxRequestBytes));
     // A caller that goes away (or AgentCore cutting the stream) cancels the turn at once.
     const gone = new AbortController();
     res.on('close', () => gone.abort(new Error('caller disconnected')));
-    if (health.active >= limits.maxConcurrentTurns) {
-      throw new RequestError(503, 'busy', `agent is busy: ${health.active} turns running (limit ${limits.maxConcurrentTurns}); retry shortly`);
-    }
+    turns.admit(); // answer 503 before the event stream starts
     const sse = new SseWriter(res);
     try {
-      await turn(
+      await turns.run(
         request,
         (event) => {
           const { type, ...data } = event;
@@ -124,7 +95,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     const handle = async () => {
       if (path === '/ping') {
         if (req.method !== 'GET' && req.method !== 'HEAD') throw new RequestError(405, 'method_not_allowed', 'use GET /ping');
-        const body = JSON.stringify(health.body());
+        const body = JSON.stringify(turns.health.body());
         res.writeHead(200, { 'content-type': 'application/json' }).end(body);
       } else if (path === '/invocations') {
         if (req.method !== 'POST') throw new RequestError(405, 'method_not_allowed', 'use POST /invocations');
@@ -149,7 +120,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const session = sessionId(req);
-      new WsSession(ws, (request, emit, signal) => turn(request, emit, signal, 'ws', session));
+      new WsSession(ws, (request, emit, signal) => turns.run(request, emit, signal, 'ws', session));
     });
   });
 
@@ -168,7 +139,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     wsUrl: `ws://${host}:${port}/ws`,
     port,
     close: async () => {
-      for (const controller of running) controller.abort(new Error('server shutting down'));
+      turns.cancelAll(new Error('server shutting down'));
       for (const client of wss.clients) client.close(1001, 'server shutting down');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

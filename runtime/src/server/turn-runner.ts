@@ -1,0 +1,59 @@
+// Runs turns for the server's routes: admission against the concurrency limit, the health status
+// (/ping is HealthyBusy while turns run), one log line per turn, and cancelling all on shutdown.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { runTurn, type PipelineEvent, type TurnContext } from '../pipeline/turn.ts';
+import type { TurnRequest } from './events.ts';
+import { RequestError } from './errors.ts';
+import { HealthStatus } from './ping.ts';
+
+export interface TurnLimits {
+  maxConcurrentTurns: number;
+  maxTurnMs: number;
+}
+
+export class TurnRunner {
+  readonly health = new HealthStatus();
+  readonly #context: TurnContext;
+  readonly #limits: TurnLimits;
+  readonly #log: Logger;
+  readonly #running = new Set<AbortController>();
+
+  constructor(context: TurnContext, limits: TurnLimits, log: Logger) {
+    this.#context = context;
+    this.#limits = limits;
+    this.#log = log;
+  }
+
+  /** Throws RequestError 503 `busy` when a new turn would go over the limit. */
+  admit(): void {
+    const { active } = this.health;
+    if (active >= this.#limits.maxConcurrentTurns) {
+      throw new RequestError(503, 'busy', `agent is busy: ${active} turns running (limit ${this.#limits.maxConcurrentTurns}); retry shortly`);
+    }
+  }
+
+  /** Runs one turn to its `done`; throws (before emitting anything) only when not admitted. */
+  async run(request: TurnRequest, emit: (event: PipelineEvent) => void, signal: AbortSignal, via: 'sse' | 'ws', session?: string): Promise<void> {
+    this.admit();
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    this.#running.add(controller);
+    this.health.turnStarted();
+    try {
+      const requestId = randomUUID();
+      const result = await runTurn(this.#context, { request, emit, signal: controller.signal, requestId, timeoutMs: this.#limits.maxTurnMs });
+      this.#log.info({ request_id: requestId, session, via, mode: request.mode ?? 'stream', outcome: result.outcome, ...result.metrics, error: result.error }, 'turn');
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      this.#running.delete(controller);
+      this.health.turnEnded();
+    }
+  }
+
+  cancelAll(reason: Error): void {
+    for (const controller of this.#running) controller.abort(reason);
+  }
+}
