@@ -22,4 +22,9 @@ const project = (name) => ({
 export default {
   projects: ['container', 'runtime', 'weights', 'stacks'].map(project),
   testTimeout: 30_000,
+  // Each test file gets a fresh worker process: several files loading onnxruntime-node into one
+  // process (jest gives each file its own vm realm) crashed natively now and then. The tiny limit
+  // recycles every worker after every file; two workers match these 2-core machines.
+  maxWorkers: 2,
+  workerIdleMemoryLimit: '10MB',
 };

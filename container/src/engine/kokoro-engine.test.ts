@@ -102,3 +102,20 @@ test('a folder without the model names what is missing', async () => {
     await rm(empty, { recursive: true, force: true });
   }
 });
+
+test('close waits for model runs in flight, then refuses new ones', async () => {
+  const own = await mkdtemp(join(tmpdir(), 'kokoro-close-'));
+  try {
+    await writeFixtureModel(own);
+    const e = await loadKokoroEngine({ modelDir: own, prepWorkers: 1 });
+    const [piece] = await e.prepare('One more sentence before closing.', 'af_heart');
+    const runs = [1, 1.5, 2].map((speed) => e.synthesize(piece!, 'af_heart', speed));
+    await e.close();
+    const lengths = (await Promise.all(runs)).map((a) => a.length);
+    expect(lengths).toEqual([1, 1.5, 2].map((speed) => expectedSamples(piece!.tokenIds.length, speed)));
+    await expect(e.synthesize(piece!, 'af_heart', 1)).rejects.toThrow(/closed/);
+    await expect(e.close()).resolves.toBeUndefined();
+  } finally {
+    await rm(own, { recursive: true, force: true });
+  }
+});

@@ -98,6 +98,9 @@ class KokoroJsEngine implements KokoroEngine {
   readonly #tts: KokoroTTS;
   readonly #store: VoiceStore;
   readonly #pool: PrepPool;
+  /** Model runs in flight: close() waits for them, since disposing a session mid-run crashes onnxruntime. */
+  readonly #running = new Set<Promise<unknown>>();
+  #closed = false;
 
   constructor(tts: KokoroTTS, store: VoiceStore, pool: PrepPool, dtype: Dtype, device: Device) {
     this.#tts = tts;
@@ -119,6 +122,17 @@ class KokoroJsEngine implements KokoroEngine {
   // Mirrors kokoro-js's generate_from_ids (pads at both ends, style row by length, float32 speed),
   // with the style taken from our voice store so that model-dir voices work.
   async synthesize(piece: PreparedPiece, voice: string, speed: number): Promise<Float32Array> {
+    if (this.#closed) throw new Error('the engine is closed');
+    const run = this.#run(piece, voice, speed);
+    this.#running.add(run);
+    try {
+      return await run;
+    } finally {
+      this.#running.delete(run);
+    }
+  }
+
+  async #run(piece: PreparedPiece, voice: string, speed: number): Promise<Float32Array> {
     const ids = BigInt64Array.from([0, ...piece.tokenIds, 0], (id) => BigInt(id));
     const style = await this.#store.style(voice, piece.tokenIds.length);
     const { waveform } = (await this.#tts.model({
@@ -135,7 +149,10 @@ class KokoroJsEngine implements KokoroEngine {
   }
 
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     await this.#pool.close();
+    await Promise.allSettled(this.#running);
     await this.#tts.model.dispose();
   }
 }
