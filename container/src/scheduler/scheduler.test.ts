@@ -151,7 +151,8 @@ test('invalid concurrency is refused', () => {
 
 test('duration estimator learns from observations', () => {
   const e = new AudioDurationEstimator();
-  for (let i = 0; i < 50; i++) e.observe(10, 1, 2000);
+  for (let i = 0; i < 50; i++) e.observe(10, 40, 1, 2000);
   expect(e.estimate(10, 1)).toBeCloseTo(2000, 0);
   expect(e.estimate(10, 2)).toBeCloseTo(1000, 0);
+  expect(e.estimateText(40, 1)).toBeCloseTo(2000, 0);
 });

@@ -105,11 +105,11 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
       throw new Error(`KOKORO_VOICE "${config.defaultVoice}" is not among the voices: ${engine.voices.join(', ')}`);
     }
     const t0 = performance.now();
-    const [piece] = await engine.prepare('Warming up the model.', config.defaultVoice);
-    if (piece) await engine.synthesize(piece, config.defaultVoice, 1);
+    const candidate = new SpeechService(engine, config, log);
+    await warmUp(engine, config.defaultVoice, candidate.prepScheduler.concurrency);
     log.info({ stage: 'warm_up', ms: Math.round(performance.now() - t0) }, 'startup stage');
     if (closing) return;
-    service = new SpeechService(engine, config, log);
+    service = candidate;
     log.info(
       { stage: 'ready', ms: Math.round(performance.now() - bootStarted), voices: engine.voices.length, scheduler: config.scheduler, maxConcurrentRuns: config.maxConcurrentRuns },
       'startup stage',
@@ -140,4 +140,23 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
     })());
 
   return { port, ready, close };
+}
+
+// Text preparation (espeak-ng in WASM, kokoro-js normalisation) runs 10-30x slower for its first
+// few calls in each worker while V8 compiles it, so every worker gets a few varied texts; then one
+// discarded model run, as /ping promises.
+const WARM_UP_TEXTS = [
+  'Warming up the model.',
+  'The total is $12.50, due on May 5th at 3:45 pm; call 555-0100 with questions.',
+  "Dr. Smith's team shipped 1,024 units, which is 12% more than last year's order!",
+];
+
+async function warmUp(engine: Engine, voice: string, workers: number): Promise<void> {
+  for (let round = 0; round < 3; round++) {
+    await Promise.all(
+      Array.from({ length: workers }, (_, i) => engine.prepare(WARM_UP_TEXTS[(i + round) % WARM_UP_TEXTS.length]!, voice)),
+    );
+  }
+  const [piece] = await engine.prepare(WARM_UP_TEXTS[0]!, voice);
+  if (piece) await engine.synthesize(piece, voice, 1);
 }

@@ -1,4 +1,5 @@
 // What every session and request shares: the engine, the scheduler, the limits and the load count.
+import { availableParallelism } from 'node:os';
 import type { Engine } from '../engine/types.ts';
 import type { Logger } from '../log.ts';
 import type { ServerConfig } from '../config.ts';
@@ -19,7 +20,13 @@ export class SpeechService {
   readonly engine: Engine;
   readonly config: ServerConfig;
   readonly log: Logger;
+  /** Model runs. */
   readonly scheduler: Scheduler;
+  /**
+   * Text preparation (worker threads), ordered the same way: a session's first sentence is not
+   * prepared behind other sessions' long answers. As many in flight as there are prep workers.
+   */
+  readonly prepScheduler: Scheduler;
   readonly estimator = new AudioDurationEstimator();
   /** Utterances accepted and not yet finished, over all sessions and requests. */
   pendingTotal = 0;
@@ -34,6 +41,12 @@ export class SpeechService {
       concurrency: config.maxConcurrentRuns,
       policy: config.scheduler,
       onJobError: (error) => log.error({ err: error }, 'model run job failed'),
+    });
+    this.prepScheduler = new Scheduler({
+      // the engine's default pool size (cores - 1, 1 to 4) unless PREP_WORKERS says otherwise
+      concurrency: config.prepWorkers ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
+      policy: config.scheduler,
+      onJobError: (error) => log.error({ err: error }, 'text preparation job failed'),
     });
   }
 

@@ -1,6 +1,7 @@
 // The ordered audio pipeline of one session (or one POST request): text in, each utterance
-// prepared on worker threads, its pieces run through the shared scheduler, and their audio
-// delivered in order: one utterance after another, each piece as soon as it is synthesised.
+// prepared on worker threads (through the prep scheduler), its pieces run through the model
+// scheduler, and their audio delivered in order: one utterance after another, each piece as soon
+// as it is synthesised.
 import { UtteranceEncoder, effectiveSampleRate, type OutputAudio } from '../audio/index.ts';
 import type { PreparedPiece } from '../engine/types.ts';
 import type { Lane } from '../scheduler/index.ts';
@@ -38,6 +39,8 @@ interface Utterance {
   prepared: Promise<PreparedPiece[]>;
   pieces: PreparedPiece[] | null;
   results: (Float32Array | undefined)[];
+  /** Estimated audio of each piece (ms), counted in queuedAudioMs until sent. */
+  estimates: number[];
   delivered: number;
   started: boolean;
   encoder: UtteranceEncoder;
@@ -51,6 +54,11 @@ export class UtteranceStream {
   private readonly service: SpeechService;
   private readonly sink: UtteranceSink;
   private readonly lane: Lane;
+  private readonly prepLane: Lane;
+  /** Estimated audio of pieces handed to the model scheduler and not yet sent. */
+  private queuedAudioMs = 0;
+  /** Rejects the preparations still waiting when the stream is cancelled. */
+  private readonly abandonPreps = new Set<(reason: Error) => void>();
   /** Accepted and unfinished utterances, in arrival order. */
   private queue: Utterance[] = [];
   /** Bumped by cancel: work of an older generation is dropped wherever it is. */
@@ -65,6 +73,8 @@ export class UtteranceStream {
     this.service = service;
     this.sink = sink;
     this.lane = service.scheduler.openLane(() => this.playoutEnd);
+    // A session's next text is due once its played and queued audio runs out.
+    this.prepLane = service.prepScheduler.openLane(() => Math.max(this.playoutEnd, Date.now()) + this.queuedAudioMs);
   }
 
   /** Utterances accepted and not finished. */
@@ -78,7 +88,7 @@ export class UtteranceStream {
     const index = this.nextIndex++;
     const output = { format: settings.format, sampleRate: effectiveSampleRate(settings.format, settings.sampleRate) };
     const info: UtteranceInfo = { id: id ?? `u${index}`, index, settings, output };
-    const prepared = this.service.engine.prepare(text, settings.voice);
+    const prepared = this.prepare(text, settings);
     prepared.catch(() => {}); // reported by enqueuePieces, if still wanted
     const u: Utterance = {
       info,
@@ -86,6 +96,7 @@ export class UtteranceStream {
       prepared,
       pieces: null,
       results: [],
+      estimates: [],
       delivered: 0,
       started: false,
       encoder: new UtteranceEncoder(output, this.service.engine.sampleRate),
@@ -100,11 +111,32 @@ export class UtteranceStream {
     return info;
   }
 
+  private prepare(text: string, settings: Settings): Promise<PreparedPiece[]> {
+    let abandon!: (reason: Error) => void;
+    const prepared = new Promise<PreparedPiece[]>((resolve, reject) => {
+      abandon = reject;
+      this.prepLane.enqueue({
+        estimatedAudioMs: this.service.estimator.estimateText(text.length, settings.speed),
+        run: () => {
+          const done = this.service.engine.prepare(text, settings.voice);
+          done.then(resolve, reject);
+          return done.then(() => {}, () => {});
+        },
+      });
+    });
+    this.abandonPreps.add(abandon);
+    return prepared.finally(() => this.abandonPreps.delete(abandon));
+  }
+
   /** Drop everything queued or in progress; returns the ids dropped. */
   cancel(): string[] {
     const dropped = this.queue.map((u) => u.info.id);
     this.generation++;
     this.lane.clear();
+    this.prepLane.clear();
+    for (const abandon of [...this.abandonPreps]) abandon(new Error('cancelled'));
+    this.abandonPreps.clear();
+    this.queuedAudioMs = 0;
     this.service.pendingTotal -= this.queue.length;
     this.queue = [];
     this.enqueueChain = Promise.resolve();
@@ -116,6 +148,7 @@ export class UtteranceStream {
     const dropped = this.cancel();
     this.closed = true;
     this.service.scheduler.closeLane(this.lane);
+    this.service.prepScheduler.closeLane(this.prepLane);
     return dropped;
   }
 
@@ -138,10 +171,10 @@ export class UtteranceStream {
     u.pieces = pieces;
     const { speed } = u.info.settings;
     pieces.forEach((piece, i) => {
-      this.lane.enqueue({
-        estimatedAudioMs: this.service.estimator.estimate(piece.tokenIds.length, speed),
-        run: () => this.runPiece(u, i, generation),
-      });
+      const estimatedAudioMs = this.service.estimator.estimate(piece.tokenIds.length, speed);
+      this.queuedAudioMs += estimatedAudioMs;
+      u.estimates[i] = estimatedAudioMs;
+      this.lane.enqueue({ estimatedAudioMs, run: () => this.runPiece(u, i, generation) });
     });
     this.deliver();
   }
@@ -160,7 +193,7 @@ export class UtteranceStream {
       return;
     }
     u.synthesisMs += performance.now() - started;
-    this.service.estimator.observe(piece.tokenIds.length, speed, (audio.length / this.service.engine.sampleRate) * 1000);
+    this.service.estimator.observe(piece.tokenIds.length, piece.text.length, speed, (audio.length / this.service.engine.sampleRate) * 1000);
     if (!this.live(u, generation)) return;
     u.results[i] = audio;
     this.deliver();
@@ -174,6 +207,7 @@ export class UtteranceStream {
       while (u.delivered < u.pieces.length) {
         const audio = u.results[u.delivered];
         if (!audio) return;
+        this.queuedAudioMs = Math.max(0, this.queuedAudioMs - (u.estimates[u.delivered] ?? 0));
         u.results[u.delivered++] = undefined;
         this.begin(u);
         this.send(u, u.encoder.write(audio));
@@ -210,6 +244,8 @@ export class UtteranceStream {
   private fail(u: Utterance, error: SpeechError): void {
     this.queue = this.queue.filter((q) => q !== u);
     this.service.pendingTotal--;
+    for (let i = u.delivered; i < u.estimates.length; i++) this.queuedAudioMs -= u.estimates[i] ?? 0;
+    this.queuedAudioMs = Math.max(0, this.queuedAudioMs);
     this.service.log.warn({ id: u.info.id, code: error.code, err: error.message }, 'utterance failed');
     this.sink.fail(u.info, error);
     this.deliver();

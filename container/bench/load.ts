@@ -1,0 +1,175 @@
+// `npm run -w container bench`: load benchmark of the Kokoro server on loopback. For each number of
+// concurrent WebSocket sessions and each scheduler, a fresh server runs in a child process on the
+// stand-in model with a simulated per-piece GPU delay; simulated voice-agent sessions speak answers
+// and report first-audio latency, underruns, throughput and server memory. Then it searches the
+// capacity: the most sessions per model worker with first-audio p95 < 500 ms and no underruns.
+//
+// Flags (all optional): --sessions=1,8,32,64 --policies=deadline,fifo --turns=2 --sentences=4
+//   --think-ms=2000 --stagger-ms=10000 --llm-ms-per-char=4 --delay-ms=60 --per-char-ms=0.4
+//   --capacity-probes=4 --seed=1
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { writeFixtureModel } from '../src/fixture/index.ts';
+import { startServerProcess } from './server-process.ts';
+import { runSession, type SessionResult } from './session.ts';
+import { percentile, seededRandom } from './stats.ts';
+
+const { values: flags } = parseArgs({
+  options: {
+    sessions: { type: 'string', default: '1,8,32,64' },
+    policies: { type: 'string', default: 'deadline,fifo' },
+    turns: { type: 'string', default: '2' },
+    sentences: { type: 'string', default: '4' },
+    'think-ms': { type: 'string', default: '2000' },
+    'stagger-ms': { type: 'string', default: '10000' },
+    'llm-ms-per-char': { type: 'string', default: '4' },
+    'delay-ms': { type: 'string', default: '60' },
+    'per-char-ms': { type: 'string', default: '0.4' },
+    'capacity-probes': { type: 'string', default: '4' },
+    seed: { type: 'string', default: '1' },
+  },
+});
+const num = (name: keyof typeof flags) => {
+  const v = Number(flags[name]);
+  if (!Number.isFinite(v) || v < 0) throw new Error(`--${name} must be a non-negative number, got ${flags[name]}`);
+  return v;
+};
+
+// What a support or assistant agent says, sentence by sentence (30-140 characters).
+const SENTENCES = [
+  'Sure, I can help you with that.',
+  'I found your order from last Tuesday, and it shipped this morning from our warehouse in Ohio.',
+  'It should arrive by Thursday afternoon.',
+  'The tracking number is in the confirmation email we sent you, along with a link to follow the parcel.',
+  'If you would rather pick it up, the nearest store is about ten minutes from your address.',
+  'Is there anything else I can do for you today?',
+  'Let me check that for you.',
+  'Your current plan includes unlimited calls and twenty gigabytes of data each month.',
+  'You have used about twelve gigabytes so far this cycle, so you are well within your allowance.',
+  'The next billing date is the fifteenth.',
+  'Upgrading would add roll-over data and international roaming in thirty countries.',
+  'Would you like me to send the details by text message?',
+  'Good question.',
+  'The museum opens at nine and closes at six, except on Mondays when it is closed all day.',
+  'Tickets are cheaper online, and children under twelve get in for free.',
+  'I would recommend going early, since the afternoon tours are often fully booked.',
+];
+
+interface RunReport {
+  policy: string;
+  sessions: number;
+  firstP50: number;
+  firstP95: number;
+  underruns: number;
+  utterances: number;
+  audioSPerS: number;
+  runsPerS: number;
+  peakRssMiB: number | null;
+  errors: number;
+}
+
+async function runLoad(modelDir: string, policy: string, sessions: number): Promise<RunReport> {
+  const server = await startServerProcess({
+    KOKORO_MODEL_DIR: modelDir,
+    SCHEDULER: policy,
+    SIMULATED_DELAY_MS: String(num('delay-ms')),
+    SIMULATED_DELAY_PER_CHAR_MS: String(num('per-char-ms')),
+    MAX_SESSIONS: String(Math.max(256, sessions)),
+    MAX_QUEUED_TOTAL: String(Math.max(1024, sessions * 64)),
+  });
+  try {
+    const random = seededRandom(num('seed'));
+    const plans = Array.from({ length: sessions }, () => ({
+      startDelayMs: sessions === 1 ? 0 : random() * num('stagger-ms'),
+      thinkMs: num('think-ms') * (0.5 + random()),
+      llmMsPerChar: num('llm-ms-per-char'),
+      turns: Array.from({ length: num('turns') }, () =>
+        Array.from({ length: num('sentences') }, () => SENTENCES[Math.floor(random() * SENTENCES.length)]!),
+      ),
+    }));
+    const started = performance.now();
+    const results: SessionResult[] = await Promise.all(plans.map((plan) => runSession(`ws://127.0.0.1:${server.port}/invocations-bidirectional-stream`, plan)));
+    const wallS = (performance.now() - started) / 1000;
+    const first = results.flatMap((r) => r.firstAudioMs);
+    const utterances = results.reduce((n, r) => n + r.utterances, 0);
+    return {
+      policy,
+      sessions,
+      firstP50: percentile(first, 50),
+      firstP95: percentile(first, 95),
+      underruns: results.reduce((n, r) => n + r.underruns, 0),
+      utterances,
+      audioSPerS: results.reduce((n, r) => n + r.audioMs, 0) / 1000 / wallS,
+      runsPerS: utterances / wallS,
+      peakRssMiB: await server.peakRssMiB(),
+      errors: results.reduce((n, r) => n + r.errors.length, 0),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+const meetsGoal = (r: RunReport) => r.firstP95 < 500 && r.underruns === 0 && r.errors === 0;
+
+function printRow(r: RunReport): void {
+  console.log(
+    [
+      r.policy.padEnd(8),
+      String(r.sessions).padStart(4),
+      r.firstP50.toFixed(0).padStart(8),
+      r.firstP95.toFixed(0).padStart(8),
+      `${r.underruns}/${r.utterances}`.padStart(11),
+      r.audioSPerS.toFixed(1).padStart(9),
+      r.runsPerS.toFixed(1).padStart(8),
+      String(r.peakRssMiB ?? '?').padStart(8),
+      String(r.errors).padStart(6),
+    ].join(' '),
+  );
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'kokoro-bench-'));
+try {
+  await writeFixtureModel(dir);
+  const sessionCounts = flags.sessions.split(',').map(Number);
+  const policies = flags.policies.split(',');
+  console.log(
+    `Kokoro server load benchmark, ${new Date().toISOString()}: stand-in model + simulated GPU delay ` +
+      `${num('delay-ms')} ms + ${num('per-char-ms')} ms/char per piece, 1 model worker; ` +
+      `${num('turns')} turns x ${num('sentences')} sentences per session, LLM pace ${num('llm-ms-per-char')} ms/char, ` +
+      `think ${num('think-ms')} ms, starts spread over ${num('stagger-ms')} ms`,
+  );
+  console.log('policy   sess  p50(ms)  p95(ms)   underruns  audio/s  utt/s  rss(MiB) errors');
+  const reports: RunReport[] = [];
+  for (const n of sessionCounts) {
+    for (const policy of policies) {
+      const r = await runLoad(dir, policy, n);
+      reports.push(r);
+      printRow(r);
+    }
+    const d = reports.find((r) => r.sessions === n && r.policy === 'deadline');
+    const f = reports.find((r) => r.sessions === n && r.policy === 'fifo');
+    if (d && f) {
+      console.log(`  N=${n}: first-audio p95 deadline/fifo = ${(d.firstP95 / f.firstP95).toFixed(2)}, underruns ${d.underruns} vs ${f.underruns}`);
+    }
+  }
+
+  // Capacity: bisect between the largest passing and smallest failing session count (deadline).
+  const deadline = reports.filter((r) => r.policy === 'deadline');
+  let lo = Math.max(0, ...deadline.filter(meetsGoal).map((r) => r.sessions));
+  let hi = Math.min(...deadline.filter((r) => !meetsGoal(r)).map((r) => r.sessions));
+  for (let probe = 0; probe < num('capacity-probes') && Number.isFinite(hi) && hi - lo > Math.max(1, lo / 10); probe++) {
+    const mid = Math.round((lo + hi) / 2);
+    const r = await runLoad(dir, 'deadline', mid);
+    printRow(r);
+    if (meetsGoal(r)) lo = mid;
+    else hi = mid;
+  }
+  console.log(
+    `capacity (deadline, 1 model worker): ${lo} sessions with first-audio p95 < 500 ms and no underruns` +
+      (Number.isFinite(hi) ? ` (fails at ${hi})` : ' (the largest count tried)'),
+  );
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
