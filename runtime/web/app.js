@@ -29,7 +29,8 @@ function scheduleRender() {
     renderQueued = false;
     const turn = active ?? turns.at(-1);
     if (turn) renderTimeline(timeline, turn);
-    if (active && active.sentences.some((s) => s.playStart != null && s.playEnd == null)) scheduleRender();
+    // While a sentence plays, its bar grows: redraw ten times a second.
+    if (active && active.sentences.some((s) => s.playStart != null && s.playEnd == null)) setTimeout(scheduleRender, 100);
   });
 }
 
@@ -195,6 +196,7 @@ async function ask(promptText) {
     finished: false,
   };
   turns.push(turn);
+  if (turns.length > 30) turns.splice(0, turns.length - 30); // the page keeps recent turns only
   current = turn;
   active = turn;
   answer.replaceChildren(turn.tail);
