@@ -12,12 +12,13 @@ describe('npm start options', () => {
   });
 
   test('flags and environment', () => {
-    const o = parseLocalOptions(['--port', '0', '--offline', '--dtype', 'fp32', '--llm', 'bedrock'], {
+    const o = parseLocalOptions(['--port', '0', '--offline', '--dtype', 'fp32', '--llm', 'bedrock', '--voice', 'bf_emma'], {
+      SYSTEM_PROMPT: 'Be brief.',
       KOKORO_MODEL_DIR: '/models/kokoro',
       BEDROCK_MODEL_ID: 'm',
       AWS_REGION: 'eu-west-1',
     });
-    expect(o).toMatchObject({ port: 0, offline: true, dtype: 'fp32', modelDir: '/models/kokoro', llmRequested: true });
+    expect(o).toMatchObject({ port: 0, offline: true, dtype: 'fp32', modelDir: '/models/kokoro', llmRequested: true, voice: 'bf_emma', systemPrompt: 'Be brief.' });
     expect(o.llm).toEqual({ provider: 'bedrock', modelId: 'm', region: 'eu-west-1' });
   });
 

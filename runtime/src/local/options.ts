@@ -14,6 +14,7 @@ export const USAGE = `usage: npm start -- [options]
                        default: LLM_PROVIDER, else openai when OPENAI_BASE_URL is set, else echo
                        bedrock: BEDROCK_MODEL_ID, AWS_REGION and AWS credentials;
                        openai: OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API_KEY
+  --voice ID           default voice (or KOKORO_VOICE; default af_heart)
   --target ARN         use a deployed AgentCore runtime instead of the local pipeline
                        (or KOKORO_AGENT_RUNTIME_ARN; AWS credentials from the usual chain)
   --qualifier NAME     AgentCore endpoint, e.g. live (or KOKORO_AGENT_QUALIFIER; default DEFAULT)
@@ -30,6 +31,10 @@ export interface LocalOptions {
   llm: LlmConfig;
   /** Set when the LLM was asked for explicitly (flag or LLM_PROVIDER), not picked by default. */
   llmRequested: boolean;
+  /** The agent's system prompt (SYSTEM_PROMPT; default: the runtime's voice-friendly one). */
+  systemPrompt: string | undefined;
+  /** Default voice (--voice or KOKORO_VOICE; default af_heart). */
+  voice: string | undefined;
   target: string | undefined;
   qualifier: string | undefined;
   agentUrl: URL | undefined;
@@ -52,6 +57,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
         dtype: { type: 'string' },
         'model-dir': { type: 'string' },
         llm: { type: 'string' },
+        voice: { type: 'string' },
         target: { type: 'string' },
         qualifier: { type: 'string' },
         agent: { type: 'string' },
@@ -84,6 +90,8 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
     modelDir: values['model-dir'] ?? env['KOKORO_MODEL_DIR'] ?? undefined,
     llm: llmConfig(requested ?? (env['OPENAI_BASE_URL'] ? 'openai' : 'echo'), env),
     llmRequested: requested !== undefined,
+    systemPrompt: env['SYSTEM_PROMPT'] || undefined,
+    voice: values.voice ?? (env['KOKORO_VOICE'] || undefined),
     target,
     qualifier: values.qualifier ?? env['KOKORO_AGENT_QUALIFIER'] ?? undefined,
     agentUrl,

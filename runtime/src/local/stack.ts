@@ -4,6 +4,7 @@
 // agent URL, the web server alone in front of that agent.
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { startServer } from '@kokoro-speech/container';
+import { DEFAULT_SYSTEM_PROMPT } from '../config.ts';
 import { createLlmProvider, type LlmConfig } from '../llm/index.ts';
 import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '../local-sagemaker/index.ts';
 import { startAgentServer } from '../server/app.ts';
@@ -73,7 +74,14 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       const llm = createLlmProvider(llmConfig);
       // The same client code as on AWS: the SageMaker bidirectional stream, signed, to the router.
       const tts = new SageMakerBidiTransport({ endpointName: LOCAL_ENDPOINT_NAME, region: LOCAL_REGION, endpoint: router.url, credentials: LOCAL_CREDENTIALS });
-      const agent = await startAgentServer({ llm, tts, host: '127.0.0.1', port: 0 });
+      const agent = await startAgentServer({
+        llm,
+        tts,
+        host: '127.0.0.1',
+        port: 0,
+        systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+        ...(options.voice === undefined ? {} : { defaults: { voice: options.voice } }),
+      });
       closers.push(() => agent.close());
       upstream = agentServerUpstream(new URL(agent.url));
       info = {
