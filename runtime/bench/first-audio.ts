@@ -15,6 +15,7 @@ import { WebSocketTransport } from '../src/tts/websocket-transport.ts';
 import { SageMakerBidiTransport } from '../src/tts/sagemaker-bidi-transport.ts';
 import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '../src/local-sagemaker/index.ts';
 import { startAgentServer } from '../src/server/app.ts';
+import { pino } from 'pino';
 import { startContainerProcess } from './container-process.ts';
 import { ANSWER } from './first-audio-answer.ts';
 import { sseTurn } from '../test/turn-clients.ts';
@@ -68,10 +69,15 @@ const context: TurnContext = {
   tts: new WebSocketTransport({ url: container.wsUrl }),
   defaults: { voice: 'af_heart', speed: 1, format: 'pcm_s16le', sample_rate: 24000 },
 };
+// The agent's per-turn log line is written when a turn has finished: its arrival after the caller
+// disconnected is the disconnect -> cancelled latency.
+let turnLogged: (() => void) | null = null;
 const agent = await startAgentServer({
   llm,
   tts: new SageMakerBidiTransport({ endpointName: 'kokoro-local', region: 'us-east-1', endpoint: router.url, credentials: LOCAL_CREDENTIALS }),
+  logger: pino({ level: 'info' }, { write: (line: string) => void (line.includes('"msg":"turn"') && turnLogged?.()) }),
 });
+const disconnectMs: number[] = [];
 
 /** One turn in-process; stops it at first audio (except batch, which needs the whole answer anyway). */
 const cancelMs: number[] = [];
@@ -102,6 +108,8 @@ async function endToEnd(): Promise<Sample> {
   let ready = -1;
   let piece = '';
   let floor = -1;
+  let abortedAt = 0;
+  const logged = new Promise<number>((resolve) => (turnLogged = () => resolve(performance.now())));
   await sseTurn(agent.url, { prompt: ANSWER }, {
     controller,
     onEvent: (e) => {
@@ -109,10 +117,12 @@ async function endToEnd(): Promise<Sample> {
       if (e.type === 'audio' && firstAudio < 0) firstAudio = performance.now() - t0;
       if (e.type === 'sentence_end' && floor < 0) {
         floor = ready + e.synthesis_ms;
+        abortedAt = performance.now();
         controller.abort();
       }
     },
   });
+  disconnectMs.push((await logged) - abortedAt);
   return { firstAudio, floor, firstPieceReady: ready, firstPiece: piece };
 }
 
@@ -126,6 +136,7 @@ const rows: [string, TurnPolicy | 'e2e'][] = [
 const samples = new Map<string, Sample[]>(rows.map(([name]) => [name, []]));
 await inProcess('stream'); // warm-up: connections, JIT, the model's first run
 await endToEnd();
+cancelMs.length = disconnectMs.length = 0;
 for (let run = 0; run < RUNS; run++) {
   for (const [name, policy] of rows) samples.get(name)!.push(policy === 'e2e' ? await endToEnd() : await inProcess(policy));
   process.stderr.write(`run ${run + 1}/${RUNS} done\n`);
@@ -153,6 +164,7 @@ for (const [name, policy] of rows) {
   console.log(`  ${name.padEnd(40)}${fmt(percentile(parts.map((p) => p.send), 50))} ${fmt(percentile(parts.map((p) => p.queue), 50))} ${fmt(percentile(parts.map((p) => p.rest), 50))}`);
 }
 console.log(`\ncancel (abort -> LLM stopped, TTS session closed, turn done): p50 ${percentile(cancelMs, 50).toFixed(1)} ms, p95 ${percentile(cancelMs, 95).toFixed(1)} ms, max ${Math.max(...cancelMs).toFixed(1)} ms over ${cancelMs.length} turns`);
+console.log(`SSE caller disconnect -> agent turn cancelled and finished: p50 ${percentile(disconnectMs, 50).toFixed(1)} ms, p95 ${percentile(disconnectMs, 95).toFixed(1)} ms, max ${Math.max(...disconnectMs).toFixed(1)} ms over ${disconnectMs.length} turns`);
 console.log('\nfirst piece spoken:');
 for (const [name] of rows) console.log(`  ${name.padEnd(40)}${JSON.stringify(samples.get(name)![0]!.firstPiece.slice(0, 90))}`);
 
