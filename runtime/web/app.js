@@ -65,6 +65,7 @@ function onEvent(turn, event) {
       turn.ready = player.prepare(event.sample_rate).then(() => player.resume());
       break;
     case 'text':
+      turn.textEvents = (turn.textEvents ?? 0) + 1;
       turn.firstTextAt ??= at;
       turn.lastTextAt = at;
       turn.tail.textContent += event.delta;

@@ -27,6 +27,7 @@ export class TurnRecorder {
   /** When the start event arrived: the agent's turn clock (text_ms) starts here. */
   startAt = 0;
   text = '';
+  textEvents = 0;
   readonly sentences: SentenceTiming[] = [];
   readonly audio: Uint8Array[] = [];
   metrics: Metrics | null = null;
@@ -44,6 +45,7 @@ export class TurnRecorder {
       case 'text':
         this.firstTextAt ??= event.at;
         this.text += event.delta;
+        this.textEvents += 1;
         break;
       case 'sentence':
         this.sentences.push({

@@ -31,6 +31,9 @@ interface Report {
 }
 interface PageTurn {
   n: number;
+  textEvents?: number;
+  firstTextAt: number | null;
+  lastTextAt: number | null;
   doneAt?: number;
   cancelled?: boolean;
   error?: string;
@@ -120,6 +123,10 @@ suite('the page in Chromium', () => {
       const [turn] = await turns(page);
       expect(turn!.error).toBeUndefined();
       expect(turn!.sentences.map((s) => s.text)).toEqual(expected.sentences.map((s) => s.text));
+      // It streamed in: every delta the agent sends for this answer, one by one, over time.
+      expect(expected.textEvents).toBeGreaterThan(5);
+      expect(turn!.textEvents).toBe(expected.textEvents);
+      expect(turn!.lastTextAt!).toBeGreaterThan(turn!.firstTextAt!);
 
       // Wait until everything played, then check what the worklet got: each sentence's samples, in order.
       await until(page, 'turn 1 played out', playedOut(1));
