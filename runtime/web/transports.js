@@ -1,5 +1,5 @@
-// The two ways the page reaches the agent: POST /invocations answered with Server-Sent Events, and
-// the /ws WebSocket (JSON text frames for events, binary frames for audio). Both deliver the same
+// The two ways the page reaches the agent: POST /api/invocations answered with Server-Sent Events,
+// and the /api/ws WebSocket (JSON text frames for events, binary frames for audio). Both deliver the same
 // calls to `on(event)`: the turn events of the contract, with audio as {type:'audio', id, pcm}.
 import { createParser } from '/vendor/eventsource-parser/index.js';
 
@@ -15,7 +15,7 @@ function fromBase64(text) {
 
 /** One turn over SSE. Resolves when the stream ends; abort the signal to cancel (barge-in). */
 export async function sseTurn(request, on, signal) {
-  const res = await fetch('/invocations', {
+  const res = await fetch('/api/invocations', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-session-id': SESSION_ID },
     body: JSON.stringify(request),
@@ -54,7 +54,7 @@ export class WsClient {
 
   connect() {
     if (this.ws && this.ws.readyState <= WebSocket.OPEN) return this.open;
-    const url = new URL(`/ws?session=${SESSION_ID}`, location.href);
+    const url = new URL(`/api/ws?session=${SESSION_ID}`, location.href);
     url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(url);
     ws.binaryType = 'arraybuffer';

@@ -27,8 +27,8 @@ beforeAll(async () => {
 });
 afterAll(() => web.close());
 
-const post = (headers: Record<string, string>) =>
-  fetch(new URL('/invocations', web.url), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"prompt":"hi"}' });
+const post = (headers: Record<string, string>, path = '/api/invocations') =>
+  fetch(new URL(path, web.url), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"prompt":"hi"}' });
 
 describe('web server', () => {
   test('binds to loopback and serves the page, its modules and the SSE parser', async () => {
@@ -56,11 +56,12 @@ describe('web server', () => {
   test('turns from another origin, or through another host name, are refused', async () => {
     const other = await post({ origin: 'http://evil.example' });
     expect(other.status).toBe(403);
+    expect((await post({ origin: 'http://evil.example' }, '/invocations')).status).toBe(403);
     expect(JSON.stringify(await other.json())).toMatch(/only the page's own origin/);
     // DNS rebinding: the right address, someone else's name.
     const rebound = await new Promise<number>((resolve, reject) => {
       const req = net.connect(web.port, '127.0.0.1', () =>
-        req.end(`POST /invocations HTTP/1.1\r\nHost: evil.example:${web.port}\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`),
+        req.end(`POST /api/invocations HTTP/1.1\r\nHost: evil.example:${web.port}\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`),
       );
       let text = '';
       req.on('data', (d) => (text += d));
@@ -69,7 +70,7 @@ describe('web server', () => {
     });
     expect(rebound).toBe(403);
     const refused = await new Promise<number>((resolve) => {
-      const ws = new WebSocket(new URL('/ws', web.url.replace('http', 'ws')), { origin: 'http://evil.example' });
+      const ws = new WebSocket(new URL('/api/ws', web.url.replace('http', 'ws')), { origin: 'http://evil.example' });
       ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
       ws.on('open', () => resolve(101));
     });

@@ -1,5 +1,7 @@
 // The local web server (node:http): serves the page from runtime/web, and relays turns from the
-// page (POST /invocations as SSE, GET /ws as WebSocket) to an agent server or a deployed runtime.
+// page (POST /api/invocations as SSE, GET /api/ws as WebSocket) to an agent server or a deployed
+// runtime. /invocations and /ws answer the same, so anything that speaks the AgentCore contract
+// (the say CLI, curl) can use this server as if it were the agent.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
@@ -51,7 +53,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method === 'GET' && url.pathname === '/ping') return sendJson(res, 200, { status: 'Healthy' });
     if (req.method === 'GET' && url.pathname === '/api/info') return sendJson(res, 200, info);
-    if (url.pathname === '/invocations') {
+    if (url.pathname === '/api/invocations' || url.pathname === '/invocations') {
       if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'method', message: 'use POST' } });
       const why = refusal(req, policy);
       if (why) return sendJson(res, 403, { error: { code: 'forbidden', message: why } });
@@ -79,7 +81,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const why = url.pathname === '/ws' ? refusal(req, policy) : 'no WebSocket here';
+    const why = url.pathname === '/api/ws' || url.pathname === '/ws' ? refusal(req, policy) : 'no WebSocket here';
     if (why) {
       socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${why}\n`);
       return;
