@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { streamTurn, type Transport } from '../src/cli/turn-client.ts';
 import { TurnRecorder } from '../src/cli/timeline.ts';
+import { measureInBrowser } from './browser-page.ts';
 
 const { values } = parseArgs({ options: { turns: { type: 'string', default: '6' }, 'sample-rate': { type: 'string', default: '24000' } } });
 const TURNS = Number(values.turns);
@@ -86,6 +87,22 @@ async function main(): Promise<void> {
       );
     }
     console.log(`audio per turn: ${median(rows.sse.map((x) => x.audioS)).toFixed(2)} s`);
+
+    // The same prompt from the page in Chromium: what a listener gets.
+    const inPage = await measureInBrowser(url, PROMPT, order);
+    if (inPage === null) {
+      console.log('(no /usr/bin/chromium: page figures skipped)');
+      return;
+    }
+    console.log(`\nin the page (Chromium), medians of ${TURNS - 1} turns each, ms since Enter:`);
+    console.log('transport   first text   first audio   first sound (range)');
+    for (const t of ['sse', 'ws'] as const) {
+      const r = inPage[t];
+      const sound = r.map((x) => x.firstSound);
+      console.log(
+        `${t.padEnd(9)}   ${`${Math.round(median(r.map((x) => x.firstText)))} ms`.padStart(10)}   ${`${Math.round(median(r.map((x) => x.firstAudio)))} ms`.padStart(11)}   ${Math.round(median(sound))} ms (${Math.round(Math.min(...sound))}-${Math.round(Math.max(...sound))})`,
+      );
+    }
   } finally {
     child.kill('SIGINT');
     await new Promise((r) => child.once('exit', r));
