@@ -50,6 +50,13 @@ export function runProviderSuite(name: string, setup: () => Promise<ProviderUnde
       });
     });
 
+    test('concurrent turns on one provider do not mix their answers', async () => {
+      const { provider } = await setup();
+      const prompts = ['First caller asks this. Alone.', 'Second caller, another question entirely?', 'Third: short.'];
+      const answers = await Promise.all(prompts.map(async (p) => (await collect(provider.stream(p))).join('')));
+      expect(answers).toEqual(prompts);
+    });
+
     test('a consumer that stops early releases the upstream request', async () => {
       const { provider, upstreamGone } = await setup();
       for await (const delta of provider.stream(PROMPT)) {
