@@ -100,6 +100,23 @@ describe.each([
   });
 });
 
+describe('agent server: concurrency', () => {
+  test('concurrent SSE turns each get their own text and audio', async () => {
+    const server = await agent(direct());
+    const prompts = [PROMPT, 'A different answer for the second caller, with its own words. And a second sentence.', 'Third caller here. Short.'];
+    const turns = await Promise.all(prompts.map((prompt) => sseTurn(server.url, { prompt })));
+    turns.forEach(({ events }, i) => {
+      const text = events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('');
+      expect(text).toBe(prompts[i]);
+      const sentences = sentencesOf(events);
+      expect(sentences.map((x) => x.text).join(' ').replace(/\s+/g, ' ')).toBe(prompts[i]!.replace(/\s+/g, ' '));
+      for (const x of sentences) expect(x.bytes / 48).toBeCloseTo(x.duration_ms!, 0);
+    });
+    const ids = turns.map(({ events }) => (events[0] as { request_id: string }).request_id);
+    expect(new Set(ids).size).toBe(3);
+  });
+});
+
 describe('agent server: cancel and disconnect', () => {
   test('WebSocket cancel ends the turn with done{cancelled}; nothing of it follows; the socket goes on', async () => {
     const server = await agent(direct(), { llm: new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 300 }) });
