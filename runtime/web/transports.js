@@ -23,7 +23,14 @@ export async function sseTurn(request, on, signal) {
   });
   if (!res.ok || !res.body) {
     const text = await res.text().catch(() => '');
-    throw new Error(`the server answered ${res.status}: ${text.slice(0, 300)}`);
+    let detail = text.slice(0, 300);
+    try {
+      const { error } = JSON.parse(text); // {"error": {"code", "message"}} from the agent or this server
+      if (error?.message) detail = `${error.message}${error.code ? ` (${error.code})` : ''}`;
+    } catch {
+      // not JSON: show it as it is
+    }
+    throw new Error(`the server answered ${res.status}: ${detail}`);
   }
   const parser = createParser({
     onEvent(message) {

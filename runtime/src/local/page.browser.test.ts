@@ -43,7 +43,11 @@ interface PageTurn {
 
 // The page's globals as seen inside page.evaluate / waitForFunction callbacks (no DOM lib here).
 declare const window: { kokoro: { report(): Promise<Report>; turns(): PageTurn[] } };
-declare const document: { querySelectorAll(selector: string): { length: number }; activeElement: { getAttribute(name: string): string | null } | null };
+declare const document: {
+  querySelectorAll(selector: string): { length: number };
+  getElementById(id: string): { textContent: string } | null;
+  activeElement: { getAttribute(name: string): string | null } | null;
+};
 
 let stack: LocalStack;
 let browser: Browser;
@@ -73,12 +77,15 @@ suite('the page in Chromium', () => {
     await stack?.close();
   });
 
+  /** Errors the page logged; each test checks them at its end. */
+  const pageErrors = new WeakMap<Page, string[]>();
+
   async function openPage(): Promise<Page> {
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     const errors: string[] = [];
+    pageErrors.set(page, errors);
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('close', () => expect(errors).toEqual([]));
     await page.goto(stack.url);
     await expect(page.locator('#llm').textContent()).resolves.toMatch(/echo/);
     return page;
@@ -157,6 +164,7 @@ suite('the page in Chromium', () => {
       await expect(page.locator('#timeline .chip', { hasText: 'via' }).locator('dd').textContent()).resolves.toBe(transport === 'ws' ? 'WebSocket' : 'SSE');
       const played = (await turns(page))[0]!.sentences;
       expect(played.every((s) => s.playStart !== null && s.playEnd !== null && s.playEnd >= s.playStart)).toBe(true);
+      expect(pageErrors.get(page)).toEqual([]);
       await page.close();
     });
 
@@ -186,11 +194,12 @@ suite('the page in Chromium', () => {
       const turnsInPlayOrder = end.playOrder.map(([turn]) => turn);
       expect(turnsInPlayOrder).toEqual([...turnsInPlayOrder].sort((a, b) => a - b));
       expect(end.flushes).toBeGreaterThanOrEqual(2);
+      expect(pageErrors.get(page)).toEqual([]);
       await page.close();
     });
   }
 
-  test('the page is labelled and usable from the keyboard', async () => {
+  test('the page is labelled and usable from the keyboard, and says what went wrong', async () => {
     const page = await openPage();
     await expect(page.getByLabel('Prompt').count()).resolves.toBe(1);
     await expect(page.locator('#answer').getAttribute('aria-live')).resolves.toBe('polite');
@@ -198,6 +207,13 @@ suite('the page in Chromium', () => {
     await page.locator('#prompt').focus();
     await page.keyboard.press('Tab');
     await expect(page.evaluate(() => document.activeElement?.getAttribute('name'))).resolves.toBe('transport');
+    // A prompt the agent refuses: the page shows the agent's own message, and Stop is off again.
+    await ask(page, 'sse', 'x'.repeat(20_001));
+    await page.waitForFunction(() => /Error/.test(document.getElementById('status')?.textContent ?? ''));
+    await expect(page.locator('#status').textContent()).resolves.toMatch(/400.*prompt/s);
+    await expect(page.locator('#stop').isDisabled()).resolves.toBe(true);
+    // The only thing logged is the browser's own note about the 400.
+    expect(pageErrors.get(page)).toEqual([expect.stringMatching(/status of 400/)]);
     await page.close();
   });
 });
