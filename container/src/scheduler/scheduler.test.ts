@@ -103,6 +103,17 @@ describe('deadline policy', () => {
   });
 });
 
+test('a job is due its lead time before the audio runs out', () => {
+  let clock = 0;
+  const s = new Scheduler({ concurrency: 1, policy: 'deadline', now: () => clock, leadMs: () => 150 });
+  const lane = s.openLane(() => 5000);
+  const blocker = s.openLane(() => 0);
+  blocker.enqueue({ estimatedAudioMs: 0, run: () => new Promise(() => {}) });
+  clock = 100;
+  lane.enqueue({ estimatedAudioMs: 0, run: async () => {} });
+  expect(s.dueTime(lane)).toBe(4850);
+});
+
 test('fifo policy runs in arrival order regardless of playback', async () => {
   const h = harness('fifo');
   const long = h.scheduler.openLane(() => h.now() + 60_000);

@@ -2,10 +2,11 @@
 // deadline (or first-come-first-served, kept only for the benchmark's comparison).
 //
 // Each session (or POST request) is a Lane: its jobs run in the order they were enqueued. Only a
-// lane's head job competes. Under `deadline`, it is due when the lane's listener will run out of
-// audio: max(when it was enqueued, end of the audio already sent, pushed back by the estimated
-// audio of the lane's jobs now running). A session with nothing audible queued is therefore due "now" (its
-// enqueue time), ahead of sessions that still have audio playing.
+// lane's head job competes. Under `deadline`, it must be done when the lane's listener runs out
+// of audio, so it is due to start at max(when it was enqueued, the end of the audio already sent,
+// pushed back by the estimated audio of the lane's jobs now running, minus the lead time a job
+// needs (by default the average run)). A session with nothing audible queued is therefore due
+// "now" (its enqueue time), ahead of sessions that still have audio playing.
 
 export type SchedulingPolicy = 'deadline' | 'fifo';
 
@@ -24,6 +25,8 @@ export interface SchedulerOptions {
   now?: () => number;
   /** A job's run() rejected (jobs report their own errors; this is the last resort). */
   onJobError?: (error: unknown) => void;
+  /** Time a job needs before its audio can play, in ms (default: this scheduler's average run). */
+  leadMs?: () => number;
 }
 
 interface QueuedJob {
@@ -69,6 +72,7 @@ export class Scheduler {
   readonly policy: SchedulingPolicy;
   private readonly now: () => number;
   private readonly onJobError: (error: unknown) => void;
+  private readonly leadMs: () => number;
   private readonly lanes = new Set<Lane>();
   private seq = 0;
   private queuedTotal = 0;
@@ -85,6 +89,7 @@ export class Scheduler {
     this.policy = options.policy;
     this.now = options.now ?? Date.now;
     this.onJobError = options.onJobError ?? (() => {});
+    this.leadMs = options.leadMs ?? (() => this.averageRunMs);
   }
 
   openLane(playoutEnd: () => number): Lane {
@@ -137,7 +142,7 @@ export class Scheduler {
     const playoutEnd = lane.playoutEnd();
     // audio still being made starts playing no earlier than now
     const dryAt = lane.runningJobs > 0 ? Math.max(playoutEnd, this.now()) + lane.runningAudioMs : playoutEnd;
-    return Math.max(head.readyAt, dryAt);
+    return Math.max(head.readyAt, dryAt - this.leadMs());
   }
 
   /** The lane whose head job runs next, or undefined when nothing is queued. */

@@ -2,7 +2,6 @@
 // simulated model delay (a generic engine decorator) keeps work queued long enough to see it.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadKokoroEngine } from '../engine/index.ts';
 import { startServer, type RunningServer } from '../index.ts';
 import { createLogger } from '../log.ts';
 import type { AudioEndMessage, ErrorMessage } from '../protocol/messages.ts';
@@ -117,19 +116,18 @@ test('sessions beyond MAX_SESSIONS get overloaded and a 1013 close', async () =>
 });
 
 test('graceful shutdown: /ping turns 503, in-flight audio finishes, then sessions close with 1001', async () => {
-  const dir = model.dir;
-  const own = await startServer({
-    engine: loadKokoroEngine({ modelDir: dir, prepWorkers: 1 }),
-    config: { simulatedDelayMs: 200, shutdownGraceMs: 5000 },
-  });
-  const c = await TestClient.connect(own.wsUrl);
+  const c = await connect();
   c.send({ type: 'text', text: 'Finish this sentence before you go.', id: 'last' });
-  await c.next((m) => m.type === 'audio_start' || m.type === 'audio_end').catch(() => {});
-  const closing = own.close();
-  const ping = await fetch(`${own.url}/ping`).then((r) => r.status, () => 'refused');
+  // Messages are handled in order: once this error is back, the text above is queued.
+  c.send({ type: 'nonsense' });
+  await c.next((m) => m.type === 'error');
+  expect(c.messages.some((m) => m.type === 'audio_end')).toBe(false);
+  const closing = server.close();
+  const ping = await fetch(`${server.url}/ping`).then((r) => r.status, () => 'refused');
   expect([503, 'refused']).toContain(ping);
   const end = await c.next<AudioEndMessage>((m) => m.type === 'audio_end');
   expect(end.id).toBe('last');
   expect(await c.closed).toBe(1001);
   await closing;
+  expect(logs.lines.some((l) => l.msg === 'server stopped')).toBe(true);
 });

@@ -47,6 +47,8 @@ export class SpeechService {
       concurrency: config.prepWorkers ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
       policy: config.scheduler,
       onJobError: (error) => log.error({ err: error }, 'text preparation job failed'),
+      // a prepared text still needs its model run before it can play
+      leadMs: () => this.prepScheduler.averageRunMs + this.scheduler.averageRunMs,
     });
   }
 
