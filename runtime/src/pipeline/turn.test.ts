@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { EchoProvider } from '../llm/echo.ts';
 import { OpenAIProvider } from '../llm/openai.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
+import { startCutProxy } from '../tts/testing/cut-proxy.ts';
 import { turnEventSchema } from '../server/events.ts';
 import { runTurn, type PipelineEvent, type TurnContext } from './turn.ts';
 import type { TurnPolicy } from './policies.ts';
@@ -120,6 +121,32 @@ describe('runTurn', () => {
     expect(result.outcome).toBe('cancelled');
     expect(events.slice(cutAt).map((e) => e.type)).toEqual(['metrics', 'done']);
     expect(events.at(-1)).toEqual({ type: 'done', cancelled: true });
+  });
+
+  test('a stream broken mid-sentence is resumed: every sentence once, its audio complete and not repeated', async () => {
+    const clean = sentencesOf((await turn('stream')).events);
+    const proxy = await startCutProxy(container.server.port);
+    try {
+      const tts = new WebSocketTransport({ url: `ws://127.0.0.1:${proxy.port}` });
+      const events: PipelineEvent[] = [];
+      let audioOfS1 = 0;
+      const result = await runTurn({ ...context, tts }, {
+        request: { prompt: ANSWER },
+        emit: (e) => {
+          events.push(e);
+          // Cut the connection after s1 has delivered part of its audio.
+          if (e.type === 'audio' && e.id === 's1' && ++audioOfS1 === 1) proxy.cutAll();
+        },
+      });
+      expect(result.outcome).toBe('completed');
+      const broken = sentencesOf(events);
+      expect(audioOfS1).toBeGreaterThan(1);
+      expect(events.filter((e) => e.type === 'sentence' && e.id === 's1')).toHaveLength(1);
+      expect(broken.map((x) => [x.id, x.text, x.bytes])).toEqual(clean.map((x) => [x.id, x.text, x.bytes]));
+      for (const x of broken) expect(x.seqs).toEqual(x.seqs.map((_, i) => i));
+    } finally {
+      await proxy.close();
+    }
   });
 
   test('an answer with nothing to speak (a code block) ends cleanly with no sentences', async () => {
