@@ -45,7 +45,6 @@ const envSchema = z.object({
   SAGEMAKER_RUNTIME_URL: httpUrl(),
   SAGEMAKER_TARGET_VARIANT: str(),
   TTS_TRANSPORT: z.preprocess(empty, z.enum(['websocket', 'bidi', 'response-stream']).optional()),
-  SAGEMAKER_TRANSPORT: z.preprocess(empty, z.enum(['bidi', 'response-stream']).optional()),
   // LLM
   LLM_PROVIDER: z.preprocess(empty, z.enum(['bedrock', 'openai', 'echo']).optional()),
   BEDROCK_MODEL_ID: str(),
@@ -108,7 +107,7 @@ function ttsConfig(e: Env, problems: string[]): TransportConfig | undefined {
     problems.push('KOKORO_URL and SAGEMAKER_ENDPOINT_NAME are both set: set one (direct container or SageMaker)');
     return undefined;
   }
-  const transport = e.TTS_TRANSPORT ?? (e.KOKORO_URL ? 'websocket' : (e.SAGEMAKER_TRANSPORT ?? 'bidi'));
+  const transport = e.TTS_TRANSPORT ?? (e.KOKORO_URL ? 'websocket' : 'bidi');
   if (transport === 'websocket') {
     if (!e.KOKORO_URL) problems.push('TTS_TRANSPORT=websocket needs KOKORO_URL (ws://host:port of a Kokoro container)');
     return e.KOKORO_URL ? { kind: 'websocket', url: e.KOKORO_URL } : undefined;

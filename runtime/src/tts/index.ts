@@ -7,5 +7,5 @@ export { SageMakerBidiTransport } from './sagemaker-bidi-transport.ts';
 export type { SageMakerBidiTransportOptions } from './sagemaker-bidi-transport.ts';
 export { SageMakerResponseStreamTransport } from './response-stream-transport.ts';
 export type { SageMakerResponseStreamTransportOptions } from './response-stream-transport.ts';
-export { createTransport, transportConfigFromEnv } from './factory.ts';
+export { createTransport } from './factory.ts';
 export type { TransportConfig } from './factory.ts';
