@@ -44,7 +44,7 @@ test('outputs: ARNs, invoke URL and the exact CLI command', () => {
     agentRuntimeEndpointArn: `arn:aws:bedrock-agentcore:${region}:${account}:runtime/kokoro_dev_agent-AbCdE12345/runtime-endpoint/live`,
     invokeUrl: `https://bedrock-agentcore.${region}.amazonaws.com/runtimes/${encodeURIComponent(runtimeArn)}/invocations?qualifier=live`,
     imageUri: `${repositoryUrl}@sha256:${'ab'.repeat(32)}`,
-    cliCommand: `npm run say -- "prompt" --target ${runtimeArn}`,
+    cliCommand: `npm run say -- "prompt" --target ${runtimeArn} --qualifier live`,
   });
 });
 

@@ -75,4 +75,4 @@ export const agentRuntimeId = agent.runtimeId;
 export const agentRuntimeEndpointArn = agent.endpointArn;
 export const invokeUrl = pulumi.all([region, agent.runtimeArn]).apply(([r, arn]) => buildInvokeUrl(r, arn, qualifier));
 export const imageUri = image.imageUri;
-export const cliCommand = pulumi.interpolate`npm run say -- "prompt" --target ${agent.runtimeArn}`;
+export const cliCommand = pulumi.interpolate`npm run say -- "prompt" --target ${agent.runtimeArn} --qualifier ${qualifier}`;
