@@ -30,8 +30,12 @@ export interface RunOptions {
   preview?: boolean;
   /** Config values by full key (`project:key`, `aws:region`). */
   config?: Record<string, string>;
+  /** Config keys whose values the engine holds as secrets. */
+  secretKeys?: string[];
   /** Outputs of the stacks this program references, by full `org/project/stack` name. */
   stackOutputs?: Record<string, Record<string, unknown>>;
+  /** Computed values for the program's own resource types, laid over those of `fakeState`. */
+  moreState?: (type: string, name: string, inputs: Record<string, any>) => Record<string, any>;
 }
 
 /** Values every fake resource computes, by type. Anything not listed echoes its inputs. */
@@ -54,6 +58,12 @@ function fakeState(type: string, name: string, inputs: Record<string, any>): Rec
     }
     case 'aws:cloudwatch/logGroup:LogGroup':
       return { arn: arn('logs', `log-group:${inputs.name ?? name}`) };
+    case 'aws:lambda/function:Function':
+      return { arn: arn('lambda', `function:${inputs.name ?? name}`) };
+    case 'aws:sfn/stateMachine:StateMachine':
+      return { arn: arn('states', `stateMachine:${inputs.name ?? name}`) };
+    case 'aws:secretsmanager/secret:Secret':
+      return { arn: arn('secretsmanager', `secret:${name}-AbCdEf`) };
     case 'aws:sagemaker/model:Model':
     case 'aws:sagemaker/endpointConfiguration:EndpointConfiguration':
     case 'aws:sagemaker/endpoint:Endpoint': {
@@ -105,7 +115,7 @@ export async function runProgram(programUrl: URL, options: RunOptions): Promise<
           resources.push({ type: args.type, name: args.name, inputs, state });
           return { id: inputs.name as string, state };
         }
-        const state = { ...inputs, ...fakeState(args.type, args.name, inputs) };
+        const state = { ...inputs, ...fakeState(args.type, args.name, inputs), ...options.moreState?.(args.type, args.name, inputs) };
         resources.push({ type: args.type, name: args.name, inputs, state });
         return { id: `${args.name}-id`, state };
       },
@@ -120,7 +130,7 @@ export async function runProgram(programUrl: URL, options: RunOptions): Promise<
     options.preview ?? false,
     organization,
   );
-  pulumi.runtime.setAllConfig({ 'aws:region': region, ...options.config });
+  pulumi.runtime.setAllConfig({ 'aws:region': region, ...options.config }, options.secretKeys);
 
   // Record every output name read from a StackReference; getOutput keeps a missing name from
   // becoming an unhandled rejection, so the contract assertions report it instead.
