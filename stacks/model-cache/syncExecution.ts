@@ -5,6 +5,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import type * as Sfn from '@aws-sdk/client-sfn';
 import { createHash } from 'node:crypto';
+import type { ManifestOutput } from './handlers/manifest.ts';
 
 export interface SyncRequest {
   repo: string;
@@ -14,14 +15,9 @@ export interface SyncRequest {
   prefix: string;
 }
 
-export interface SyncResult {
+/** The execution's output is that of its last step, the manifest handler. */
+export interface SyncResult extends ManifestOutput {
   executionArn: string;
-  commit: string;
-  modelDataUri: string;
-  manifestKey: string;
-  filesCopied: number;
-  filesSkipped: number;
-  bytesCopied: number;
 }
 
 export interface RunSyncArgs {
