@@ -8,6 +8,7 @@ import type { LocalSageMakerRouter } from '../local-sagemaker/index.ts';
 import { startCutProxy } from './testing/cut-proxy.ts';
 import { fakeAudio, startFakeContainer } from './testing/fake-container.ts';
 import type { FakeContainer } from './testing/fake-container.ts';
+import { routedFakeTarget } from './testing/routed-fake.ts';
 import { collect, SENTENCES, transportSuite } from './testing/transport-suite.ts';
 import { SageMakerResponseStreamTransport } from './response-stream-transport.ts';
 
@@ -18,18 +19,7 @@ const transport = (endpoint: string, secretAccessKey = LOCAL_CREDENTIALS.secretA
     ...(maxConcurrentCalls && { maxConcurrentCalls }),
   });
 
-transportSuite('sagemaker-response-stream (local router, fake peer)', async () => {
-  const fake = await startFakeContainer();
-  const router = await startLocalSageMakerRouter({ containerUrl: fake.url, endpointName: 'kokoro' });
-  const proxy = await startCutProxy(router.port);
-  return {
-    transport: transport(router.url),
-    viaProxy: transport(`http://127.0.0.1:${proxy.port}`),
-    proxy,
-    expectedSamples: (text, rate) => fakeAudio(text, rate).length / 2,
-    close: async () => { await proxy.close(); await router.close(); await fake.close(); },
-  };
-});
+transportSuite('sagemaker-response-stream (local router, fake peer)', () => routedFakeTarget((endpoint) => transport(endpoint)));
 
 describe('SageMakerResponseStreamTransport specifics', () => {
   let fake: FakeContainer;

@@ -5,6 +5,7 @@ import type { LocalSageMakerRouter } from '../local-sagemaker/index.ts';
 import { startCutProxy } from './testing/cut-proxy.ts';
 import { fakeAudio, startFakeContainer } from './testing/fake-container.ts';
 import type { FakeContainer } from './testing/fake-container.ts';
+import { routedFakeTarget } from './testing/routed-fake.ts';
 import { collect, SENTENCES, transportSuite } from './testing/transport-suite.ts';
 import { SageMakerBidiTransport } from './sagemaker-bidi-transport.ts';
 import { TtsTransportError } from './types.ts';
@@ -16,18 +17,7 @@ const options = (endpoint: string, secretAccessKey = LOCAL_CREDENTIALS.secretAcc
     ...(maxPartBytes && { maxPartBytes }),
   });
 
-transportSuite('sagemaker-bidi (local router, fake peer)', async () => {
-  const fake = await startFakeContainer();
-  const router = await startLocalSageMakerRouter({ containerUrl: fake.url, endpointName: 'kokoro' });
-  const proxy = await startCutProxy(router.port);
-  return {
-    transport: options(router.url),
-    viaProxy: options(`http://127.0.0.1:${proxy.port}`),
-    proxy,
-    expectedSamples: (text, rate) => fakeAudio(text, rate).length / 2,
-    close: async () => { await proxy.close(); await router.close(); await fake.close(); },
-  };
-});
+transportSuite('sagemaker-bidi (local router, fake peer)', () => routedFakeTarget((endpoint) => options(endpoint)));
 
 describe('SageMakerBidiTransport specifics', () => {
   let fake: FakeContainer;
