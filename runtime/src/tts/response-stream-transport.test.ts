@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '../local-sagemaker/index.ts';
 import type { LocalSageMakerRouter } from '../local-sagemaker/index.ts';
 import { startCutProxy } from './testing/cut-proxy.ts';
-import { fakeAudio, startFakeContainer } from './testing/fake-container.ts';
+import { fakeAudio } from './testing/fake-container.ts';
 import type { FakeContainer } from './testing/fake-container.ts';
-import { routedFakeTarget } from './testing/routed-fake.ts';
+import { routedFakeTarget, startRoutedFake } from './testing/routed-fake.ts';
 import { collect, SENTENCES, transportSuite } from './testing/transport-suite.ts';
 import { SageMakerResponseStreamTransport } from './response-stream-transport.ts';
 
@@ -24,11 +24,9 @@ transportSuite('sagemaker-response-stream (local router, fake peer)', () => rout
 describe('SageMakerResponseStreamTransport specifics', () => {
   let fake: FakeContainer;
   let router: LocalSageMakerRouter;
-  beforeAll(async () => {
-    fake = await startFakeContainer();
-    router = await startLocalSageMakerRouter({ containerUrl: fake.url });
-  });
-  afterAll(async () => { await router.close(); await fake.close(); });
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ fake, router, close } = await startRoutedFake()));
+  afterAll(() => close());
 
   test('audio is byte-exact and in order whatever the concurrency, and counted in samples here', async () => {
     for (const calls of [1, 6]) {

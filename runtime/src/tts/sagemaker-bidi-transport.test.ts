@@ -1,11 +1,11 @@
 // SageMakerBidiTransport through the local router to the fake protocol-v1 peer.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '../local-sagemaker/index.ts';
+import { LOCAL_CREDENTIALS } from '../local-sagemaker/index.ts';
 import type { LocalSageMakerRouter } from '../local-sagemaker/index.ts';
 import { startCutProxy } from './testing/cut-proxy.ts';
-import { fakeAudio, startFakeContainer } from './testing/fake-container.ts';
+import { fakeAudio } from './testing/fake-container.ts';
 import type { FakeContainer } from './testing/fake-container.ts';
-import { routedFakeTarget } from './testing/routed-fake.ts';
+import { routedFakeTarget, startRoutedFake } from './testing/routed-fake.ts';
 import { collect, SENTENCES, transportSuite } from './testing/transport-suite.ts';
 import { SageMakerBidiTransport } from './sagemaker-bidi-transport.ts';
 import { TtsTransportError } from './types.ts';
@@ -22,11 +22,9 @@ transportSuite('sagemaker-bidi (local router, fake peer)', () => routedFakeTarge
 describe('SageMakerBidiTransport specifics', () => {
   let fake: FakeContainer;
   let router: LocalSageMakerRouter;
-  beforeAll(async () => {
-    fake = await startFakeContainer();
-    router = await startLocalSageMakerRouter({ containerUrl: fake.url });
-  });
-  afterAll(async () => { await router.close(); await fake.close(); });
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ fake, router, close } = await startRoutedFake()));
+  afterAll(() => close());
 
   test('a wrong secret fails open() with an unauthorized TtsTransportError', async () => {
     await expect(options(router.url, 'wrong').open({})).rejects.toMatchObject({ name: 'TtsTransportError', code: 'unauthorized', retryable: false });
