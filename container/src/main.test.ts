@@ -1,0 +1,74 @@
+// The container entry point as SageMaker runs it: `main.ts serve`, env configuration, JSON logs,
+// /ping after warm-up, and a clean exit on SIGTERM.
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fixtureModelDir } from './server/test-support.ts';
+
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+let model: Awaited<ReturnType<typeof fixtureModelDir>>;
+
+beforeAll(async () => {
+  model = await fixtureModelDir();
+});
+afterAll(async () => {
+  await model?.remove();
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+function run(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exit, out: () => out, err: () => err };
+}
+
+test('serve: start-up stages logged, /ping 200 once warm, audio served, SIGTERM exits 0', async () => {
+  const port = await freePort();
+  const p = run(['serve'], { KOKORO_MODEL_DIR: model.dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', PREP_WORKERS: '1' });
+  let ready = false;
+  for (let i = 0; i < 600 && !ready; i++) {
+    ready = await fetch(`http://127.0.0.1:${port}/ping`).then((r) => r.status === 200, () => false);
+    if (!ready) await sleep(50);
+  }
+  expect(ready).toBe(true);
+  const res = await fetch(`http://127.0.0.1:${port}/invocations`, { method: 'POST', body: JSON.stringify({ text: 'Hello there.', format: 'pcm_s16le' }) });
+  expect(res.status).toBe(200);
+  expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
+  p.child.kill('SIGTERM');
+  expect(await p.exit).toBe(0);
+  const lines = p.out().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const stages = lines.filter((l) => l.msg === 'startup stage').map((l) => l.stage);
+  expect(stages).toEqual(['listen', 'load_model', 'load_voices', 'start_prep_workers', 'warm_up', 'ready']);
+  for (const l of lines.filter((x) => x.msg === 'startup stage')) expect(typeof l.ms).toBe('number');
+  expect(lines.find((l) => l.route === 'POST /invocations')).toMatchObject({ status: 200, samples: expect.any(Number) });
+  expect(lines.at(-1)).toMatchObject({ msg: 'server stopped', stage: 'shutdown' });
+});
+
+test('bad arguments and bad environment stop it with a clear message', async () => {
+  const args = run(['train'], {});
+  expect(await args.exit).toBe(2);
+  expect(args.err()).toMatch(/usage: main.ts \[serve\]/);
+  const env = run([], { PORT: 'eighty', KOKORO_DEVICE: 'tpu' });
+  expect(await env.exit).toBe(2);
+  expect(env.err()).toMatch(/PORT/);
+  expect(env.err()).toMatch(/KOKORO_DEVICE/);
+});
+
+test('a missing model folder is fatal: logged, exit 1', async () => {
+  const p = run([], { KOKORO_MODEL_DIR: '/nonexistent/model', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+  expect(await p.exit).toBe(1);
+  expect(p.out()).toMatch(/"level":60.*missing config\.json/);
+});
