@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
 import { startServer, type RunningServer } from '../index.ts';
+import WebSocket from 'ws';
+import { BIDI_PATH } from '../protocol/messages.ts';
 import { fixtureModelDir, fixtureSamples } from './test-support.ts';
 
 let model: Awaited<ReturnType<typeof fixtureModelDir>>;
@@ -9,6 +11,19 @@ let engine: KokoroEngine;
 let server: RunningServer;
 let releaseEngine: () => void;
 let pingBeforeReady: number;
+let upgradeBeforeReady: number;
+
+/** HTTP status with which the server answers a WebSocket upgrade at `path` (101 if accepted). */
+const upgradeStatus = (path: string) =>
+  new Promise<number>((resolve, reject) => {
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}${path}`);
+    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.once('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.once('error', (e) => reject(e));
+  });
 
 beforeAll(async () => {
   model = await fixtureModelDir();
@@ -17,6 +32,7 @@ beforeAll(async () => {
   const gate = new Promise<KokoroEngine>((resolve) => (releaseEngine = () => resolve(engine)));
   server = await startServer({ engine: gate, waitUntilReady: false, config: { maxTextChars: 2000, maxWsMessageBytes: 16384 } });
   pingBeforeReady = (await fetch(`${server.url}/ping`)).status;
+  upgradeBeforeReady = await upgradeStatus(BIDI_PATH);
   releaseEngine();
   await server.ready;
 });
@@ -134,5 +150,10 @@ describe('POST /invocations errors', () => {
   test('unknown routes and methods', async () => {
     expect((await fetch(`${server.url}/nope`)).status).toBe(404);
     expect((await fetch(`${server.url}/invocations`)).status).toBe(405);
+  });
+  test('WebSocket upgrades: 503 before the model is ready, 404 on another path, accepted on the stream path', async () => {
+    expect(upgradeBeforeReady).toBe(503);
+    expect(await upgradeStatus('/ws')).toBe(404);
+    expect(await upgradeStatus(BIDI_PATH)).toBe(101);
   });
 });
