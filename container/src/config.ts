@@ -18,6 +18,7 @@ const envSchema = z.object({
   MAX_QUEUED_TOTAL: int(1).default(1024),
   MAX_WS_MESSAGE_BYTES: int(256).default(64 * 1024),
   MAX_SESSIONS: int(1).default(256),
+  MAX_WS_BUFFERED_BYTES: int(65536).default(16 * 1024 * 1024),
   SCHEDULER: z.enum(['deadline', 'fifo']).default('deadline'),
   PREP_WORKERS: int(1).optional(),
   SHUTDOWN_GRACE_MS: int(0).default(10_000),
@@ -43,6 +44,8 @@ export interface ServerConfig {
   /** Largest client WebSocket message (and POST body) accepted, in bytes. */
   maxWsMessageBytes: number;
   maxSessions: number;
+  /** Audio a WebSocket client may leave unread before the session is dropped (it is not reading). */
+  maxWsBufferedBytes: number;
   scheduler: 'deadline' | 'fifo';
   /** Text preparation worker threads (default: the engine's choice). */
   prepWorkers: number | undefined;
@@ -76,6 +79,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     maxQueuedTotal: e.MAX_QUEUED_TOTAL,
     maxWsMessageBytes: e.MAX_WS_MESSAGE_BYTES,
     maxSessions: e.MAX_SESSIONS,
+    maxWsBufferedBytes: e.MAX_WS_BUFFERED_BYTES,
     scheduler: e.SCHEDULER,
     prepWorkers: e.PREP_WORKERS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

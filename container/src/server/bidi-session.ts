@@ -60,6 +60,12 @@ export class BidiSession {
         for (let at = 0; at < bytes.length; at += MAX_AUDIO_FRAME_BYTES) {
           this.ws.send(bytes.subarray(at, at + MAX_AUDIO_FRAME_BYTES), { binary: true });
         }
+        // A client that stops reading would make us hold all its queued audio in memory.
+        if (this.ws.bufferedAmount > this.service.config.maxWsBufferedBytes) {
+          this.service.log.warn({ session: this.id, bufferedBytes: this.ws.bufferedAmount }, 'client is not reading its audio; dropping the session');
+          this.stream.close();
+          this.ws.terminate();
+        }
       },
       end: (u, s) => {
         this.stats.utterances++;

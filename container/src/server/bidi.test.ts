@@ -4,11 +4,15 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
 import { startServer, type RunningServer } from '../index.ts';
 import { MAX_AUDIO_FRAME_BYTES, type AudioEndMessage, type ErrorMessage, type ServerMessage } from '../protocol/messages.ts';
-import { TestClient, fixtureModelDir, fixtureSamples } from './test-support.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import WebSocket from 'ws';
+import { createLogger } from '../log.ts';
+import { TestClient, fixtureModelDir, fixtureSamples, logCapture } from './test-support.ts';
 
 let model: Awaited<ReturnType<typeof fixtureModelDir>>;
 let engine: KokoroEngine;
 let server: RunningServer;
+const logs = logCapture();
 const clients: TestClient[] = [];
 
 beforeAll(async () => {
@@ -16,7 +20,8 @@ beforeAll(async () => {
   engine = await loadKokoroEngine({ modelDir: model.dir, prepWorkers: 1 });
   server = await startServer({
     engine,
-    config: { maxTextChars: 1000, maxWsMessageBytes: 8192, simulatedDelayMs: 15 },
+    logger: createLogger('warn', logs.stream),
+    config: { maxTextChars: 1000, maxWsMessageBytes: 8192, simulatedDelayMs: 15, maxWsBufferedBytes: 1024 * 1024 },
   });
 });
 
@@ -133,6 +138,32 @@ test('end with nothing queued answers done at once; text after end is refused', 
   const error = await c.next<ErrorMessage>((m) => m.type === 'error');
   expect(error).toMatchObject({ id: 'late', code: 'invalid_message' });
   expect(error.message).toMatch(/after end/);
+});
+
+test('a client that stops reading its audio is dropped, and the server carries on', async () => {
+  const ws = new WebSocket(server.wsUrl);
+  let raw: { resume(): void } | undefined;
+  ws.once('upgrade', (res) => {
+    raw = res.socket;
+    res.socket.pause(); // reads nothing from here on
+  });
+  await new Promise((resolve) => ws.once('open', resolve));
+  const words = 'this long answer keeps the model busy for a good while and makes plenty of audio';
+  const text = `${Array.from({ length: 12 }, () => words).join(', ')}.`;
+  for (let i = 0; i < 12; i++) ws.send(JSON.stringify({ type: 'text', text, id: `long${i}` }));
+  let dropped: Record<string, unknown> | undefined;
+  for (let i = 0; i < 1000 && !dropped; i++) {
+    dropped = logs.lines.find((l) => l.msg === 'client is not reading its audio; dropping the session');
+    if (!dropped) await sleep(20);
+  }
+  expect(dropped?.bufferedBytes).toBeGreaterThan(1024 * 1024);
+  const closed = new Promise<number>((resolve) => ws.once('close', resolve));
+  ws.on('error', () => {});
+  raw!.resume();
+  expect(await closed).toBe(1006);
+  const c = await connect();
+  c.send({ type: 'text', text: 'Still serving.', id: 'ok' });
+  expect((await c.next<AudioEndMessage>((m) => m.type === 'audio_end')).id).toBe('ok');
 });
 
 test('WebSocket pings are answered', async () => {

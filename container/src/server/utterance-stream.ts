@@ -211,9 +211,11 @@ export class UtteranceStream {
         u.results[u.delivered++] = undefined;
         this.begin(u);
         this.send(u, u.encoder.write(audio));
+        if (this.queue[0] !== u) return; // the sink closed the stream
       }
       this.begin(u);
       this.send(u, u.encoder.end());
+      if (this.queue[0] !== u) return;
       this.queue.shift();
       this.service.pendingTotal--;
       const sampleRate = u.info.output.sampleRate;
