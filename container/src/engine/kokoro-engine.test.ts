@@ -119,3 +119,20 @@ test('close waits for model runs in flight, then refuses new ones', async () => 
     await rm(own, { recursive: true, force: true });
   }
 });
+
+test('engines can be closed and loaded again in one process (prep workers never load the native runtime)', async () => {
+  // Before prep workers stubbed onnxruntime-node, terminating them corrupted the heap and a later
+  // model run or the exit aborted the process, usually within three rounds.
+  const own = await mkdtemp(join(tmpdir(), 'kokoro-reload-'));
+  try {
+    await writeFixtureModel(own);
+    for (let round = 0; round < 5; round++) {
+      const e = await loadKokoroEngine({ modelDir: own, prepWorkers: 1 });
+      const [piece] = await e.prepare(`Round ${round} of loading and closing.`, 'af_heart');
+      for (let i = 0; i < 10; i++) await e.synthesize(piece!, 'af_heart', 1);
+      await e.close();
+    }
+  } finally {
+    await rm(own, { recursive: true, force: true });
+  }
+}, 60_000);

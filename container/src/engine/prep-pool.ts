@@ -1,6 +1,6 @@
 // A small pool of prep worker threads; each request goes to the worker with the least pending work.
 import { Worker } from 'node:worker_threads';
-import type { PrepReply, PrepRequest } from './prep-worker.ts';
+import type { PrepReply, PrepRequest } from './prep-core.ts';
 import type { PreparedPiece } from './types.ts';
 
 interface Pending {
