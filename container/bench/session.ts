@@ -5,7 +5,7 @@
 // already received has finished playing).
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
-import { serverMessageSchema } from '../src/protocol/messages.ts';
+import { serverMessageSchema } from '@kokoro-speech/protocol';
 
 export interface SessionPlan {
   startDelayMs: number;

@@ -4,7 +4,7 @@ import { defaultConfig, type ServerConfig } from './config.ts';
 import type { Engine } from './engine/types.ts';
 import { createLogger, type Logger } from './log.ts';
 import { startKokoroServer } from './server/index.ts';
-import { BIDI_PATH } from './protocol/messages.ts';
+import { BIDI_PATH } from '@kokoro-speech/protocol';
 
 export type { ServerConfig } from './config.ts';
 export { configFromEnv } from './config.ts';

@@ -24,8 +24,8 @@ describe('deployment settings', () => {
     expect(settings.map((s) => [s.project, s.sourceContext.git.repoDir, s.vcs.paths])).toEqual([
       ['kokoro-foundation', 'stacks/foundation', ['stacks/foundation/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json']],
       ['kokoro-model-cache', 'stacks/model-cache', ['stacks/model-cache/**', 'weights/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json']],
-      ['kokoro-endpoint', 'stacks/endpoint', ['stacks/endpoint/**', 'container/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json']],
-      ['kokoro-agent-runtime', 'stacks/agent-runtime', ['stacks/agent-runtime/**', 'runtime/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json']],
+      ['kokoro-endpoint', 'stacks/endpoint', ['stacks/endpoint/**', 'container/**', 'protocol/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json']],
+      ['kokoro-agent-runtime', 'stacks/agent-runtime', ['stacks/agent-runtime/**', 'runtime/**', 'protocol/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json']],
     ]);
     for (const s of settings) {
       expect(s).toMatchObject({ organization, stack: 'dev', sourceContext: { git: { branch: 'refs/heads/main' } } });

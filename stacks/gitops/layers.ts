@@ -23,11 +23,11 @@ export const layers: Layer[] = [
   },
   {
     key: 'endpoint', project: projectNames.endpoint, repoDir: 'stacks/endpoint',
-    paths: ['stacks/endpoint/**', 'container/**', ...common], after: 'model-cache',
+    paths: ['stacks/endpoint/**', 'container/**', 'protocol/**', ...common], after: 'model-cache',
   },
   {
     key: 'agent-runtime', project: projectNames.agentRuntime, repoDir: 'stacks/agent-runtime',
-    paths: ['stacks/agent-runtime/**', 'runtime/**', ...common], after: 'endpoint',
+    paths: ['stacks/agent-runtime/**', 'runtime/**', 'protocol/**', ...common], after: 'endpoint',
   },
 ];
 

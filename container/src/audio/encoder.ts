@@ -1,5 +1,5 @@
 // One utterance's audio path: 24 kHz float pieces in, bytes of the chosen format and rate out.
-import type { AudioFormat, SampleRate } from '../protocol/messages.ts';
+import type { AudioFormat, SampleRate } from '@kokoro-speech/protocol';
 import { floatToMulaw, floatToS16le } from './pcm.ts';
 import { StreamingResampler } from './resample.ts';
 import { streamingWavHeader } from './wav.ts';

@@ -8,7 +8,7 @@ import type { ServerConfig } from '../config.ts';
 import { loadKokoroEngine } from '../engine/index.ts';
 import type { Engine } from '../engine/types.ts';
 import type { Logger } from '../log.ts';
-import { BIDI_PATH } from '../protocol/messages.ts';
+import { BIDI_PATH } from '@kokoro-speech/protocol';
 import { BidiSession } from './bidi-session.ts';
 import { SpeechError } from './errors.ts';
 import { handleInvocation, sendError } from './invocations.ts';

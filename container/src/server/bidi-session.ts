@@ -1,6 +1,6 @@
 // One WebSocket session of protocol v1: config/text/cancel/end in, ready/audio/cancelled/error/done out.
 import type { WebSocket } from 'ws';
-import { MAX_AUDIO_FRAME_BYTES, PROTOCOL_VERSION, type ServerMessage, type TextMessage } from '../protocol/messages.ts';
+import { MAX_AUDIO_FRAME_BYTES, PROTOCOL_VERSION, type ServerMessage, type TextMessage } from '@kokoro-speech/protocol';
 import { effectiveSampleRate } from '../audio/index.ts';
 import { MessageError, parseClientMessage } from './client-message.ts';
 import { SpeechError, asSpeechError } from './errors.ts';

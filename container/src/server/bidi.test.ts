@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
 import { startServer, type RunningServer } from '../index.ts';
-import { MAX_AUDIO_FRAME_BYTES, type AudioEndMessage, type ErrorMessage, type ServerMessage } from '../protocol/messages.ts';
+import { MAX_AUDIO_FRAME_BYTES, type AudioEndMessage, type ErrorMessage, type ServerMessage } from '@kokoro-speech/protocol';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { createLogger } from '../log.ts';

@@ -1,6 +1,6 @@
 // Parses one WebSocket message (text or binary frame: SageMaker may deliver JSON in either) into
 // a validated protocol v1 client message, or a SpeechError naming the problem.
-import { clientMessageSchema, type ClientMessage } from '../protocol/messages.ts';
+import { clientMessageSchema, type ClientMessage } from '@kokoro-speech/protocol';
 import { SpeechError } from './errors.ts';
 
 const TYPES = ['config', 'text', 'cancel', 'end'];

@@ -1,5 +1,5 @@
 // The one error type of the server: a protocol error code plus the HTTP status it maps to.
-import type { ErrorCode, HttpErrorBody } from '../protocol/messages.ts';
+import type { ErrorCode, HttpErrorBody } from '@kokoro-speech/protocol';
 
 const STATUS: Record<ErrorCode, number> = {
   invalid_message: 400,

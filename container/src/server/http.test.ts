@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
 import { startServer, type RunningServer } from '../index.ts';
 import WebSocket from 'ws';
-import { BIDI_PATH } from '../protocol/messages.ts';
+import { BIDI_PATH } from '@kokoro-speech/protocol';
 import { fixtureModelDir, fixtureSamples } from './test-support.ts';
 
 let model: Awaited<ReturnType<typeof fixtureModelDir>>;

@@ -1,7 +1,7 @@
 // POST /invocations: one text in, its audio streamed back as a chunked body, piece by piece.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { audioHeaders } from '../audio/index.ts';
-import { invocationRequestSchema } from '../protocol/messages.ts';
+import { invocationRequestSchema } from '@kokoro-speech/protocol';
 import { SpeechError, asSpeechError } from './errors.ts';
 import type { SpeechService } from './speech-service.ts';
 import { UtteranceStream } from './utterance-stream.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer, type RunningServer } from '../index.ts';
 import { createLogger } from '../log.ts';
-import type { AudioEndMessage, ErrorMessage } from '../protocol/messages.ts';
+import type { AudioEndMessage, ErrorMessage } from '@kokoro-speech/protocol';
 import { TestClient, fixtureModelDir, logCapture } from './test-support.ts';
 
 let model: Awaited<ReturnType<typeof fixtureModelDir>>;

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { Engine } from '../engine/types.ts';
 import type { Logger } from '../log.ts';
 import type { ServerConfig } from '../config.ts';
-import type { AudioFormat, SampleRate, VoiceSettings } from '../protocol/messages.ts';
+import type { AudioFormat, SampleRate, VoiceSettings } from '@kokoro-speech/protocol';
 import { AudioDurationEstimator, Scheduler } from '../scheduler/index.ts';
 import { SpeechError } from './errors.ts';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import WebSocket from 'ws';
 import { writeFixtureModel, SAMPLES_PER_TOKEN } from '../fixture/index.ts';
-import { serverMessageSchema, type ServerMessage } from '../protocol/messages.ts';
+import { serverMessageSchema, type ServerMessage } from '@kokoro-speech/protocol';
 
 export { SAMPLES_PER_TOKEN };
 

@@ -12,7 +12,7 @@ import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import type { AwsCredentialIdentity } from '@smithy/types';
-import { BIDI_PATH } from '@kokoro-speech/container/protocol';
+import { BIDI_PATH } from '@kokoro-speech/protocol';
 import { sendAwsError } from './aws-errors.ts';
 import type { AnyResponse } from './aws-errors.ts';
 import { bridgeBidiStream } from './bidi-bridge.ts';

@@ -1,5 +1,5 @@
 // Types of the turn pipeline: what it is given, what it emits, what it returns.
-import type { AudioFormat, SampleRate } from '@kokoro-speech/container/protocol';
+import type { AudioFormat, SampleRate } from '@kokoro-speech/protocol';
 import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
 import type { MetricsEvent, TurnEvent, TurnRequest } from '../server/events.ts';

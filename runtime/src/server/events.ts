@@ -3,7 +3,7 @@
 // per event with a `type` field; audio goes as binary frames after its `sentence` event instead of
 // `audio` events.
 import { z } from 'zod';
-import { voiceSettingsSchema } from '@kokoro-speech/container/protocol';
+import { voiceSettingsSchema } from '@kokoro-speech/protocol';
 
 export const startEventSchema = z.object({
   type: z.literal('start'),

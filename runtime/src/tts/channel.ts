@@ -1,6 +1,6 @@
 // The message channel a protocol-v1 session runs over: a direct WebSocket to the container or a
 // SageMaker bidirectional stream. Both carry whole protocol messages: text = JSON, binary = audio.
-import type { ClientMessage } from '@kokoro-speech/container/protocol';
+import type { ClientMessage } from '@kokoro-speech/protocol';
 import type { TtsTransportError } from './types.ts';
 
 export interface ChannelHandlers {

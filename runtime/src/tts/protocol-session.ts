@@ -1,8 +1,8 @@
 // A TtsSession over protocol v1 on any message channel (direct WebSocket or SageMaker bidi stream):
 // pipelined speak, cancel with no stale audio, end/done, and one reconnect that re-sends the
 // utterances whose audio was not complete (announced by a `reconnected` event).
-import { serverMessageSchema, voiceSettingsSchema } from '@kokoro-speech/container/protocol';
-import type { ClientMessage, ReadyMessage, ServerMessage } from '@kokoro-speech/container/protocol';
+import { serverMessageSchema, voiceSettingsSchema } from '@kokoro-speech/protocol';
+import type { ClientMessage, ReadyMessage, ServerMessage } from '@kokoro-speech/protocol';
 import type { Channel, ChannelOpener } from './channel.ts';
 import { deferred } from './deferred.ts';
 import type { Deferred } from './deferred.ts';

@@ -4,8 +4,8 @@
 // the text: the session goes on) and transport failures (retried once by the session).
 import { InvokeEndpointWithResponseStreamCommand, ModelError } from '@aws-sdk/client-sagemaker-runtime';
 import type { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { ERROR_CODES } from '@kokoro-speech/container/protocol';
-import type { ErrorCode, VoiceSettings } from '@kokoro-speech/container/protocol';
+import { ERROR_CODES } from '@kokoro-speech/protocol';
+import type { ErrorCode, VoiceSettings } from '@kokoro-speech/protocol';
 import { fromUtf8 } from '@smithy/util-utf8';
 import { TtsTransportError } from './types.ts';
 

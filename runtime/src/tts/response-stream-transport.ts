@@ -2,7 +2,7 @@
 // InvokeEndpointWithResponseStream call per utterance (see response-stream-session.ts), through
 // the SDK's own client (its endpoint overridable: the local router).
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { voiceSettingsSchema } from '@kokoro-speech/container/protocol';
+import { voiceSettingsSchema } from '@kokoro-speech/protocol';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import { runtimeEndpoint } from '../sagemaker/signing.ts';
 import { ResponseStreamSession } from './response-stream-session.ts';

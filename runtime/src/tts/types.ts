@@ -1,6 +1,6 @@
 // The TTS session interface every transport implements (direct WebSocket, SageMaker bidirectional
 // stream, SageMaker response stream). The agent pipeline depends on this file only.
-import type { ErrorCode, VoiceSettings } from '@kokoro-speech/container/protocol';
+import type { ErrorCode, VoiceSettings } from '@kokoro-speech/protocol';
 
 export type { VoiceSettings };
 

@@ -1,7 +1,7 @@
 // The utterance bookkeeping of a protocol-v1 session: which utterances await audio (in send order),
 // which utterance the next binary frame belongs to, and which cancelled ids to ignore. Turns the
 // server's audio messages into TtsEvents carrying the client's own index.
-import type { AudioEndMessage, AudioStartMessage, ErrorMessage } from '@kokoro-speech/container/protocol';
+import type { AudioEndMessage, AudioStartMessage, ErrorMessage } from '@kokoro-speech/protocol';
 import type { EventQueue } from './event-queue.ts';
 import { checkUtteranceId, newUtteranceId } from './ids.ts';
 import type { TtsEvent } from './types.ts';

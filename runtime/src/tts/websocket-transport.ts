@@ -1,6 +1,6 @@
 // Direct transport: a WebSocket to the container's /invocations-bidirectional-stream (local mode).
 import WebSocket from 'ws';
-import { BIDI_PATH } from '@kokoro-speech/container/protocol';
+import { BIDI_PATH } from '@kokoro-speech/protocol';
 import type { Channel, ChannelOpener } from './channel.ts';
 import { ProtocolSession } from './protocol-session.ts';
 import { TtsTransportError } from './types.ts';

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type WebSocket from 'ws';
-import { BIDI_PATH, clientMessageSchema, invocationRequestSchema } from '@kokoro-speech/container/protocol';
+import { BIDI_PATH, clientMessageSchema, invocationRequestSchema } from '@kokoro-speech/protocol';
 
 export const SAMPLES_PER_CHAR = 120;
 const FRAME_BYTES = 4000;
