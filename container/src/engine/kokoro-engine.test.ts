@@ -104,35 +104,24 @@ test('a folder without the model names what is missing', async () => {
 });
 
 test('close waits for model runs in flight, then refuses new ones', async () => {
-  const own = await mkdtemp(join(tmpdir(), 'kokoro-close-'));
-  try {
-    await writeFixtureModel(own);
-    const e = await loadKokoroEngine({ modelDir: own, prepWorkers: 1 });
-    const [piece] = await e.prepare('One more sentence before closing.', 'af_heart');
-    const runs = [1, 1.5, 2].map((speed) => e.synthesize(piece!, 'af_heart', speed));
-    await e.close();
-    const lengths = (await Promise.all(runs)).map((a) => a.length);
-    expect(lengths).toEqual([1, 1.5, 2].map((speed) => expectedSamples(piece!.tokenIds.length, speed)));
-    await expect(e.synthesize(piece!, 'af_heart', 1)).rejects.toThrow(/closed/);
-    await expect(e.close()).resolves.toBeUndefined();
-  } finally {
-    await rm(own, { recursive: true, force: true });
-  }
+  // A second engine on the suite's model folder (engines only read it).
+  const e = await loadKokoroEngine({ modelDir: dir, prepWorkers: 1 });
+  const [piece] = await e.prepare('One more sentence before closing.', 'af_heart');
+  const runs = [1, 1.5, 2].map((speed) => e.synthesize(piece!, 'af_heart', speed));
+  await e.close();
+  const lengths = (await Promise.all(runs)).map((a) => a.length);
+  expect(lengths).toEqual([1, 1.5, 2].map((speed) => expectedSamples(piece!.tokenIds.length, speed)));
+  await expect(e.synthesize(piece!, 'af_heart', 1)).rejects.toThrow(/closed/);
+  await expect(e.close()).resolves.toBeUndefined();
 });
 
 test('engines can be closed and loaded again in one process (prep workers never load the native runtime)', async () => {
   // Before prep workers stubbed onnxruntime-node, terminating them corrupted the heap and a later
   // model run or the exit aborted the process, usually within three rounds.
-  const own = await mkdtemp(join(tmpdir(), 'kokoro-reload-'));
-  try {
-    await writeFixtureModel(own);
-    for (let round = 0; round < 5; round++) {
-      const e = await loadKokoroEngine({ modelDir: own, prepWorkers: 1 });
-      const [piece] = await e.prepare(`Round ${round} of loading and closing.`, 'af_heart');
-      for (let i = 0; i < 10; i++) await e.synthesize(piece!, 'af_heart', 1);
-      await e.close();
-    }
-  } finally {
-    await rm(own, { recursive: true, force: true });
+  for (let round = 0; round < 5; round++) {
+    const e = await loadKokoroEngine({ modelDir: dir, prepWorkers: 1 });
+    const [piece] = await e.prepare(`Round ${round} of loading and closing.`, 'af_heart');
+    for (let i = 0; i < 10; i++) await e.synthesize(piece!, 'af_heart', 1);
+    await e.close();
   }
 }, 60_000);
