@@ -22,13 +22,14 @@ async function main(): Promise<void> {
   console.log(`  LLM     ${stack.info.llm.description}`);
   console.log(`  Speech  ${stack.info.model.description}`);
   console.log(`  Agent   ${stack.info.target.description}`);
-  console.log('');
-  console.log(`  Open ${stack.url} in your browser. Ctrl-C stops.`);
   if (stack.info.llm.name === 'echo') {
     console.log('');
     console.log('  Note: the echo model is in use, so answers repeat your prompt. For a real LLM: --llm bedrock');
     console.log('  (AWS credentials) or --llm openai (OPENAI_BASE_URL, OPENAI_MODEL).');
   }
+  // The URL line comes last: scripts and tests wait for it, and then everything above is out.
+  console.log('');
+  console.log(`  Open ${stack.url} in your browser. Ctrl-C stops.`);
 
   let stopping = false;
   const stop = (signal: string): void => {
