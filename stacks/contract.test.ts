@@ -4,7 +4,13 @@
 // own test checks the same at run time under mocks; this one reads the sources of all of them.)
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from '@jest/globals';
-import { agentRuntimeOutputs, endpointOutputs, foundationOutputs, modelCacheOutputs, projectNames } from './shared/index.ts';
+import {
+  agentRuntimeOutputs,
+  endpointOutputs,
+  foundationOutputs,
+  modelCacheOutputs,
+  projectNames,
+} from './shared/index.ts';
 
 const source = (dir: string): string => {
   const file = new URL(`./${dir}/index.ts`, import.meta.url);
@@ -17,7 +23,10 @@ function exportedNames(code: string): string[] {
   const names = [...code.matchAll(/^export const (\w+)/gm)].map((m) => m[1]!);
   for (const block of code.matchAll(/^export \{([^}]*)\}/gm)) {
     for (const part of block[1]!.split(',')) {
-      const name = part.trim().split(/\s+as\s+/).pop();
+      const name = part
+        .trim()
+        .split(/\s+as\s+/)
+        .pop();
       if (name) names.push(name);
     }
   }
@@ -58,16 +67,18 @@ describe.each(['model-cache', 'endpoint', 'agent-runtime'])('consumer %s', (dir)
     expect(Object.keys(reads).length).toBeGreaterThan(0);
     for (const [project, names] of Object.entries(reads)) {
       const exported = exportedNames(source(producers[project]!.dir));
-      for (const name of names) expect({ project, name, exported: exported.includes(name) }).toEqual({ project, name, exported: true });
+      for (const name of names)
+        expect({ project, name, exported: exported.includes(name) }).toEqual({ project, name, exported: true });
     }
   });
 });
 
 describe('the source readers', () => {
   test('find exports and reads, and catch a renamed output', () => {
-    const producer = "export const endpointName = x;\nexport { a as endpointArn, imageUri };\n";
+    const producer = 'export const endpointName = x;\nexport { a as endpointArn, imageUri };\n';
     expect(exportedNames(producer)).toEqual(['endpointArn', 'endpointName', 'imageUri']);
-    const consumer = "const endpoint = stackRef('endpointStack', projectNames.endpoint);\nendpoint.requireOutput('endpointNam');\n";
+    const consumer =
+      "const endpoint = stackRef('endpointStack', projectNames.endpoint);\nendpoint.requireOutput('endpointNam');\n";
     const reads = readsByProject(consumer);
     expect(reads).toEqual({ 'kokoro-endpoint': ['endpointNam'] });
     expect(exportedNames(producer)).not.toContain(reads['kokoro-endpoint']![0]);

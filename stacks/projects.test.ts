@@ -19,7 +19,10 @@ const projects = [
 /** Config keys a program reads: config.get('k'), getNumber, getObject, require..., intSetting(config, 'k'). */
 function keysRead(source: string): string[] {
   const keys = new Set<string>();
-  for (const m of source.matchAll(/config\.(?:get|getNumber|getBoolean|getObject|require|requireNumber)(?:<[^>]*>)?\('([\w-]+)'/g)) keys.add(m[1]!);
+  for (const m of source.matchAll(
+    /config\.(?:get|getNumber|getBoolean|getObject|require|requireNumber)(?:<[^>]*>)?\('([\w-]+)'/g,
+  ))
+    keys.add(m[1]!);
   for (const m of source.matchAll(/intSetting\(config, '([\w-]+)'/g)) keys.add(m[1]!);
   for (const m of source.matchAll(/stackRef\('([\w-]+)'/g)) keys.add(m[1]!);
   return [...keys].sort();
@@ -40,7 +43,8 @@ describe.each(projects.filter((p) => existsSync(join(repoRoot, p.file))))('$file
   test('declares every config key the program reads, and the dev stack sets only declared keys', () => {
     const declared = Object.keys(project.config).filter((k) => !k.includes(':'));
     const source = [main, ...['agentRuntime.ts', 'settings.ts'].map((f) => join(dirname(main), f)).filter(existsSync)]
-      .map((f) => readFileSync(f, 'utf8')).join('\n');
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
     expect(keysRead(source).length).toBeGreaterThanOrEqual(5);
     expect(declared.sort()).toEqual(expect.arrayContaining(keysRead(source)));
     const devKeys = Object.keys(parse(readFileSync(stackFile, 'utf8')).config);

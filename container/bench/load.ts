@@ -90,7 +90,9 @@ async function runLoad(modelDir: string, policy: string, sessions: number): Prom
       ),
     }));
     const started = performance.now();
-    const results: SessionResult[] = await Promise.all(plans.map((plan) => runSession(`ws://127.0.0.1:${server.port}/invocations-bidirectional-stream`, plan)));
+    const results: SessionResult[] = await Promise.all(
+      plans.map((plan) => runSession(`ws://127.0.0.1:${server.port}/invocations-bidirectional-stream`, plan)),
+    );
     const wallS = (performance.now() - started) / 1000;
     const first = results.flatMap((r) => r.firstAudioMs);
     const utterances = results.reduce((n, r) => n + r.utterances, 0);
@@ -151,7 +153,9 @@ try {
     const d = reports.find((r) => r.sessions === n && r.policy === 'deadline');
     const f = reports.find((r) => r.sessions === n && r.policy === 'fifo');
     if (d && f) {
-      console.log(`  N=${n}: first-audio p95 deadline/fifo = ${(d.firstP95 / f.firstP95).toFixed(2)}, underruns ${d.underruns} vs ${f.underruns}`);
+      console.log(
+        `  N=${n}: first-audio p95 deadline/fifo = ${(d.firstP95 / f.firstP95).toFixed(2)}, underruns ${d.underruns} vs ${f.underruns}`,
+      );
     }
   }
 
@@ -159,7 +163,11 @@ try {
   const deadline = reports.filter((r) => r.policy === 'deadline');
   let lo = Math.max(0, ...deadline.filter(meetsGoal).map((r) => r.sessions));
   let hi = Math.min(...deadline.filter((r) => !meetsGoal(r)).map((r) => r.sessions));
-  for (let probe = 0; probe < num('capacity-probes') && Number.isFinite(hi) && hi - lo > Math.max(1, lo / 10); probe++) {
+  for (
+    let probe = 0;
+    probe < num('capacity-probes') && Number.isFinite(hi) && hi - lo > Math.max(1, lo / 10);
+    probe++
+  ) {
     const mid = Math.round((lo + hi) / 2);
     const r = await runLoad(dir, 'deadline', mid);
     printRow(r);

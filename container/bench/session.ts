@@ -29,7 +29,14 @@ export interface SessionResult {
 const BYTES_PER_MS = (24000 * 2) / 1000; // the session's default: pcm_s16le at 24 kHz
 
 export async function runSession(url: string, plan: SessionPlan): Promise<SessionResult> {
-  const result: SessionResult = { firstAudioMs: [], underruns: 0, underrunMs: 0, utterances: 0, audioMs: 0, errors: [] };
+  const result: SessionResult = {
+    firstAudioMs: [],
+    underruns: 0,
+    underrunMs: 0,
+    utterances: 0,
+    audioMs: 0,
+    errors: [],
+  };
   await sleep(plan.startDelayMs);
   const ws = new WebSocket(url);
   let onJson: (type: string, id: string | undefined) => void = () => {};

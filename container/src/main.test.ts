@@ -26,7 +26,10 @@ const freePort = () =>
   });
 
 function run(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -37,23 +40,42 @@ function run(args: string[], env: Record<string, string>) {
 
 test('serve: start-up stages logged, /ping 200 once warm, audio served, SIGTERM exits 0', async () => {
   const port = await freePort();
-  const p = run(['serve'], { KOKORO_MODEL_DIR: model.dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', PREP_WORKERS: '1' });
+  const p = run(['serve'], {
+    KOKORO_MODEL_DIR: model.dir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    PREP_WORKERS: '1',
+  });
   let ready = false;
   for (let i = 0; i < 600 && !ready; i++) {
-    ready = await fetch(`http://127.0.0.1:${port}/ping`).then((r) => r.status === 200, () => false);
+    ready = await fetch(`http://127.0.0.1:${port}/ping`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (!ready) await sleep(50);
   }
   expect(ready).toBe(true);
-  const res = await fetch(`http://127.0.0.1:${port}/invocations`, { method: 'POST', body: JSON.stringify({ text: 'Hello there.', format: 'pcm_s16le' }) });
+  const res = await fetch(`http://127.0.0.1:${port}/invocations`, {
+    method: 'POST',
+    body: JSON.stringify({ text: 'Hello there.', format: 'pcm_s16le' }),
+  });
   expect(res.status).toBe(200);
   expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
   p.child.kill('SIGTERM');
   expect(await p.exit).toBe(0);
-  const lines = p.out().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = p
+    .out()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const stages = lines.filter((l) => l.msg === 'startup stage').map((l) => l.stage);
   expect(stages).toEqual(['listen', 'load_model', 'load_voices', 'start_prep_workers', 'warm_up', 'ready']);
   for (const l of lines.filter((x) => x.msg === 'startup stage')) expect(typeof l.ms).toBe('number');
-  expect(lines.find((l) => l.route === 'POST /invocations')).toMatchObject({ status: 200, samples: expect.any(Number) });
+  expect(lines.find((l) => l.route === 'POST /invocations')).toMatchObject({
+    status: 200,
+    samples: expect.any(Number),
+  });
   expect(lines.at(-1)).toMatchObject({ msg: 'server stopped', stage: 'shutdown' });
 });
 

@@ -13,7 +13,9 @@ export const MIN_SPEED = 0.5;
 export const MAX_SPEED = 2.0;
 
 const speed = z.number().min(MIN_SPEED).max(MAX_SPEED);
-const sampleRate = z.union(SAMPLE_RATES.map((r) => z.literal(r)) as [z.ZodLiteral<24000>, z.ZodLiteral<16000>, z.ZodLiteral<8000>]);
+const sampleRate = z.union(
+  SAMPLE_RATES.map((r) => z.literal(r)) as [z.ZodLiteral<24000>, z.ZodLiteral<16000>, z.ZodLiteral<8000>],
+);
 const utteranceId = z.string().min(1).max(128);
 
 /** Voice and audio settings; every field optional (the session keeps what is not given). */
@@ -46,13 +48,7 @@ export type TextMessage = z.infer<typeof textMessageSchema>;
 
 // ---- server -> client -------------------------------------------------------------------------
 
-export const ERROR_CODES = [
-  'invalid_message',
-  'unknown_voice',
-  'text_too_long',
-  'overloaded',
-  'internal',
-] as const;
+export const ERROR_CODES = ['invalid_message', 'unknown_voice', 'text_too_long', 'overloaded', 'internal'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export const readyMessageSchema = z.object({

@@ -14,15 +14,30 @@ export interface PageTiming {
 }
 
 declare const window: {
-  kokoro: { turns(): { firstTextAt: number | null; sentences: { firstAudioAt: number | null; playStart: number | null }[] }[] };
+  kokoro: {
+    turns(): { firstTextAt: number | null; sentences: { firstAudioAt: number | null; playStart: number | null }[] }[];
+  };
 };
 
 /** Null when there is no Chromium here. `order` alternates transports; the first turn of each is a warm-up. */
-export async function measureInBrowser(url: URL, prompt: string, order: Transport[]): Promise<Record<Transport, PageTiming[]> | null> {
+export async function measureInBrowser(
+  url: URL,
+  prompt: string,
+  order: Transport[],
+): Promise<Record<Transport, PageTiming[]> | null> {
   if (!existsSync(CHROMIUM)) return null;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
   });
   try {
     const page = await browser.newPage();
@@ -33,10 +48,16 @@ export async function measureInBrowser(url: URL, prompt: string, order: Transpor
       await page.locator(`label[for=t-${transport}]`).click();
       await page.locator('#prompt').fill(prompt);
       await page.locator('#prompt').press('Enter');
-      await page.waitForFunction((n) => window.kokoro.turns()[n]?.sentences[0]?.playStart != null, i, { timeout: 30_000 });
+      await page.waitForFunction((n) => window.kokoro.turns()[n]?.sentences[0]?.playStart != null, i, {
+        timeout: 30_000,
+      });
       const t = await page.evaluate((n) => {
         const turn = window.kokoro.turns()[n]!;
-        return { firstText: turn.firstTextAt!, firstAudio: turn.sentences[0]!.firstAudioAt!, firstSound: turn.sentences[0]!.playStart! };
+        return {
+          firstText: turn.firstTextAt!,
+          firstAudio: turn.sentences[0]!.firstAudioAt!,
+          firstSound: turn.sentences[0]!.playStart!,
+        };
       }, i);
       await page.locator('#stop').click();
       if (seen[transport]++ > 0) out[transport].push(t);

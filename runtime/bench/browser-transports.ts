@@ -11,7 +11,9 @@ import { streamTurn, type Transport } from '../src/cli/turn-client.ts';
 import { TurnRecorder } from '../src/cli/timeline.ts';
 import { measureInBrowser } from './browser-page.ts';
 
-const { values } = parseArgs({ options: { turns: { type: 'string', default: '6' }, 'sample-rate': { type: 'string', default: '24000' } } });
+const { values } = parseArgs({
+  options: { turns: { type: 'string', default: '6' }, 'sample-rate': { type: 'string', default: '24000' } },
+});
 const TURNS = Number(values.turns);
 const SAMPLE_RATE = Number(values['sample-rate']) as 24000 | 16000 | 8000;
 const PROMPT =
@@ -43,7 +45,11 @@ async function main(): Promise<void> {
   const child = spawn(process.execPath, ['runtime/src/local/main.ts', '--offline', '--port', '0', '--llm', 'echo'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ECHO_FIRST_TOKEN_MS: process.env['ECHO_FIRST_TOKEN_MS'] ?? '400', ECHO_TOKENS_PER_SECOND: process.env['ECHO_TOKENS_PER_SECOND'] ?? '40' },
+    env: {
+      ...process.env,
+      ECHO_FIRST_TOKEN_MS: process.env['ECHO_FIRST_TOKEN_MS'] ?? '400',
+      ECHO_TOKENS_PER_SECOND: process.env['ECHO_TOKENS_PER_SECOND'] ?? '40',
+    },
   });
   const url = await new Promise<URL>((resolve, reject) => {
     let out = '';
@@ -55,12 +61,26 @@ async function main(): Promise<void> {
     child.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${out}`)));
   });
   try {
-    const rows: Record<Transport, { bytesPerAudioS: number; firstAudioMs: number; agentFirstAudioMs: number; cpuMsPerAudioS: number; mainCpuMsPerAudioS: number; audioS: number }[]> = { sse: [], ws: [] };
+    const rows: Record<
+      Transport,
+      {
+        bytesPerAudioS: number;
+        firstAudioMs: number;
+        agentFirstAudioMs: number;
+        cpuMsPerAudioS: number;
+        mainCpuMsPerAudioS: number;
+        audioS: number;
+      }[]
+    > = { sse: [], ws: [] };
     const order: Transport[] = [];
     for (let i = 0; i < TURNS; i++) order.push(i % 2 === 0 ? 'sse' : 'ws', i % 2 === 0 ? 'ws' : 'sse');
     for (const [i, transport] of [...order].entries()) {
       const before = await cpuMs(child.pid!);
-      const turn = streamTurn({ target: url, transport, request: { prompt: PROMPT, format: 'pcm_s16le', sample_rate: SAMPLE_RATE } });
+      const turn = streamTurn({
+        target: url,
+        transport,
+        request: { prompt: PROMPT, format: 'pcm_s16le', sample_rate: SAMPLE_RATE },
+      });
       const rec = new TurnRecorder();
       for await (const event of turn.events) rec.add(event);
       const after = await cpuMs(child.pid!);
@@ -77,13 +97,21 @@ async function main(): Promise<void> {
       });
     }
     const raw = SAMPLE_RATE * 2;
-    console.log(`same turn (${PROMPT.length} characters, echo LLM 400 ms first token, 40 tokens/s; stand-in model), ${SAMPLE_RATE} Hz PCM s16le = ${raw} B per second of audio; medians of ${TURNS - 1} turns each`);
-    console.log('transport   wire bytes/s audio   overhead vs raw PCM   first audio at caller (min-max)   at agent   server CPU ms/s audio (all threads / main thread)');
+    console.log(
+      `same turn (${PROMPT.length} characters, echo LLM 400 ms first token, 40 tokens/s; stand-in model), ${SAMPLE_RATE} Hz PCM s16le = ${raw} B per second of audio; medians of ${TURNS - 1} turns each`,
+    );
+    console.log(
+      'transport   wire bytes/s audio   overhead vs raw PCM   first audio at caller (min-max)   at agent   server CPU ms/s audio (all threads / main thread)',
+    );
     for (const t of ['sse', 'ws'] as const) {
       const r = rows[t];
       const bytes = median(r.map((x) => x.bytesPerAudioS));
       console.log(
-        `${t.padEnd(9)}   ${Math.round(bytes).toString().padStart(18)}   ${`${((bytes / raw - 1) * 100).toFixed(1)}%`.padStart(19)}   ${`${Math.round(median(r.map((x) => x.firstAudioMs)))} ms (${Math.round(Math.min(...r.map((x) => x.firstAudioMs)))}-${Math.round(Math.max(...r.map((x) => x.firstAudioMs)))})`.padStart(31)}   ${`${Math.round(median(r.map((x) => x.agentFirstAudioMs)))} ms`.padStart(8)}   ${median(r.map((x) => x.cpuMsPerAudioS)).toFixed(1).padStart(8)} / ${median(r.map((x) => x.mainCpuMsPerAudioS)).toFixed(1)}`,
+        `${t.padEnd(9)}   ${Math.round(bytes).toString().padStart(18)}   ${`${((bytes / raw - 1) * 100).toFixed(1)}%`.padStart(19)}   ${`${Math.round(median(r.map((x) => x.firstAudioMs)))} ms (${Math.round(Math.min(...r.map((x) => x.firstAudioMs)))}-${Math.round(Math.max(...r.map((x) => x.firstAudioMs)))})`.padStart(31)}   ${`${Math.round(median(r.map((x) => x.agentFirstAudioMs)))} ms`.padStart(8)}   ${median(
+          r.map((x) => x.cpuMsPerAudioS),
+        )
+          .toFixed(1)
+          .padStart(8)} / ${median(r.map((x) => x.mainCpuMsPerAudioS)).toFixed(1)}`,
       );
     }
     console.log(`audio per turn: ${median(rows.sse.map((x) => x.audioS)).toFixed(2)} s`);

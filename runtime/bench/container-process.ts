@@ -17,20 +17,33 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startContainerProcess(env: Record<string, string>): Promise<{ url: string; wsUrl: string; close(): Promise<void> }> {
+export async function startContainerProcess(
+  env: Record<string, string>,
+): Promise<{ url: string; wsUrl: string; close(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'kokoro-bench-'));
   await writeFixtureModel(dir);
   const port = await freePort();
   const main = fileURLToPath(import.meta.resolve('@kokoro-speech/container').replace(/index\.ts$/, 'main.ts'));
   const child = spawn(process.execPath, [main, 'serve'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', KOKORO_MODEL_DIR: dir, KOKORO_DTYPE: 'fp32', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      KOKORO_MODEL_DIR: dir,
+      KOKORO_DTYPE: 'fp32',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`container exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/ping`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/ping`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (i > 600) throw new Error('container did not become healthy within 60 s');
     await sleep(100);

@@ -61,7 +61,10 @@ function sampleOf(result: TurnResult): Sample {
   };
 }
 
-const container = await startContainerProcess({ SIMULATED_DELAY_MS: String(DELAY_MS), SIMULATED_DELAY_PER_CHAR_MS: String(DELAY_PER_CHAR_MS) });
+const container = await startContainerProcess({
+  SIMULATED_DELAY_MS: String(DELAY_MS),
+  SIMULATED_DELAY_PER_CHAR_MS: String(DELAY_PER_CHAR_MS),
+});
 const router = await startLocalSageMakerRouter({ containerUrl: container.url });
 const llm = new EchoProvider({ firstTokenMs: FIRST_TOKEN_MS, tokensPerSecond: TOKENS_PER_SECOND });
 const context: TurnContext = {
@@ -74,7 +77,12 @@ const context: TurnContext = {
 let turnLogged: (() => void) | null = null;
 const agent = await startAgentServer({
   llm,
-  tts: new SageMakerBidiTransport({ endpointName: 'kokoro-local', region: 'us-east-1', endpoint: router.url, credentials: LOCAL_CREDENTIALS }),
+  tts: new SageMakerBidiTransport({
+    endpointName: 'kokoro-local',
+    region: 'us-east-1',
+    endpoint: router.url,
+    credentials: LOCAL_CREDENTIALS,
+  }),
   logger: pino({ level: 'info' }, { write: (line: string) => void (line.includes('"msg":"turn"') && turnLogged?.()) }),
 });
 const disconnectMs: number[] = [];
@@ -110,18 +118,22 @@ async function endToEnd(): Promise<Sample> {
   let floor = -1;
   let abortedAt = 0;
   const logged = new Promise<number>((resolve) => (turnLogged = () => resolve(performance.now())));
-  await sseTurn(agent.url, { prompt: ANSWER }, {
-    controller,
-    onEvent: (e) => {
-      if (e.type === 'sentence' && ready < 0) ((ready = e.text_ms ?? -1), (piece = e.text));
-      if (e.type === 'audio' && firstAudio < 0) firstAudio = performance.now() - t0;
-      if (e.type === 'sentence_end' && floor < 0) {
-        floor = ready + e.synthesis_ms;
-        abortedAt = performance.now();
-        controller.abort();
-      }
+  await sseTurn(
+    agent.url,
+    { prompt: ANSWER },
+    {
+      controller,
+      onEvent: (e) => {
+        if (e.type === 'sentence' && ready < 0) ((ready = e.text_ms ?? -1), (piece = e.text));
+        if (e.type === 'audio' && firstAudio < 0) firstAudio = performance.now() - t0;
+        if (e.type === 'sentence_end' && floor < 0) {
+          floor = ready + e.synthesis_ms;
+          abortedAt = performance.now();
+          controller.abort();
+        }
+      },
     },
-  });
+  );
   disconnectMs.push((await logged) - abortedAt);
   return { firstAudio, floor, firstPieceReady: ready, firstPiece: piece };
 }
@@ -138,35 +150,79 @@ await inProcess('stream'); // warm-up: connections, JIT, the model's first run
 await endToEnd();
 cancelMs.length = disconnectMs.length = 0;
 for (let run = 0; run < RUNS; run++) {
-  for (const [name, policy] of rows) samples.get(name)!.push(policy === 'e2e' ? await endToEnd() : await inProcess(policy));
+  for (const [name, policy] of rows)
+    samples.get(name)!.push(policy === 'e2e' ? await endToEnd() : await inProcess(policy));
   process.stderr.write(`run ${run + 1}/${RUNS} done\n`);
 }
 
 const words = ANSWER.split(/\s+/).length;
 console.log(`\nfirst audio on loopback, ${RUNS} runs per policy, ${new Date().toISOString().slice(0, 10)}`);
-console.log(`answer: ${ANSWER.length} characters, ${words} words, 4 paragraphs; echo LLM ${FIRST_TOKEN_MS} ms to first token, ${TOKENS_PER_SECOND} tokens/s`);
-console.log(`container (own process): stand-in model + ${DELAY_MS} ms + ${DELAY_PER_CHAR_MS} ms/char per piece (GPU-like); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs\n`);
+console.log(
+  `answer: ${ANSWER.length} characters, ${words} words, 4 paragraphs; echo LLM ${FIRST_TOKEN_MS} ms to first token, ${TOKENS_PER_SECOND} tokens/s`,
+);
+console.log(
+  `container (own process): stand-in model + ${DELAY_MS} ms + ${DELAY_PER_CHAR_MS} ms/char per piece (GPU-like); load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ${cpus().length} CPUs\n`,
+);
 console.log(`${'policy'.padEnd(40)}first audio p50      p95  batch/p50  piece ready   floor p50  overhead p50  p95`);
-const batchP50 = percentile(samples.get(rows[0]![0])!.map((s) => s.firstAudio), 50);
+const batchP50 = percentile(
+  samples.get(rows[0]![0])!.map((s) => s.firstAudio),
+  50,
+);
 for (const [name] of rows) {
   const s = samples.get(name)!;
   const first = s.map((x) => x.firstAudio);
   const overhead = s.map((x) => x.firstAudio - x.floor);
   const p50 = percentile(first, 50);
   console.log(
-    `${name.padEnd(40)}${fmt(p50)} ${fmt(percentile(first, 95))} ${(batchP50 / p50).toFixed(1).padStart(9)}x ${fmt(percentile(s.map((x) => x.firstPieceReady), 50))}    ${fmt(percentile(s.map((x) => x.floor), 50))}      ${fmt(percentile(overhead, 50))} ${fmt(percentile(overhead, 95))}`,
+    `${name.padEnd(40)}${fmt(p50)} ${fmt(percentile(first, 95))} ${(batchP50 / p50).toFixed(1).padStart(9)}x ${fmt(
+      percentile(
+        s.map((x) => x.firstPieceReady),
+        50,
+      ),
+    )}    ${fmt(
+      percentile(
+        s.map((x) => x.floor),
+        50,
+      ),
+    )}      ${fmt(percentile(overhead, 50))} ${fmt(percentile(overhead, 95))}`,
   );
 }
-console.log('\noverhead parts, p50 (ms): piece ready -> speak() | container queue incl. phonemisation | network + delivery');
+console.log(
+  '\noverhead parts, p50 (ms): piece ready -> speak() | container queue incl. phonemisation | network + delivery',
+);
 for (const [name, policy] of rows) {
   if (policy === 'e2e') continue;
   const parts = samples.get(name)!.map((x) => x.parts!);
-  console.log(`  ${name.padEnd(40)}${fmt(percentile(parts.map((p) => p.send), 50))} ${fmt(percentile(parts.map((p) => p.queue), 50))} ${fmt(percentile(parts.map((p) => p.rest), 50))}`);
+  console.log(
+    `  ${name.padEnd(40)}${fmt(
+      percentile(
+        parts.map((p) => p.send),
+        50,
+      ),
+    )} ${fmt(
+      percentile(
+        parts.map((p) => p.queue),
+        50,
+      ),
+    )} ${fmt(
+      percentile(
+        parts.map((p) => p.rest),
+        50,
+      ),
+    )}`,
+  );
 }
-console.log(`\ncancel (abort -> LLM stopped, TTS session closed, turn done): p50 ${percentile(cancelMs, 50).toFixed(1)} ms, p95 ${percentile(cancelMs, 95).toFixed(1)} ms, max ${Math.max(...cancelMs).toFixed(1)} ms over ${cancelMs.length} turns`);
-console.log(`SSE caller disconnect -> agent turn cancelled and finished: p50 ${percentile(disconnectMs, 50).toFixed(1)} ms, p95 ${percentile(disconnectMs, 95).toFixed(1)} ms, max ${Math.max(...disconnectMs).toFixed(1)} ms over ${disconnectMs.length} turns`);
+console.log(
+  `\ncancel (abort -> LLM stopped, TTS session closed, turn done): p50 ${percentile(cancelMs, 50).toFixed(1)} ms, p95 ${percentile(cancelMs, 95).toFixed(1)} ms, max ${Math.max(...cancelMs).toFixed(1)} ms over ${cancelMs.length} turns`,
+);
+console.log(
+  `SSE caller disconnect -> agent turn cancelled and finished: p50 ${percentile(disconnectMs, 50).toFixed(1)} ms, p95 ${percentile(disconnectMs, 95).toFixed(1)} ms, max ${Math.max(...disconnectMs).toFixed(1)} ms over ${disconnectMs.length} turns`,
+);
 console.log('\nfirst piece spoken:');
-for (const [name] of rows) console.log(`  ${name.padEnd(40)}${JSON.stringify(samples.get(name)![0]!.firstPiece.slice(0, 90))}`);
+for (const [name] of rows)
+  console.log(`  ${name.padEnd(40)}${JSON.stringify(samples.get(name)![0]!.firstPiece.slice(0, 90))}`);
 
 await agent.close();
 await router.close();

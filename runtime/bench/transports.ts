@@ -32,25 +32,41 @@ const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(v
 const PEER = process.env.PEER === 'fake' ? 'fake' : 'container';
 const dir = await mkdtemp(join(tmpdir(), 'kokoro-bench-'));
 await writeFixtureModel(dir);
-const container = PEER === 'fake'
-  ? await (async () => { const fake = await startFakeContainer(); return { url: fake.url, port: Number(new URL(fake.url).port), close: fake.close }; })()
-  : await startServer({ modelDir: dir, config: { dtype: 'fp32' } });
+const container =
+  PEER === 'fake'
+    ? await (async () => {
+        const fake = await startFakeContainer();
+        return { url: fake.url, port: Number(new URL(fake.url).port), close: fake.close };
+      })()
+    : await startServer({ modelDir: dir, config: { dtype: 'fp32' } });
 const router = await startLocalSageMakerRouter({ containerUrl: container.url });
 const sagemaker = { endpointName: 'kokoro', region: 'us-east-1', credentials: LOCAL_CREDENTIALS };
 
 const kinds: Array<{ label: string; port: number; config: (hostPort: string) => TransportConfig }> = [
   { label: 'websocket (direct)', port: container.port, config: (hp) => ({ kind: 'websocket', url: `ws://${hp}` }) },
-  { label: 'sagemaker-bidi (router)', port: router.port, config: (hp) => ({ kind: 'sagemaker-bidi', ...sagemaker, endpoint: `http://${hp}` }) },
-  { label: 'sagemaker-response-stream (router)', port: router.port, config: (hp) => ({ kind: 'sagemaker-response-stream', ...sagemaker, endpoint: `http://${hp}` }) },
+  {
+    label: 'sagemaker-bidi (router)',
+    port: router.port,
+    config: (hp) => ({ kind: 'sagemaker-bidi', ...sagemaker, endpoint: `http://${hp}` }),
+  },
+  {
+    label: 'sagemaker-response-stream (router)',
+    port: router.port,
+    config: (hp) => ({ kind: 'sagemaker-response-stream', ...sagemaker, endpoint: `http://${hp}` }),
+  },
 ];
 
 console.log(`peer: ${PEER === 'fake' ? 'the test peer (no model)' : 'the real container on the stand-in model'}`);
-console.log(`transports on loopback: ${ANSWER.length} utterances (${ANSWER.join(' ').length} chars), pcm_s16le 24 kHz, ${ROUNDS} rounds (transports interleaved) + 1 warm-up, p50`);
+console.log(
+  `transports on loopback: ${ANSWER.length} utterances (${ANSWER.join(' ').length} chars), pcm_s16le 24 kHz, ${ROUNDS} rounds (transports interleaved) + 1 warm-up, p50`,
+);
 type Row = { open: number; first: number; total: number; up: number; down: number; audio: number; cpu: number };
-const runs = await Promise.all(kinds.map(async (kind) => {
-  const proxy = await startCutProxy(kind.port);
-  return { kind, proxy, transport: createTransport(kind.config(`127.0.0.1:${proxy.port}`)), rows: [] as Row[] };
-}));
+const runs = await Promise.all(
+  kinds.map(async (kind) => {
+    const proxy = await startCutProxy(kind.port);
+    return { kind, proxy, transport: createTransport(kind.config(`127.0.0.1:${proxy.port}`)), rows: [] as Row[] };
+  }),
+);
 for (let round = 0; round <= ROUNDS; round++) {
   for (const run of runs) {
     const { proxy, transport } = run;
@@ -77,12 +93,19 @@ for (let round = 0; round <= ROUNDS; round++) {
     const used = process.cpuUsage(cpu);
     if (round === 0) continue; // warm-up
     run.rows.push({
-      open: opened - t0, first: first - opened, total: end - opened,
-      up: proxy.bytes.up - before.up, down: proxy.bytes.down - before.down, audio, cpu: (used.user + used.system) / 1000,
+      open: opened - t0,
+      first: first - opened,
+      total: end - opened,
+      up: proxy.bytes.up - before.up,
+      down: proxy.bytes.down - before.down,
+      audio,
+      cpu: (used.user + used.system) / 1000,
     });
   }
 }
-console.log('transport                            open ms  first audio ms  total ms  wire KiB up/down  audio KiB  overhead  CPU ms/answer');
+console.log(
+  'transport                            open ms  first audio ms  total ms  wire KiB up/down  audio KiB  overhead  CPU ms/answer',
+);
 for (const { kind, proxy, rows } of runs) {
   await proxy.close();
   const row = (key: keyof Row) => p50(rows.map((r) => r[key]));
@@ -92,7 +115,9 @@ for (const { kind, proxy, rows } of runs) {
       `${(row('up') / 1024).toFixed(1).padStart(7)} / ${(row('down') / 1024).toFixed(1).padEnd(7)}  ${(row('audio') / 1024).toFixed(1).padStart(9)}  ${overhead.toFixed(2).padStart(7)}%  ${row('cpu').toFixed(0).padStart(13)}`,
   );
 }
-console.log('(first audio: from the session being open to the first audio event; CPU: this whole process, container included)');
+console.log(
+  '(first audio: from the session being open to the first audio event; CPU: this whole process, container included)',
+);
 await router.close();
 await container.close();
 await rm(dir, { recursive: true, force: true });
@@ -108,15 +133,29 @@ for (const size of [120, 32 * 1024]) {
   let t = performance.now();
   for (let i = 0; i < N; i++) {
     const date = { ':date': { type: 'timestamp' as const, value: new Date() } };
-    const { signature } = await signer.sign({ message: { headers: date, body: inner }, priorSignature: prior }, { signingDate: date[':date'].value });
+    const { signature } = await signer.sign(
+      { message: { headers: date, body: inner }, priorSignature: prior },
+      { signingDate: date[':date'].value },
+    );
     prior = signature;
-    outer.push(codec.encode({ headers: { ...date, ':chunk-signature': { type: 'binary', value: Buffer.from(signature, 'hex') } }, body: inner }));
+    outer.push(
+      codec.encode({
+        headers: { ...date, ':chunk-signature': { type: 'binary', value: Buffer.from(signature, 'hex') } },
+        body: inner,
+      }),
+    );
   }
   const signUs = ((performance.now() - t) / N) * 1000;
-  const verifier = new EventVerifier({ signature: '0'.repeat(64), region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  const verifier = new EventVerifier({
+    signature: '0'.repeat(64),
+    region: 'us-east-1',
+    credentials: LOCAL_CREDENTIALS,
+  });
   t = performance.now();
   for (const message of outer) await verifier.verify(codec.decode(message));
   const verifyUs = ((performance.now() - t) / N) * 1000;
   const framing = outer[0]!.byteLength - size;
-  console.log(`  payload ${String(size).padStart(6)} B: encode+sign ${signUs.toFixed(1)} us, decode+verify ${verifyUs.toFixed(1)} us, framing ${framing} B (${((framing / size) * 100).toFixed(1)}%)`);
+  console.log(
+    `  payload ${String(size).padStart(6)} B: encode+sign ${signUs.toFixed(1)} us, decode+verify ${verifyUs.toFixed(1)} us, framing ${framing} B (${((framing / size) * 100).toFixed(1)}%)`,
+  );
 }

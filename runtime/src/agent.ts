@@ -8,7 +8,8 @@ import { startAgentServer, type AgentServer } from './server/index.ts';
 export async function startAgentFromConfig(config: AgentConfig, logger?: Logger): Promise<AgentServer> {
   const log = logger ?? pino({ level: config.logLevel });
   const llm = createLlmProvider(config.llm);
-  if (llm.name === 'echo') log.warn({ llm: llm.description }, 'LLM_PROVIDER=echo: answers repeat the prompt (no LLM in use)');
+  if (llm.name === 'echo')
+    log.warn({ llm: llm.description }, 'LLM_PROVIDER=echo: answers repeat the prompt (no LLM in use)');
   else log.info({ llm: llm.description }, 'LLM');
   const tts = createTransport(config.tts);
   log.info({ tts: tts.name, ...ttsTarget(config) }, 'TTS');

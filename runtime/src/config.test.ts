@@ -38,13 +38,21 @@ describe('loadConfig', () => {
     });
     expect(config).toMatchObject({
       port: 9000,
-      tts: { kind: 'sagemaker-response-stream', endpointName: 'kokoro', region: 'eu-west-1', endpoint: 'http://127.0.0.1:4000' },
+      tts: {
+        kind: 'sagemaker-response-stream',
+        endpointName: 'kokoro',
+        region: 'eu-west-1',
+        endpoint: 'http://127.0.0.1:4000',
+      },
       llm: { provider: 'openai', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.2', apiKey: 'k', maxTokens: 300 },
       defaults: { voice: 'bf_emma', speed: 1.2, format: 'mulaw', sample_rate: 8000 },
       limits: { maxConcurrentTurns: 4, maxTurnMs: 2500 },
     });
     expect(loadConfig({ SAGEMAKER_ENDPOINT_NAME: 'k', AWS_REGION: 'us-east-1' }).tts.kind).toBe('sagemaker-bidi');
-    expect(loadConfig({ KOKORO_URL: 'ws://k', LLM_PROVIDER: 'echo', ECHO_FIRST_TOKEN_MS: '0' }).llm).toEqual({ provider: 'echo', firstTokenMs: 0 });
+    expect(loadConfig({ KOKORO_URL: 'ws://k', LLM_PROVIDER: 'echo', ECHO_FIRST_TOKEN_MS: '0' }).llm).toEqual({
+      provider: 'echo',
+      firstTokenMs: 0,
+    });
   });
 
   test.each([
@@ -52,8 +60,14 @@ describe('loadConfig', () => {
     [{ KOKORO_URL: 'http://kokoro' }, /KOKORO_URL: must be a ws:\/\/ or wss:\/\/ URL/],
     [{ KOKORO_URL: 'ws://k', SAGEMAKER_ENDPOINT_NAME: 'e' }, /both set/],
     [{ SAGEMAKER_ENDPOINT_NAME: 'e' }, /SAGEMAKER_ENDPOINT_NAME needs AWS_REGION/],
-    [{ TTS_TRANSPORT: 'websocket', SAGEMAKER_ENDPOINT_NAME: 'e', AWS_REGION: 'r' }, /TTS_TRANSPORT=websocket needs KOKORO_URL/],
-    [{ KOKORO_URL: 'ws://k', LLM_PROVIDER: 'openai' }, /needs OPENAI_BASE_URL .*; LLM_PROVIDER=openai needs OPENAI_MODEL/],
+    [
+      { TTS_TRANSPORT: 'websocket', SAGEMAKER_ENDPOINT_NAME: 'e', AWS_REGION: 'r' },
+      /TTS_TRANSPORT=websocket needs KOKORO_URL/,
+    ],
+    [
+      { KOKORO_URL: 'ws://k', LLM_PROVIDER: 'openai' },
+      /needs OPENAI_BASE_URL .*; LLM_PROVIDER=openai needs OPENAI_MODEL/,
+    ],
     [{ KOKORO_URL: 'ws://k', LLM_PROVIDER: 'gpt' }, /LLM_PROVIDER: /],
     [{ KOKORO_URL: 'ws://k', PORT: 'eighty' }, /PORT: /],
     [{ KOKORO_URL: 'ws://k', KOKORO_SPEED: '3' }, /KOKORO_SPEED: /],

@@ -31,7 +31,8 @@ const empty = (v: unknown) => (v === '' ? undefined : v);
 const str = () => z.preprocess(empty, z.string().optional());
 const int = (min: number, max: number) => z.preprocess(empty, z.coerce.number().int().min(min).max(max).optional());
 const num = (min: number, max: number) => z.preprocess(empty, z.coerce.number().min(min).max(max).optional());
-const httpUrl = () => z.preprocess(empty, z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional());
+const httpUrl = () =>
+  z.preprocess(empty, z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional());
 
 const envSchema = z.object({
   HOST: str(),
@@ -61,7 +62,10 @@ const envSchema = z.object({
   AUDIO_FORMAT: z.preprocess(empty, z.enum(AUDIO_FORMATS).optional()),
   AUDIO_SAMPLE_RATE: z.preprocess(
     empty,
-    z.coerce.number().refine((n) => (SAMPLE_RATES as readonly number[]).includes(n), `must be one of ${SAMPLE_RATES.join(', ')}`).optional(),
+    z.coerce
+      .number()
+      .refine((n) => (SAMPLE_RATES as readonly number[]).includes(n), `must be one of ${SAMPLE_RATES.join(', ')}`)
+      .optional(),
   ),
   MAX_CONCURRENT_TURNS: int(1, 10_000),
   MAX_REQUEST_BYTES: int(1024, 100 * 1024 * 1024),
@@ -131,7 +135,9 @@ function ttsConfig(e: Env, problems: string[]): TransportConfig | undefined {
     ...(e.SAGEMAKER_RUNTIME_URL ? { endpoint: e.SAGEMAKER_RUNTIME_URL } : {}),
     ...(e.SAGEMAKER_TARGET_VARIANT ? { targetVariant: e.SAGEMAKER_TARGET_VARIANT } : {}),
   };
-  return transport === 'bidi' ? { kind: 'sagemaker-bidi', ...common } : { kind: 'sagemaker-response-stream', ...common };
+  return transport === 'bidi'
+    ? { kind: 'sagemaker-bidi', ...common }
+    : { kind: 'sagemaker-response-stream', ...common };
 }
 
 function llmConfig(e: Env, problems: string[]): LlmConfig | undefined {
@@ -144,7 +150,8 @@ function llmConfig(e: Env, problems: string[]): LlmConfig | undefined {
         ...(e.ECHO_TOKENS_PER_SECOND === undefined ? {} : { tokensPerSecond: e.ECHO_TOKENS_PER_SECOND }),
       };
     case 'openai':
-      if (!e.OPENAI_BASE_URL) problems.push('LLM_PROVIDER=openai needs OPENAI_BASE_URL (e.g. http://127.0.0.1:11434/v1)');
+      if (!e.OPENAI_BASE_URL)
+        problems.push('LLM_PROVIDER=openai needs OPENAI_BASE_URL (e.g. http://127.0.0.1:11434/v1)');
       if (!e.OPENAI_MODEL) problems.push('LLM_PROVIDER=openai needs OPENAI_MODEL');
       if (!e.OPENAI_BASE_URL || !e.OPENAI_MODEL) return undefined;
       return {

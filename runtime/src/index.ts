@@ -14,8 +14,23 @@ export {
 } from './server/index.ts';
 export { startAgentFromConfig } from './agent.ts';
 export { loadConfig, ConfigError, DEFAULT_SYSTEM_PROMPT, type AgentConfig } from './config.ts';
-export { runTurn, type PipelineEvent, type TurnContext, type TurnOptions, type TurnResult, type SentenceTiming, type VoiceDefaults } from './pipeline/turn.ts';
+export {
+  runTurn,
+  type PipelineEvent,
+  type TurnContext,
+  type TurnOptions,
+  type TurnResult,
+  type SentenceTiming,
+  type VoiceDefaults,
+} from './pipeline/turn.ts';
 export { TURN_POLICIES, RegexSentenceSplitter, type TurnPolicy } from './pipeline/policies.ts';
 export * from './llm/index.ts';
 export * from './tts/index.ts';
-export { SentenceSegmenter, SEGMENTER_DEFAULTS, normalizeForSpeech, sourceRange, type Piece, type SegmenterOptions } from './text/index.ts';
+export {
+  SentenceSegmenter,
+  SEGMENTER_DEFAULTS,
+  normalizeForSpeech,
+  sourceRange,
+  type Piece,
+  type SegmenterOptions,
+} from './text/index.ts';

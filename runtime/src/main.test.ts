@@ -20,19 +20,30 @@ function run(env: Record<string, string>) {
   child.stdout.on('data', (d: Buffer) => (stdout += d));
   child.stderr.on('data', (d: Buffer) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const lines = () => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = () =>
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   return { child, exited, lines, output: () => ({ stdout, stderr }) };
 }
 
 test('starts from the environment, announces the echo model, answers a turn, exits 0 on SIGTERM', async () => {
-  const p = run({ KOKORO_URL: container.server.wsUrl, LLM_PROVIDER: 'echo', ECHO_FIRST_TOKEN_MS: '0', ECHO_TOKENS_PER_SECOND: '2000' });
+  const p = run({
+    KOKORO_URL: container.server.wsUrl,
+    LLM_PROVIDER: 'echo',
+    ECHO_FIRST_TOKEN_MS: '0',
+    ECHO_TOKENS_PER_SECOND: '2000',
+  });
   let listening: Record<string, unknown> | undefined;
   while (!(listening = p.lines().find((l) => l.msg === 'agent server listening'))) {
     if (p.child.exitCode !== null) throw new Error(`exited early: ${JSON.stringify(p.output())}`);
     await new Promise((r) => setTimeout(r, 20));
   }
   expect(p.lines().find((l) => l.level === 40)).toMatchObject({ msg: expect.stringMatching(/LLM_PROVIDER=echo/) });
-  const { status, events } = await sseTurn(`http://127.0.0.1:${listening.port}`, { prompt: 'Hello from the process. Bye.' });
+  const { status, events } = await sseTurn(`http://127.0.0.1:${listening.port}`, {
+    prompt: 'Hello from the process. Bye.',
+  });
   expect(status).toBe(200);
   expect(events.at(-1)).toEqual({ type: 'done' });
   expect(events.some((e) => e.type === 'audio')).toBe(true);

@@ -109,20 +109,24 @@ export function startFakeOpenAI(options: FakeLlmOptions = {}): Promise<FakeLlmSe
     const messages = (body as { messages: { role: string; content: string }[] }).messages;
     return messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
   };
-  return startFake(lastUser, async (res, body, chunks, isGone) => {
-    const model = (body as { model: string }).model;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const frame = (delta: object, finish: string | null) =>
-      `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    res.write(frame({ role: 'assistant', content: '' }, null));
-    for (const chunk of chunks) {
-      await sleep(delay);
-      if (isGone()) return;
-      res.write(frame({ content: chunk }, null));
-    }
-    res.write(frame({}, 'stop'));
-    res.end('data: [DONE]\n\n');
-  }, options);
+  return startFake(
+    lastUser,
+    async (res, body, chunks, isGone) => {
+      const model = (body as { model: string }).model;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const frame = (delta: object, finish: string | null) =>
+        `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      res.write(frame({ role: 'assistant', content: '' }, null));
+      for (const chunk of chunks) {
+        await sleep(delay);
+        if (isGone()) return;
+        res.write(frame({ content: chunk }, null));
+      }
+      res.write(frame({}, 'stop'));
+      res.end('data: [DONE]\n\n');
+    },
+    options,
+  );
 }
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
@@ -143,23 +147,33 @@ export function startFakeBedrock(options: FakeLlmOptions & { http2?: boolean } =
   const delay = options.chunkDelayMs ?? 5;
   const lastUser = (body: unknown) => {
     const messages = (body as { messages: { role: string; content: { text?: string }[] }[] }).messages;
-    return messages.filter((m) => m.role === 'user').at(-1)?.content.map((c) => c.text ?? '').join('') ?? '';
-  };
-  return startFake(lastUser, async (res, _body, chunks, isGone) => {
-    res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'fake-1' });
-    res.write(bedrockEvent('messageStart', { role: 'assistant' }));
-    for (const chunk of chunks) {
-      await sleep(delay);
-      if (isGone()) return;
-      res.write(bedrockEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { text: chunk } }));
-    }
-    res.write(bedrockEvent('contentBlockStop', { contentBlockIndex: 0 }));
-    res.write(bedrockEvent('messageStop', { stopReason: 'end_turn' }));
-    res.end(
-      bedrockEvent('metadata', {
-        usage: { inputTokens: 10, outputTokens: chunks.length, totalTokens: 10 + chunks.length },
-        metrics: { latencyMs: 1 },
-      }),
+    return (
+      messages
+        .filter((m) => m.role === 'user')
+        .at(-1)
+        ?.content.map((c) => c.text ?? '')
+        .join('') ?? ''
     );
-  }, options);
+  };
+  return startFake(
+    lastUser,
+    async (res, _body, chunks, isGone) => {
+      res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'fake-1' });
+      res.write(bedrockEvent('messageStart', { role: 'assistant' }));
+      for (const chunk of chunks) {
+        await sleep(delay);
+        if (isGone()) return;
+        res.write(bedrockEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { text: chunk } }));
+      }
+      res.write(bedrockEvent('contentBlockStop', { contentBlockIndex: 0 }));
+      res.write(bedrockEvent('messageStop', { stopReason: 'end_turn' }));
+      res.end(
+        bedrockEvent('metadata', {
+          usage: { inputTokens: 10, outputTokens: chunks.length, totalTokens: 10 + chunks.length },
+          metrics: { latencyMs: 1 },
+        }),
+      );
+    },
+    options,
+  );
 }

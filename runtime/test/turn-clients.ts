@@ -23,15 +23,20 @@ export async function sseTurn(
   });
   const events: PipelineEvent[] = [];
   if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
-    return { status: response.status, events: [{ type: 'error', ...((await response.json()) as { error: object }).error } as PipelineEvent] };
+    return {
+      status: response.status,
+      events: [{ type: 'error', ...((await response.json()) as { error: object }).error } as PipelineEvent],
+    };
   }
   const stream = response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
   try {
     for await (const message of stream) {
       const data = JSON.parse(message.data);
-      const event = (message.event === 'audio'
-        ? { type: 'audio', id: data.id, seq: data.seq, data: new Uint8Array(Buffer.from(data.data, 'base64')) }
-        : { type: message.event, ...data }) as PipelineEvent;
+      const event = (
+        message.event === 'audio'
+          ? { type: 'audio', id: data.id, seq: data.seq, data: new Uint8Array(Buffer.from(data.data, 'base64')) }
+          : { type: message.event, ...data }
+      ) as PipelineEvent;
       events.push(event);
       options.onEvent?.(event);
     }

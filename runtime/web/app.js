@@ -30,7 +30,8 @@ function scheduleRender() {
     const turn = active ?? turns.at(-1);
     if (turn) renderTimeline(timeline, turn);
     // While a sentence plays, its bar grows: redraw ten times a second.
-    if (active && active.sentences.some((s) => s.playStart != null && s.playEnd == null)) setTimeout(scheduleRender, 100);
+    if (active && active.sentences.some((s) => s.playStart != null && s.playEnd == null))
+      setTimeout(scheduleRender, 100);
   });
 }
 
@@ -74,7 +75,20 @@ function onEvent(turn, event) {
       // text_ms: when the piece was complete in the answer (agent clock, from its start event);
       // the event itself comes when the sentence's audio starts.
       const textAt = event.text_ms != null ? event.text_ms + (turn.startAt ?? 0) : at;
-      const s = { id: event.id, index: event.index, text: event.text, textAt, textMs: event.text_ms, firstAudioAt: null, endAt: null, synthesis_ms: null, playStart: null, playEnd: null, samples: 0, odd: null };
+      const s = {
+        id: event.id,
+        index: event.index,
+        text: event.text,
+        textAt,
+        textMs: event.text_ms,
+        firstAudioAt: null,
+        endAt: null,
+        synthesis_ms: null,
+        playStart: null,
+        playEnd: null,
+        samples: 0,
+        odd: null,
+      };
       s.el = wrapSentence(turn, s);
       turn.sentences.push(s);
       turn.byId.set(s.id, s);
@@ -118,7 +132,10 @@ function onEvent(turn, event) {
       turn.metrics = event;
       // A better estimate of where the agent's clock starts: delivery delays only ever add, so take
       // the smallest offset that any event with an agent time gives.
-      const offset = Math.min(turn.startAt ?? Infinity, event.first_token_ms != null && turn.firstTextAt != null ? turn.firstTextAt - event.first_token_ms : Infinity);
+      const offset = Math.min(
+        turn.startAt ?? Infinity,
+        event.first_token_ms != null && turn.firstTextAt != null ? turn.firstTextAt - event.first_token_ms : Infinity,
+      );
       if (Number.isFinite(offset)) for (const s of turn.sentences) if (s.textMs != null) s.textAt = s.textMs + offset;
       break;
     }
@@ -149,7 +166,8 @@ player.on((e) => {
     s.el.classList.remove('speaking');
     s.el.removeAttribute('aria-current');
     // Ran dry after the stream ended: the turn has been spoken in full.
-    if (e.type === 'drained' && turn.streamEnded && !turn.finished) finish(turn, turn.error ? `Error: ${turn.error}` : 'Done.');
+    if (e.type === 'drained' && turn.streamEnded && !turn.finished)
+      finish(turn, turn.error ? `Error: ${turn.error}` : 'Done.');
   }
   scheduleRender();
 });
@@ -163,7 +181,10 @@ function finish(turn, status) {
     stopButton.disabled = true;
     setStatus(status);
   }
-  renderHistory(history, turns.filter((t) => t.finished));
+  renderHistory(
+    history,
+    turns.filter((t) => t.finished),
+  );
 }
 
 /** Barge-in: cancel the turn (streaming or still playing) and silence its audio at once. */
@@ -220,7 +241,8 @@ async function ask(promptText) {
   if (turn.error) setStatus(`Error: ${turn.error}`);
   else if (active === turn) setStatus('Speaking…');
   // Nothing to play (or all of it played already): done now; otherwise when the worklet drains.
-  if (turn.sentences.every((s) => s.samples === 0 || s.playEnd != null)) finish(turn, turn.error ? `Error: ${turn.error}` : 'Done.');
+  if (turn.sentences.every((s) => s.samples === 0 || s.playEnd != null))
+    finish(turn, turn.error ? `Error: ${turn.error}` : 'Done.');
   scheduleRender();
 }
 
@@ -251,7 +273,9 @@ async function showSetup() {
   $('target').textContent = info.target.description;
   const notes = [];
   if (info.llm.name === 'echo') {
-    notes.push('Echo model in use: the answer repeats your prompt. Start with --llm bedrock or --llm openai for a real model.');
+    notes.push(
+      'Echo model in use: the answer repeats your prompt. Start with --llm bedrock or --llm openai for a real model.',
+    );
   }
   if (info.model.kind === 'stand-in') {
     notes.push('Stand-in model (--offline): you hear a tone instead of a voice, with the real streaming timing.');
@@ -267,5 +291,9 @@ showSetup().catch((err) => setStatus(`Could not read the set-up: ${err.message}`
 // For tests and bug reports: what the audio worklet received and played, and the turns' timings.
 window.kokoro = {
   report: () => player.report(),
-  turns: () => turns.map(({ abort, tail, byId, ready, sentences, ...t }) => ({ ...t, sentences: sentences.map(({ el, ...s }) => s) })),
+  turns: () =>
+    turns.map(({ abort, tail, byId, ready, sentences, ...t }) => ({
+      ...t,
+      sentences: sentences.map(({ el, ...s }) => s),
+    })),
 };

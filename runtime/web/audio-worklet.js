@@ -55,7 +55,13 @@ class PcmPlayer extends AudioWorkletProcessor {
         break;
       }
       case 'report':
-        this.port.postMessage({ type: 'report', token: msg.token, stats: this.stats, buffered: this.buffered, playing: this.playing });
+        this.port.postMessage({
+          type: 'report',
+          token: msg.token,
+          stats: this.stats,
+          buffered: this.buffered,
+          playing: this.playing,
+        });
         break;
     }
   }
@@ -65,7 +71,11 @@ class PcmPlayer extends AudioWorkletProcessor {
     let i = 0;
     if (!this.playing && this.queue.length > 0) {
       const head = this.queue[0];
-      if (this.buffered >= this.prebuffer || this.ended.has(head.turn) || this.queue.some((c) => c.turn !== head.turn)) {
+      if (
+        this.buffered >= this.prebuffer ||
+        this.ended.has(head.turn) ||
+        this.queue.some((c) => c.turn !== head.turn)
+      ) {
         this.playing = true;
       }
     }
@@ -74,7 +84,13 @@ class PcmPlayer extends AudioWorkletProcessor {
       if (!chunk) {
         // Ran dry before the turn's audio was complete: an underrun. Re-buffer before resuming.
         if (this.current && !this.ended.has(this.current.turn)) this.stats.underruns += 1;
-        if (this.current) this.port.postMessage({ type: 'drained', turn: this.current.turn, id: this.current.id, time: currentTime + i / sampleRate });
+        if (this.current)
+          this.port.postMessage({
+            type: 'drained',
+            turn: this.current.turn,
+            id: this.current.id,
+            time: currentTime + i / sampleRate,
+          });
         this.current = null;
         this.playing = false;
         break;
@@ -82,7 +98,8 @@ class PcmPlayer extends AudioWorkletProcessor {
       if (chunk !== this.current) {
         if (!this.current || this.current.id !== chunk.id || this.current.turn !== chunk.turn) {
           const time = currentTime + i / sampleRate; // audio clock: the main thread may read this late
-          if (this.current) this.port.postMessage({ type: 'ended', turn: this.current.turn, id: this.current.id, time });
+          if (this.current)
+            this.port.postMessage({ type: 'ended', turn: this.current.turn, id: this.current.id, time });
           this.port.postMessage({ type: 'started', turn: chunk.turn, id: chunk.id, time });
         }
         this.current = chunk;

@@ -76,7 +76,12 @@ export class Player {
 
   onMessage(msg) {
     if (msg.type === 'report') {
-      this.reports.get(msg.token)?.({ ...msg.stats, buffered: msg.buffered, playing: msg.playing, sampleRate: this.sampleRate });
+      this.reports.get(msg.token)?.({
+        ...msg.stats,
+        buffered: msg.buffered,
+        playing: msg.playing,
+        sampleRate: this.sampleRate,
+      });
       this.reports.delete(msg.token);
       return;
     }

@@ -38,7 +38,8 @@ function summary(turn) {
 
 /** A round step for about four ticks across `span` ms. */
 function tickStep(span) {
-  for (const step of [50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 30000, 60000]) if (span / step <= 5) return step;
+  for (const step of [50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 30000, 60000])
+    if (span / step <= 5) return step;
   return 120000;
 }
 
@@ -52,10 +53,19 @@ function waterfall(turn, span, now) {
     'div',
     { class: 'wf-row wf-axis' },
     el('span', { class: 'wf-label' }, 'ms'),
-    el('div', { class: 'wf-track' }, ...ticks.map((t) => el('span', { style: `left:${(t / span) * 100}%` }, t >= 1000 ? `${t / 1000} s` : String(t)))),
+    el(
+      'div',
+      { class: 'wf-track' },
+      ...ticks.map((t) => el('span', { style: `left:${(t / span) * 100}%` }, t >= 1000 ? `${t / 1000} s` : String(t))),
+    ),
   );
   const rows = [
-    el('div', { class: 'wf-row' }, el('span', { class: 'wf-label' }, 'LLM'), el('div', { class: 'wf-track' }, bar(span, turn.firstTextAt, turn.lastTextAt, 'text', 'LLM writing'))),
+    el(
+      'div',
+      { class: 'wf-row' },
+      el('span', { class: 'wf-label' }, 'LLM'),
+      el('div', { class: 'wf-track' }, bar(span, turn.firstTextAt, turn.lastTextAt, 'text', 'LLM writing')),
+    ),
     ...turn.sentences.map((s) =>
       el(
         'div',
@@ -114,7 +124,13 @@ export function renderTimeline(container, turn) {
       'tr',
       { class: 'llm' },
       el('th', { scope: 'row' }, 'LLM'),
-      el('td', { colspan: '5' }, turn.firstTextAt == null ? 'waiting for the first token' : `writing from ${fmt(turn.firstTextAt)} to ${fmt(turn.lastTextAt)}`),
+      el(
+        'td',
+        { colspan: '5' },
+        turn.firstTextAt == null
+          ? 'waiting for the first token'
+          : `writing from ${fmt(turn.firstTextAt)} to ${fmt(turn.lastTextAt)}`,
+      ),
     ),
   );
   for (const s of rows) {

@@ -24,7 +24,8 @@ export interface AgentRuntimeArgs {
 
 /** Discovery URL of a Cognito user pool: browsers sign in there and call the runtime with its JWTs. */
 export function cognitoDiscoveryUrl(region: string, userPoolId: string): string {
-  if (!/^[a-z]{2}(-[a-z]+)+-\d_[A-Za-z0-9]+$/.test(userPoolId)) throw new Error(`'${userPoolId}' is not a Cognito user pool id`);
+  if (!/^[a-z]{2}(-[a-z]+)+-\d_[A-Za-z0-9]+$/.test(userPoolId))
+    throw new Error(`'${userPoolId}' is not a Cognito user pool id`);
   return `https://cognito-idp.${region}.amazonaws.com/${userPoolId}/.well-known/openid-configuration`;
 }
 
@@ -32,7 +33,9 @@ export function cognitoDiscoveryUrl(region: string, userPoolId: string): string 
 export function authorizerConfiguration(jwt: JwtAuthorizer | undefined) {
   if (jwt === undefined) return undefined;
   if (!jwt.discoveryUrl.startsWith('https://') || !jwt.discoveryUrl.endsWith('/.well-known/openid-configuration')) {
-    throw new Error(`JWT discovery URL '${jwt.discoveryUrl}' must be https and end in /.well-known/openid-configuration`);
+    throw new Error(
+      `JWT discovery URL '${jwt.discoveryUrl}' must be https and end in /.well-known/openid-configuration`,
+    );
   }
   if ((jwt.allowedClients ?? []).length === 0 && (jwt.allowedAudiences ?? []).length === 0) {
     throw new Error('a JWT authorizer needs jwtAllowedClients or jwtAllowedAudiences');
@@ -59,25 +62,35 @@ export class AgentRuntime extends pulumi.ComponentResource {
   constructor(name: string, args: AgentRuntimeArgs, opts?: pulumi.ComponentResourceOptions) {
     super('kokoro:agent:AgentRuntime', name, {}, opts);
     const authorizer = authorizerConfiguration(args.jwt);
-    const runtime = new aws.bedrock.AgentcoreAgentRuntime(name, {
-      agentRuntimeName: args.runtimeName,
-      description: 'Kokoro voice agent: LLM sentences streamed into Kokoro TTS',
-      agentRuntimeArtifact: { containerConfiguration: { containerUri: args.imageUri } },
-      roleArn: args.roleArn,
-      networkConfiguration: { networkMode: 'PUBLIC' },
-      protocolConfiguration: { serverProtocol: 'HTTP' },
-      lifecycleConfigurations: [{ idleRuntimeSessionTimeout: args.idleSessionTimeoutSeconds, maxLifetime: args.maxLifetimeSeconds }],
-      environmentVariables: args.environment,
-      ...(authorizer === undefined ? {} : { authorizerConfiguration: authorizer }),
-      tags: args.tags,
-    }, { parent: this });
-    const endpoint = new aws.bedrock.AgentcoreAgentRuntimeEndpoint(`${name}-endpoint`, {
-      name: args.endpointName,
-      agentRuntimeId: runtime.agentRuntimeId,
-      agentRuntimeVersion: runtime.agentRuntimeVersion,
-      description: 'Follows the runtime version this stack last deployed',
-      tags: args.tags,
-    }, { parent: this });
+    const runtime = new aws.bedrock.AgentcoreAgentRuntime(
+      name,
+      {
+        agentRuntimeName: args.runtimeName,
+        description: 'Kokoro voice agent: LLM sentences streamed into Kokoro TTS',
+        agentRuntimeArtifact: { containerConfiguration: { containerUri: args.imageUri } },
+        roleArn: args.roleArn,
+        networkConfiguration: { networkMode: 'PUBLIC' },
+        protocolConfiguration: { serverProtocol: 'HTTP' },
+        lifecycleConfigurations: [
+          { idleRuntimeSessionTimeout: args.idleSessionTimeoutSeconds, maxLifetime: args.maxLifetimeSeconds },
+        ],
+        environmentVariables: args.environment,
+        ...(authorizer === undefined ? {} : { authorizerConfiguration: authorizer }),
+        tags: args.tags,
+      },
+      { parent: this },
+    );
+    const endpoint = new aws.bedrock.AgentcoreAgentRuntimeEndpoint(
+      `${name}-endpoint`,
+      {
+        name: args.endpointName,
+        agentRuntimeId: runtime.agentRuntimeId,
+        agentRuntimeVersion: runtime.agentRuntimeVersion,
+        description: 'Follows the runtime version this stack last deployed',
+        tags: args.tags,
+      },
+      { parent: this },
+    );
 
     this.runtimeArn = runtime.agentRuntimeArn;
     this.runtimeId = runtime.agentRuntimeId;

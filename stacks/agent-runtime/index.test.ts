@@ -30,7 +30,11 @@ beforeAll(async () => {
 });
 
 test('reads only outputs its producers export, and exports exactly its contract', () => {
-  expect(run.reads[`${organization}/kokoro-foundation/dev`]!.sort()).toEqual(['agentRuntimeRoleArn', 'bedrockModelIds', 'runtimeRepositoryUrl']);
+  expect(run.reads[`${organization}/kokoro-foundation/dev`]!.sort()).toEqual([
+    'agentRuntimeRoleArn',
+    'bedrockModelIds',
+    'runtimeRepositoryUrl',
+  ]);
   expect(run.reads['other-org/kokoro-endpoint/prod']).toEqual(['endpointName']);
   for (const name of run.reads[`${organization}/kokoro-foundation/dev`]!) expect(foundationOutputs).toContain(name);
   for (const name of run.reads['other-org/kokoro-endpoint/prod']!) expect(endpointOutputs).toContain(name);
@@ -50,7 +54,11 @@ test('outputs: ARNs, invoke URL and the exact CLI command', () => {
 
 test('builds runtime/Dockerfile for linux/arm64 from the repository root', () => {
   const image = run.find('awsx:ecr:Image').inputs;
-  expect(image).toMatchObject({ repositoryUrl, platform: 'linux/arm64', dockerfile: `${image.context}runtime/Dockerfile` });
+  expect(image).toMatchObject({
+    repositoryUrl,
+    platform: 'linux/arm64',
+    dockerfile: `${image.context}runtime/Dockerfile`,
+  });
   expect(image.context).toBe(new URL('../../', import.meta.url).pathname);
 });
 
@@ -90,15 +98,23 @@ describe('AgentCore runtime', () => {
 
   test('the runtime endpoint follows the deployed version', () => {
     const endpoint = run.find('aws:bedrock/agentcoreAgentRuntimeEndpoint:AgentcoreAgentRuntimeEndpoint').inputs;
-    expect(endpoint).toMatchObject({ name: 'live', agentRuntimeId: 'kokoro_dev_agent-AbCdE12345', agentRuntimeVersion: '1' });
+    expect(endpoint).toMatchObject({
+      name: 'live',
+      agentRuntimeId: 'kokoro_dev_agent-AbCdE12345',
+      agentRuntimeVersion: '1',
+    });
   });
 });
 
 describe('authorizer and URL helpers', () => {
   test('no authorizer without a discovery URL; bad URLs and empty allow-lists are refused', () => {
     expect(authorizerConfiguration(undefined)).toBeUndefined();
-    expect(() => authorizerConfiguration({ discoveryUrl: 'https://idp.example/' , allowedClients: ['c'] })).toThrow(/openid-configuration/);
-    expect(() => authorizerConfiguration({ discoveryUrl: 'https://idp.example/.well-known/openid-configuration' })).toThrow(/jwtAllowedClients or jwtAllowedAudiences/);
+    expect(() => authorizerConfiguration({ discoveryUrl: 'https://idp.example/', allowedClients: ['c'] })).toThrow(
+      /openid-configuration/,
+    );
+    expect(() =>
+      authorizerConfiguration({ discoveryUrl: 'https://idp.example/.well-known/openid-configuration' }),
+    ).toThrow(/jwtAllowedClients or jwtAllowedAudiences/);
     expect(() => cognitoDiscoveryUrl('us-east-1', 'not a pool')).toThrow(/Cognito user pool id/);
   });
 

@@ -11,9 +11,12 @@ const config = new pulumi.Config();
 const region = aws.getRegionOutput().region;
 const qualifier = config.get('runtimeEndpointName') ?? 'live';
 // AgentCore names allow letters, digits and underscores only.
-const runtimeName = config.get('runtimeName') ?? `kokoro_${slug(pulumi.getStack()).replace(/-/g, '_')}_agent`.slice(0, 48);
+const runtimeName =
+  config.get('runtimeName') ?? `kokoro_${slug(pulumi.getStack()).replace(/-/g, '_')}_agent`.slice(0, 48);
 if (!/^[a-zA-Z][a-zA-Z0-9_]{0,47}$/.test(runtimeName) || !/^[a-zA-Z][a-zA-Z0-9_]{0,47}$/.test(qualifier)) {
-  throw new Error(`runtimeName '${runtimeName}' and runtimeEndpointName '${qualifier}' must be a letter then up to 47 letters, digits or underscores`);
+  throw new Error(
+    `runtimeName '${runtimeName}' and runtimeEndpointName '${qualifier}' must be a letter then up to 47 letters, digits or underscores`,
+  );
 }
 const tags = defaultTags({ layer: 'agent-runtime' });
 
@@ -24,7 +27,9 @@ const modelIdSetting = config.get('bedrockModelId');
 const bedrockModelId = foundation.requireOutput('bedrockModelIds').apply((allowed: string[]) => {
   const id = modelIdSetting ?? allowed[0];
   if (id === undefined || !allowed.includes(id)) {
-    throw new Error(`bedrockModelId '${id}' is not among the foundation's bedrockModelIds (${allowed.join(', ')}): the role may not invoke it`);
+    throw new Error(
+      `bedrockModelId '${id}' is not among the foundation's bedrockModelIds (${allowed.join(', ')}): the role may not invoke it`,
+    );
   }
   return id;
 });
@@ -35,12 +40,16 @@ if (jwtDiscoveryUrl !== undefined && cognitoUserPoolId !== undefined) {
   throw new Error("set either 'jwtDiscoveryUrl' or 'cognitoUserPoolId', not both");
 }
 const jwtRegion = config.get('cognitoRegion') ?? new pulumi.Config('aws').require('region');
-const discoveryUrl = cognitoUserPoolId === undefined ? jwtDiscoveryUrl : cognitoDiscoveryUrl(jwtRegion, cognitoUserPoolId);
-const jwt: JwtAuthorizer | undefined = discoveryUrl === undefined ? undefined : {
-  discoveryUrl,
-  allowedClients: config.getObject<string[]>('jwtAllowedClients') ?? [],
-  allowedAudiences: config.getObject<string[]>('jwtAllowedAudiences') ?? [],
-};
+const discoveryUrl =
+  cognitoUserPoolId === undefined ? jwtDiscoveryUrl : cognitoDiscoveryUrl(jwtRegion, cognitoUserPoolId);
+const jwt: JwtAuthorizer | undefined =
+  discoveryUrl === undefined
+    ? undefined
+    : {
+        discoveryUrl,
+        allowedClients: config.getObject<string[]>('jwtAllowedClients') ?? [],
+        allowedAudiences: config.getObject<string[]>('jwtAllowedAudiences') ?? [],
+      };
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const image = new awsx.ecr.Image(`${runtimeName.replace(/_/g, '-')}-image`, {

@@ -21,28 +21,40 @@ export class VariantAutoscaling extends pulumi.ComponentResource {
   constructor(name: string, args: VariantAutoscalingArgs, opts?: pulumi.ComponentResourceOptions) {
     super('kokoro:endpoint:VariantAutoscaling', name, {}, opts);
     if (args.minInstances < 1 || args.maxInstances < args.minInstances) {
-      throw new Error(`autoscaling needs 1 <= minInstances (${args.minInstances}) <= maxInstances (${args.maxInstances})`);
+      throw new Error(
+        `autoscaling needs 1 <= minInstances (${args.minInstances}) <= maxInstances (${args.maxInstances})`,
+      );
     }
-    const target = new aws.appautoscaling.Target(`${name}-target`, {
-      serviceNamespace: 'sagemaker',
-      scalableDimension: 'sagemaker:variant:DesiredInstanceCount',
-      resourceId: pulumi.interpolate`endpoint/${args.endpointName}/variant/${args.variantName}`,
-      minCapacity: args.minInstances,
-      maxCapacity: args.maxInstances,
-      tags: args.tags,
-    }, { parent: this });
-    new aws.appautoscaling.Policy(`${name}-policy`, {
-      policyType: 'TargetTrackingScaling',
-      serviceNamespace: target.serviceNamespace,
-      scalableDimension: target.scalableDimension,
-      resourceId: target.resourceId,
-      targetTrackingScalingPolicyConfiguration: {
-        targetValue: args.targetConcurrency,
-        predefinedMetricSpecification: { predefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution' },
-        scaleInCooldown: args.scaleInCooldownSeconds ?? 900,
-        scaleOutCooldown: args.scaleOutCooldownSeconds ?? 60,
+    const target = new aws.appautoscaling.Target(
+      `${name}-target`,
+      {
+        serviceNamespace: 'sagemaker',
+        scalableDimension: 'sagemaker:variant:DesiredInstanceCount',
+        resourceId: pulumi.interpolate`endpoint/${args.endpointName}/variant/${args.variantName}`,
+        minCapacity: args.minInstances,
+        maxCapacity: args.maxInstances,
+        tags: args.tags,
       },
-    }, { parent: this });
+      { parent: this },
+    );
+    new aws.appautoscaling.Policy(
+      `${name}-policy`,
+      {
+        policyType: 'TargetTrackingScaling',
+        serviceNamespace: target.serviceNamespace,
+        scalableDimension: target.scalableDimension,
+        resourceId: target.resourceId,
+        targetTrackingScalingPolicyConfiguration: {
+          targetValue: args.targetConcurrency,
+          predefinedMetricSpecification: {
+            predefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution',
+          },
+          scaleInCooldown: args.scaleInCooldownSeconds ?? 900,
+          scaleOutCooldown: args.scaleOutCooldownSeconds ?? 60,
+        },
+      },
+      { parent: this },
+    );
     this.registerOutputs({});
   }
 }

@@ -6,7 +6,8 @@ import { policyViolations } from '../testing/policyCheck.ts';
 import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
 import { modelDataSource, weightsUnderPrefix } from './ttsEndpoint.ts';
 
-const modelDataUri = 's3://weights-bucket/models/onnx-community/Kokoro-82M-v1.0-ONNX/1939ad2a8e416c0acfeecc08a694d14ef25f2231/';
+const modelDataUri =
+  's3://weights-bucket/models/onnx-community/Kokoro-82M-v1.0-ONNX/1939ad2a8e416c0acfeecc08a694d14ef25f2231/';
 const repositoryUrl = `${account}.dkr.ecr.${region}.amazonaws.com/tts`;
 let run: ProgramRun;
 
@@ -28,7 +29,10 @@ beforeAll(async () => {
 });
 
 test('reads only outputs its producers export, and exports exactly its contract', () => {
-  expect(Object.keys(run.reads).sort()).toEqual([`${organization}/kokoro-foundation/dev`, `${organization}/kokoro-model-cache/weights`]);
+  expect(Object.keys(run.reads).sort()).toEqual([
+    `${organization}/kokoro-foundation/dev`,
+    `${organization}/kokoro-model-cache/weights`,
+  ]);
   for (const name of run.reads[`${organization}/kokoro-foundation/dev`]!) expect(foundationOutputs).toContain(name);
   expect(run.reads[`${organization}/kokoro-model-cache/weights`]).toEqual(['modelDataUri']);
   expect(Object.keys(run.outputs).sort()).toEqual([...endpointOutputs].sort());
@@ -56,7 +60,10 @@ describe('SageMaker model and endpoint', () => {
       s3DataSources: [{ s3Uri: modelDataUri, s3DataType: 'S3Prefix', compressionType: 'None' }],
     });
     expect(model.primaryContainer.environment).toEqual({
-      KOKORO_MODEL_DIR: '/opt/ml/model', KOKORO_DTYPE: 'fp32', KOKORO_DEVICE: 'cuda', MAX_SESSIONS: '64',
+      KOKORO_MODEL_DIR: '/opt/ml/model',
+      KOKORO_DTYPE: 'fp32',
+      KOKORO_DEVICE: 'cuda',
+      MAX_SESSIONS: '64',
     });
     expect(model.name).toBeUndefined(); // auto-named: a new model on every change
   });
@@ -65,23 +72,30 @@ describe('SageMaker model and endpoint', () => {
     const config = run.find('aws:sagemaker/endpointConfiguration:EndpointConfiguration').inputs;
     expect(config.name).toBeUndefined();
     expect(config.dataCaptureConfig).toBeUndefined();
-    expect(config.productionVariants).toEqual([{
-      variantName: 'AllTraffic',
-      modelName: run.find('aws:sagemaker/model:Model').state.name,
-      instanceType: 'ml.g5.xlarge',
-      initialInstanceCount: 1,
-      containerStartupHealthCheckTimeoutInSeconds: 600,
-      modelDataDownloadTimeoutInSeconds: 600,
-      routingConfigs: [{ routingStrategy: 'LEAST_OUTSTANDING_REQUESTS' }],
-    }]);
+    expect(config.productionVariants).toEqual([
+      {
+        variantName: 'AllTraffic',
+        modelName: run.find('aws:sagemaker/model:Model').state.name,
+        instanceType: 'ml.g5.xlarge',
+        initialInstanceCount: 1,
+        containerStartupHealthCheckTimeoutInSeconds: 600,
+        modelDataDownloadTimeoutInSeconds: 600,
+        routingConfigs: [{ routingStrategy: 'LEAST_OUTSTANDING_REQUESTS' }],
+      },
+    ]);
   });
 
   test('the endpoint keeps its name and rolls blue/green with alarm rollback', () => {
     const endpoint = run.find('aws:sagemaker/endpoint:Endpoint').inputs;
     expect(endpoint.name).toBe('kokoro-dev-tts');
     expect(endpoint.endpointConfigName).toBe(run.outputs.endpointConfigName);
-    expect(endpoint.deploymentConfig.blueGreenUpdatePolicy.trafficRoutingConfiguration).toEqual({ type: 'ALL_AT_ONCE', waitIntervalInSeconds: 120 });
-    expect(endpoint.deploymentConfig.autoRollbackConfiguration.alarms).toEqual([{ alarmName: run.find('aws:cloudwatch/metricAlarm:MetricAlarm', 'kokoro-dev-tts-5xx').state.name }]);
+    expect(endpoint.deploymentConfig.blueGreenUpdatePolicy.trafficRoutingConfiguration).toEqual({
+      type: 'ALL_AT_ONCE',
+      waitIntervalInSeconds: 120,
+    });
+    expect(endpoint.deploymentConfig.autoRollbackConfiguration.alarms).toEqual([
+      { alarmName: run.find('aws:cloudwatch/metricAlarm:MetricAlarm', 'kokoro-dev-tts-5xx').state.name },
+    ]);
   });
 });
 
@@ -107,7 +121,8 @@ test('alarms on 5xx, p95 latency and no instances, plus a dashboard', () => {
     ['ModelLatency', 1_000_000, 'notBreaching'],
     ['CPUUtilization', 1, 'breaching'],
   ]);
-  for (const alarm of alarms) expect(alarm.dimensions).toEqual({ EndpointName: 'kokoro-dev-tts', VariantName: 'AllTraffic' });
+  for (const alarm of alarms)
+    expect(alarm.dimensions).toEqual({ EndpointName: 'kokoro-dev-tts', VariantName: 'AllTraffic' });
   const body = JSON.parse(run.find('aws:cloudwatch/dashboard:Dashboard').inputs.dashboardBody);
   expect(body.widgets).toHaveLength(4);
 });

@@ -27,7 +27,11 @@ const foundation = stackRef('foundationStack', projectNames.foundation);
 const modelCache = stackRef('modelCacheStack', projectNames.modelCache);
 const endpointNameInput = foundation.requireOutput('endpointName') as pulumi.Output<string>;
 const modelDataUri = pulumi
-  .all([modelCache.requireOutput('modelDataUri'), foundation.requireOutput('weightsBucketName'), foundation.requireOutput('weightsPrefix')])
+  .all([
+    modelCache.requireOutput('modelDataUri'),
+    foundation.requireOutput('weightsBucketName'),
+    foundation.requireOutput('weightsPrefix'),
+  ])
   .apply(([uri, bucket, prefix]) => weightsUnderPrefix(uri as string, bucket as string, prefix as string));
 
 // The container is an npm workspace: the build context is the repository root.
@@ -58,7 +62,11 @@ const tts = new TtsEndpoint(resourceName('tts'), {
     KOKORO_MODEL_DIR: '/opt/ml/model',
     KOKORO_DTYPE: dtype,
     KOKORO_DEVICE: device,
-    ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])),
+    ...Object.fromEntries(
+      Object.entries(limits)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, String(v)]),
+    ),
   },
   instanceType,
   initialInstanceCount,
@@ -70,15 +78,16 @@ const tts = new TtsEndpoint(resourceName('tts'), {
 });
 
 // Off while changing instanceType: SageMaker refuses to change the type of an autoscaled variant.
-if (config.getBoolean('autoscaling') ?? true) new VariantAutoscaling(resourceName('tts-scaling'), {
-  endpointName: tts.endpointName,
-  variantName: variant,
-  minInstances: intSetting(config, 'minInstances', 1, { min: 1, max: 20 }),
-  maxInstances: intSetting(config, 'maxInstances', 2, { min: 1, max: 20 }),
-  targetConcurrency: intSetting(config, 'targetConcurrency', 8, { min: 1, max: 1000 }),
-  scaleInCooldownSeconds: intSetting(config, 'scaleInCooldownSeconds', 900, { min: 0, max: 3600 }),
-  tags,
-});
+if (config.getBoolean('autoscaling') ?? true)
+  new VariantAutoscaling(resourceName('tts-scaling'), {
+    endpointName: tts.endpointName,
+    variantName: variant,
+    minInstances: intSetting(config, 'minInstances', 1, { min: 1, max: 20 }),
+    maxInstances: intSetting(config, 'maxInstances', 2, { min: 1, max: 20 }),
+    targetConcurrency: intSetting(config, 'targetConcurrency', 8, { min: 1, max: 1000 }),
+    scaleInCooldownSeconds: intSetting(config, 'scaleInCooldownSeconds', 900, { min: 0, max: 3600 }),
+    tags,
+  });
 
 export const endpointName = tts.endpointName;
 export const endpointArn = tts.endpointArn;

@@ -18,28 +18,55 @@ export interface EndpointMonitoringArgs {
 export function dashboardBody(endpointName: string, variantName: string, region: string): string {
   const dims = ['EndpointName', endpointName, 'VariantName', variantName];
   const widget = (title: string, metrics: unknown[][], y: number, x: number) => ({
-    type: 'metric', x, y, width: 12, height: 6,
+    type: 'metric',
+    x,
+    y,
+    width: 12,
+    height: 6,
     properties: { title, region, view: 'timeSeries', stat: 'Sum', period: 60, metrics },
   });
   return JSON.stringify({
     widgets: [
-      widget('Invocations and errors', [
-        ['AWS/SageMaker', 'Invocations', ...dims],
-        ['AWS/SageMaker', 'Invocation4XXErrors', ...dims],
-        ['AWS/SageMaker', 'Invocation5XXErrors', ...dims],
-      ], 0, 0),
-      widget('Model latency (us)', [
-        ['AWS/SageMaker', 'ModelLatency', ...dims, { stat: 'p50' }],
-        ['AWS/SageMaker', 'ModelLatency', ...dims, { stat: 'p95' }],
-      ], 0, 12),
-      widget('Concurrent requests per model', [
-        ['AWS/SageMaker', 'ConcurrentRequestsPerModel', ...dims, { stat: 'Maximum' }],
-      ], 6, 0),
-      widget('Instances: CPU and GPU (%)', [
-        ['/aws/sagemaker/Endpoints', 'CPUUtilization', ...dims, { stat: 'Average' }],
-        ['/aws/sagemaker/Endpoints', 'GPUUtilization', ...dims, { stat: 'Average' }],
-        ['/aws/sagemaker/Endpoints', 'CPUUtilization', ...dims, { stat: 'SampleCount', label: 'instances reporting' }],
-      ], 6, 12),
+      widget(
+        'Invocations and errors',
+        [
+          ['AWS/SageMaker', 'Invocations', ...dims],
+          ['AWS/SageMaker', 'Invocation4XXErrors', ...dims],
+          ['AWS/SageMaker', 'Invocation5XXErrors', ...dims],
+        ],
+        0,
+        0,
+      ),
+      widget(
+        'Model latency (us)',
+        [
+          ['AWS/SageMaker', 'ModelLatency', ...dims, { stat: 'p50' }],
+          ['AWS/SageMaker', 'ModelLatency', ...dims, { stat: 'p95' }],
+        ],
+        0,
+        12,
+      ),
+      widget(
+        'Concurrent requests per model',
+        [['AWS/SageMaker', 'ConcurrentRequestsPerModel', ...dims, { stat: 'Maximum' }]],
+        6,
+        0,
+      ),
+      widget(
+        'Instances: CPU and GPU (%)',
+        [
+          ['/aws/sagemaker/Endpoints', 'CPUUtilization', ...dims, { stat: 'Average' }],
+          ['/aws/sagemaker/Endpoints', 'GPUUtilization', ...dims, { stat: 'Average' }],
+          [
+            '/aws/sagemaker/Endpoints',
+            'CPUUtilization',
+            ...dims,
+            { stat: 'SampleCount', label: 'instances reporting' },
+          ],
+        ],
+        6,
+        12,
+      ),
     ],
   });
 }
@@ -53,47 +80,65 @@ export class EndpointMonitoring extends pulumi.ComponentResource {
     const actions = args.alarmTopicArn === undefined ? [] : [args.alarmTopicArn];
     const common = { dimensions, period: 60, alarmActions: actions, okActions: actions, tags: args.tags };
 
-    const errors = new aws.cloudwatch.MetricAlarm(`${name}-5xx`, {
-      ...common,
-      alarmDescription: pulumi.interpolate`${args.endpointName}: model or container 5xx errors`,
-      namespace: 'AWS/SageMaker',
-      metricName: 'Invocation5XXErrors',
-      statistic: 'Sum',
-      comparisonOperator: 'GreaterThanOrEqualToThreshold',
-      threshold: 1,
-      evaluationPeriods: 5,
-      datapointsToAlarm: 2,
-      treatMissingData: 'notBreaching',
-    }, { parent: this });
-    new aws.cloudwatch.MetricAlarm(`${name}-latency`, {
-      ...common,
-      alarmDescription: pulumi.interpolate`${args.endpointName}: p95 model latency above ${args.latencyAlarmMs} ms`,
-      namespace: 'AWS/SageMaker',
-      metricName: 'ModelLatency',
-      extendedStatistic: 'p95',
-      comparisonOperator: 'GreaterThanThreshold',
-      threshold: args.latencyAlarmMs * 1000, // ModelLatency is in microseconds
-      evaluationPeriods: 5,
-      datapointsToAlarm: 3,
-      treatMissingData: 'notBreaching',
-    }, { parent: this });
+    const errors = new aws.cloudwatch.MetricAlarm(
+      `${name}-5xx`,
+      {
+        ...common,
+        alarmDescription: pulumi.interpolate`${args.endpointName}: model or container 5xx errors`,
+        namespace: 'AWS/SageMaker',
+        metricName: 'Invocation5XXErrors',
+        statistic: 'Sum',
+        comparisonOperator: 'GreaterThanOrEqualToThreshold',
+        threshold: 1,
+        evaluationPeriods: 5,
+        datapointsToAlarm: 2,
+        treatMissingData: 'notBreaching',
+      },
+      { parent: this },
+    );
+    new aws.cloudwatch.MetricAlarm(
+      `${name}-latency`,
+      {
+        ...common,
+        alarmDescription: pulumi.interpolate`${args.endpointName}: p95 model latency above ${args.latencyAlarmMs} ms`,
+        namespace: 'AWS/SageMaker',
+        metricName: 'ModelLatency',
+        extendedStatistic: 'p95',
+        comparisonOperator: 'GreaterThanThreshold',
+        threshold: args.latencyAlarmMs * 1000, // ModelLatency is in microseconds
+        evaluationPeriods: 5,
+        datapointsToAlarm: 3,
+        treatMissingData: 'notBreaching',
+      },
+      { parent: this },
+    );
     // Every instance reports CPUUtilization each minute; no samples at all means no instance is up.
-    new aws.cloudwatch.MetricAlarm(`${name}-no-instances`, {
-      ...common,
-      alarmDescription: pulumi.interpolate`${args.endpointName}: no instance is reporting metrics`,
-      namespace: '/aws/sagemaker/Endpoints',
-      metricName: 'CPUUtilization',
-      statistic: 'SampleCount',
-      comparisonOperator: 'LessThanThreshold',
-      threshold: 1,
-      evaluationPeriods: 5,
-      datapointsToAlarm: 5,
-      treatMissingData: 'breaching',
-    }, { parent: this });
-    new aws.cloudwatch.Dashboard(`${name}-dashboard`, {
-      dashboardName: args.endpointName,
-      dashboardBody: pulumi.all([args.endpointName, args.region]).apply(([endpoint, region]) => dashboardBody(endpoint, args.variantName, region)),
-    }, { parent: this });
+    new aws.cloudwatch.MetricAlarm(
+      `${name}-no-instances`,
+      {
+        ...common,
+        alarmDescription: pulumi.interpolate`${args.endpointName}: no instance is reporting metrics`,
+        namespace: '/aws/sagemaker/Endpoints',
+        metricName: 'CPUUtilization',
+        statistic: 'SampleCount',
+        comparisonOperator: 'LessThanThreshold',
+        threshold: 1,
+        evaluationPeriods: 5,
+        datapointsToAlarm: 5,
+        treatMissingData: 'breaching',
+      },
+      { parent: this },
+    );
+    new aws.cloudwatch.Dashboard(
+      `${name}-dashboard`,
+      {
+        dashboardName: args.endpointName,
+        dashboardBody: pulumi
+          .all([args.endpointName, args.region])
+          .apply(([endpoint, region]) => dashboardBody(endpoint, args.variantName, region)),
+      },
+      { parent: this },
+    );
 
     this.errorAlarmName = errors.name;
     this.registerOutputs({ errorAlarmName: this.errorAlarmName });

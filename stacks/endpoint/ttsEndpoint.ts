@@ -48,46 +48,60 @@ export class TtsEndpoint extends pulumi.ComponentResource {
 
   constructor(name: string, args: TtsEndpointArgs, opts?: pulumi.ComponentResourceOptions) {
     super('kokoro:endpoint:TtsEndpoint', name, {}, opts);
-    const model = new aws.sagemaker.Model(`${name}-model`, {
-      executionRoleArn: args.executionRoleArn,
-      primaryContainer: {
-        image: args.imageUri,
-        mode: 'SingleModel',
-        environment: args.environment,
-        modelDataSource: pulumi.output(args.modelDataUri).apply(modelDataSource),
+    const model = new aws.sagemaker.Model(
+      `${name}-model`,
+      {
+        executionRoleArn: args.executionRoleArn,
+        primaryContainer: {
+          image: args.imageUri,
+          mode: 'SingleModel',
+          environment: args.environment,
+          modelDataSource: pulumi.output(args.modelDataUri).apply(modelDataSource),
+        },
+        tags: args.tags,
       },
-      tags: args.tags,
-    }, { parent: this });
+      { parent: this },
+    );
 
     // No VolumeSizeInGB: g5 instances carry NVMe instance storage and reject it.
-    const config = new aws.sagemaker.EndpointConfiguration(`${name}-config`, {
-      productionVariants: [{
-        variantName: args.variantName,
-        modelName: model.name,
-        instanceType: args.instanceType,
-        initialInstanceCount: args.initialInstanceCount,
-        containerStartupHealthCheckTimeoutInSeconds: args.containerStartupTimeoutSeconds,
-        modelDataDownloadTimeoutInSeconds: args.modelDownloadTimeoutSeconds,
-        routingConfigs: [{ routingStrategy: 'LEAST_OUTSTANDING_REQUESTS' }],
-      }],
-      tags: args.tags,
-    }, { parent: this });
+    const config = new aws.sagemaker.EndpointConfiguration(
+      `${name}-config`,
+      {
+        productionVariants: [
+          {
+            variantName: args.variantName,
+            modelName: model.name,
+            instanceType: args.instanceType,
+            initialInstanceCount: args.initialInstanceCount,
+            containerStartupHealthCheckTimeoutInSeconds: args.containerStartupTimeoutSeconds,
+            modelDataDownloadTimeoutInSeconds: args.modelDownloadTimeoutSeconds,
+            routingConfigs: [{ routingStrategy: 'LEAST_OUTSTANDING_REQUESTS' }],
+          },
+        ],
+        tags: args.tags,
+      },
+      { parent: this },
+    );
 
     const bake = args.bakeSeconds ?? 120;
-    const endpoint = new aws.sagemaker.Endpoint(name, {
-      name: args.endpointName,
-      endpointConfigName: config.name,
-      deploymentConfig: {
-        blueGreenUpdatePolicy: {
-          trafficRoutingConfiguration: { type: 'ALL_AT_ONCE', waitIntervalInSeconds: bake },
-          // Streaming sessions on the old fleet get this long to finish before it is terminated.
-          terminationWaitInSeconds: 300,
-          maximumExecutionTimeoutInSeconds: 3600,
+    const endpoint = new aws.sagemaker.Endpoint(
+      name,
+      {
+        name: args.endpointName,
+        endpointConfigName: config.name,
+        deploymentConfig: {
+          blueGreenUpdatePolicy: {
+            trafficRoutingConfiguration: { type: 'ALL_AT_ONCE', waitIntervalInSeconds: bake },
+            // Streaming sessions on the old fleet get this long to finish before it is terminated.
+            terminationWaitInSeconds: 300,
+            maximumExecutionTimeoutInSeconds: 3600,
+          },
+          autoRollbackConfiguration: { alarms: args.rollbackAlarmNames.map((alarmName) => ({ alarmName })) },
         },
-        autoRollbackConfiguration: { alarms: args.rollbackAlarmNames.map((alarmName) => ({ alarmName })) },
+        tags: args.tags,
       },
-      tags: args.tags,
-    }, { parent: this });
+      { parent: this },
+    );
 
     this.endpointName = endpoint.name;
     this.endpointArn = endpoint.arn;

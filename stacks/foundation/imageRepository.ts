@@ -32,17 +32,25 @@ export class ImageRepository extends pulumi.ComponentResource {
 
   constructor(name: string, args: ImageRepositoryArgs, opts?: pulumi.ComponentResourceOptions) {
     super('kokoro:foundation:ImageRepository', name, {}, opts);
-    const repository = new aws.ecr.Repository(name, {
-      imageScanningConfiguration: { scanOnPush: true },
-      imageTagMutability: 'IMMUTABLE',
-      encryptionConfigurations: [{ encryptionType: 'KMS' }],
-      forceDelete: args.forceDelete ?? false,
-      tags: args.tags,
-    }, { parent: this });
-    new aws.ecr.LifecyclePolicy(`${name}-lifecycle`, {
-      repository: repository.name,
-      policy: keepLastImagesPolicy(args.keepImages ?? 10),
-    }, { parent: this });
+    const repository = new aws.ecr.Repository(
+      name,
+      {
+        imageScanningConfiguration: { scanOnPush: true },
+        imageTagMutability: 'IMMUTABLE',
+        encryptionConfigurations: [{ encryptionType: 'KMS' }],
+        forceDelete: args.forceDelete ?? false,
+        tags: args.tags,
+      },
+      { parent: this },
+    );
+    new aws.ecr.LifecyclePolicy(
+      `${name}-lifecycle`,
+      {
+        repository: repository.name,
+        policy: keepLastImagesPolicy(args.keepImages ?? 10),
+      },
+      { parent: this },
+    );
 
     this.repositoryUrl = repository.repositoryUrl;
     this.repositoryArn = repository.arn;

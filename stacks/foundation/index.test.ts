@@ -5,14 +5,18 @@ import { policyViolations } from '../testing/policyCheck.ts';
 import { account, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
 
 let run: ProgramRun;
-const policyOf = (roleName: string) => JSON.parse(run.find('aws:iam/rolePolicy:RolePolicy', `${roleName}-policy`).state.policy as string);
+const policyOf = (roleName: string) =>
+  JSON.parse(run.find('aws:iam/rolePolicy:RolePolicy', `${roleName}-policy`).state.policy as string);
 const statement = (doc: any, sid: string) => doc.Statement.find((s: any) => s.Sid === sid);
 
 beforeAll(async () => {
   run = await runProgram(new URL('./index.ts', import.meta.url), {
     project: 'kokoro-foundation',
     config: {
-      'kokoro-foundation:bedrockModelIds': JSON.stringify(['us.anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-micro-v1:0']),
+      'kokoro-foundation:bedrockModelIds': JSON.stringify([
+        'us.anthropic.claude-haiku-4-5-20251001-v1:0',
+        'amazon.nova-micro-v1:0',
+      ]),
       'kokoro-foundation:accessLogBucket': 'audit-logs',
     },
   });
@@ -36,29 +40,48 @@ test('exports exactly the contract outputs', () => {
 describe('weights bucket', () => {
   test('is private, owner-enforced, versioned and KMS-encrypted with a rotating key', () => {
     expect(run.find('aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock').inputs).toMatchObject({
-      blockPublicAcls: true, blockPublicPolicy: true, ignorePublicAcls: true, restrictPublicBuckets: true,
+      blockPublicAcls: true,
+      blockPublicPolicy: true,
+      ignorePublicAcls: true,
+      restrictPublicBuckets: true,
     });
-    expect(run.find('aws:s3/bucketOwnershipControls:BucketOwnershipControls').inputs.rule).toEqual({ objectOwnership: 'BucketOwnerEnforced' });
-    expect(run.find('aws:s3/bucketVersioning:BucketVersioning').inputs.versioningConfiguration).toEqual({ status: 'Enabled' });
-    const rule = run.find('aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration').inputs.rules[0];
-    expect(rule.applyServerSideEncryptionByDefault).toEqual({ sseAlgorithm: 'aws:kms', kmsMasterKeyId: run.outputs.weightsKeyArn });
+    expect(run.find('aws:s3/bucketOwnershipControls:BucketOwnershipControls').inputs.rule).toEqual({
+      objectOwnership: 'BucketOwnerEnforced',
+    });
+    expect(run.find('aws:s3/bucketVersioning:BucketVersioning').inputs.versioningConfiguration).toEqual({
+      status: 'Enabled',
+    });
+    const rule = run.find('aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration')
+      .inputs.rules[0];
+    expect(rule.applyServerSideEncryptionByDefault).toEqual({
+      sseAlgorithm: 'aws:kms',
+      kmsMasterKeyId: run.outputs.weightsKeyArn,
+    });
     expect(run.find('aws:kms/key:Key').inputs).toMatchObject({ enableKeyRotation: true, deletionWindowInDays: 30 });
     expect(run.find('aws:s3/bucket:Bucket').inputs.forceDestroy).toBe(false);
   });
 
   test('denies requests without TLS and aborts incomplete uploads', () => {
     const policy = JSON.parse(run.find('aws:s3/bucketPolicy:BucketPolicy').inputs.policy);
-    expect(policy.Statement).toEqual([{
-      Sid: 'DenyInsecureTransport', Effect: 'Deny', Principal: '*', Action: 's3:*',
-      Resource: [run.outputs.weightsBucketArn, `${run.outputs.weightsBucketArn}/*`],
-      Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-    }]);
+    expect(policy.Statement).toEqual([
+      {
+        Sid: 'DenyInsecureTransport',
+        Effect: 'Deny',
+        Principal: '*',
+        Action: 's3:*',
+        Resource: [run.outputs.weightsBucketArn, `${run.outputs.weightsBucketArn}/*`],
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      },
+    ]);
     const rules = run.find('aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration').inputs.rules;
     expect(rules[0]).toMatchObject({ status: 'Enabled', abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } });
   });
 
   test('logs access to the configured bucket', () => {
-    expect(run.find('aws:s3/bucketLogging:BucketLogging').inputs).toMatchObject({ targetBucket: 'audit-logs', targetPrefix: 'kokoro-dev-weights-0a1b2c3/' });
+    expect(run.find('aws:s3/bucketLogging:BucketLogging').inputs).toMatchObject({
+      targetBucket: 'audit-logs',
+      targetPrefix: 'kokoro-dev-weights-0a1b2c3/',
+    });
   });
 });
 
@@ -73,28 +96,50 @@ test('repositories scan on push, keep immutable tags, encrypt, and keep the last
     });
   }
   for (const policy of run.all('aws:ecr/lifecyclePolicy:LifecyclePolicy')) {
-    expect(JSON.parse(policy.inputs.policy).rules[0].selection).toEqual({ tagStatus: 'any', countType: 'imageCountMoreThan', countNumber: 10 });
+    expect(JSON.parse(policy.inputs.policy).rules[0].selection).toEqual({
+      tagStatus: 'any',
+      countType: 'imageCountMoreThan',
+      countNumber: 10,
+    });
   }
 });
 
 describe('SageMaker execution role', () => {
   test('is assumable only by SageMaker for this account', () => {
     const trust = JSON.parse(run.find('aws:iam/role:Role', 'kokoro-dev-sagemaker').inputs.assumeRolePolicy);
-    expect(trust.Statement[0]).toMatchObject({ Principal: { Service: 'sagemaker.amazonaws.com' }, Action: ['sts:AssumeRole'], Condition: { StringEquals: { 'aws:SourceAccount': account } } });
+    expect(trust.Statement[0]).toMatchObject({
+      Principal: { Service: 'sagemaker.amazonaws.com' },
+      Action: ['sts:AssumeRole'],
+      Condition: { StringEquals: { 'aws:SourceAccount': account } },
+    });
   });
 
   test('reads only the weights prefix, pulls only its image, logs only to its endpoint group', () => {
     const doc = policyOf('kokoro-dev-sagemaker');
     const bucketArn = run.outputs.weightsBucketArn as string;
-    expect(statement(doc, 'ReadWeights')).toMatchObject({ Action: ['s3:GetObject'], Resource: `${bucketArn}/models/*` });
-    expect(statement(doc, 'ListWeights')).toMatchObject({ Resource: bucketArn, Condition: { StringLike: { 's3:prefix': 'models/*' } } });
-    expect(statement(doc, 'DecryptWeights')).toMatchObject({ Action: ['kms:Decrypt'], Resource: run.outputs.weightsKeyArn });
-    expect(statement(doc, 'PullImage').Resource).toBe(`arn:aws:ecr:${region}:${account}:repository/kokoro-dev-tts-container-0a1b2c3`);
+    expect(statement(doc, 'ReadWeights')).toMatchObject({
+      Action: ['s3:GetObject'],
+      Resource: `${bucketArn}/models/*`,
+    });
+    expect(statement(doc, 'ListWeights')).toMatchObject({
+      Resource: bucketArn,
+      Condition: { StringLike: { 's3:prefix': 'models/*' } },
+    });
+    expect(statement(doc, 'DecryptWeights')).toMatchObject({
+      Action: ['kms:Decrypt'],
+      Resource: run.outputs.weightsKeyArn,
+    });
+    expect(statement(doc, 'PullImage').Resource).toBe(
+      `arn:aws:ecr:${region}:${account}:repository/kokoro-dev-tts-container-0a1b2c3`,
+    );
     expect(statement(doc, 'WriteLogs').Resource).toEqual([
       `arn:aws:logs:${region}:${account}:log-group:/aws/sagemaker/Endpoints/kokoro-dev-tts`,
       `arn:aws:logs:${region}:${account}:log-group:/aws/sagemaker/Endpoints/kokoro-dev-tts:log-stream:*`,
     ]);
-    expect(run.find('aws:cloudwatch/logGroup:LogGroup').inputs).toMatchObject({ name: '/aws/sagemaker/Endpoints/kokoro-dev-tts', retentionInDays: 30 });
+    expect(run.find('aws:cloudwatch/logGroup:LogGroup').inputs).toMatchObject({
+      name: '/aws/sagemaker/Endpoints/kokoro-dev-tts',
+      retentionInDays: 30,
+    });
   });
 });
 
@@ -110,8 +155,13 @@ describe('AgentCore runtime role', () => {
   test('invokes only this endpoint and only the configured models', () => {
     const doc = policyOf('kokoro-dev-agentcore');
     expect(statement(doc, 'InvokeEndpoint')).toEqual({
-      Sid: 'InvokeEndpoint', Effect: 'Allow',
-      Action: ['sagemaker:InvokeEndpoint', 'sagemaker:InvokeEndpointWithBidirectionalStream', 'sagemaker:InvokeEndpointWithResponseStream'],
+      Sid: 'InvokeEndpoint',
+      Effect: 'Allow',
+      Action: [
+        'sagemaker:InvokeEndpoint',
+        'sagemaker:InvokeEndpointWithBidirectionalStream',
+        'sagemaker:InvokeEndpointWithResponseStream',
+      ],
       Resource: `arn:aws:sagemaker:${region}:${account}:endpoint/kokoro-dev-tts`,
     });
     expect(statement(doc, 'InvokeModels').Resource).toEqual([
@@ -119,7 +169,9 @@ describe('AgentCore runtime role', () => {
       'arn:aws:bedrock:*::foundation-model/anthropic.claude-haiku-4-5-20251001-v1:0',
       `arn:aws:bedrock:${region}::foundation-model/amazon.nova-micro-v1:0`,
     ]);
-    expect(statement(doc, 'PullImage').Resource).toBe(`arn:aws:ecr:${region}:${account}:repository/kokoro-dev-agent-runtime-0a1b2c3`);
+    expect(statement(doc, 'PullImage').Resource).toBe(
+      `arn:aws:ecr:${region}:${account}:repository/kokoro-dev-agent-runtime-0a1b2c3`,
+    );
   });
 
   test('no statement of either role has a * action', () => {
@@ -132,10 +184,21 @@ describe('AgentCore runtime role', () => {
 test('every taggable resource carries the default tags', () => {
   const tagged = run.resources.filter((r) => r.type.startsWith('aws:') && 'tags' in r.inputs);
   expect(tagged.map((r) => r.type).sort()).toEqual([
-    'aws:cloudwatch/logGroup:LogGroup', 'aws:ecr/repository:Repository', 'aws:ecr/repository:Repository',
-    'aws:iam/role:Role', 'aws:iam/role:Role', 'aws:kms/key:Key', 'aws:s3/bucket:Bucket',
+    'aws:cloudwatch/logGroup:LogGroup',
+    'aws:ecr/repository:Repository',
+    'aws:ecr/repository:Repository',
+    'aws:iam/role:Role',
+    'aws:iam/role:Role',
+    'aws:kms/key:Key',
+    'aws:s3/bucket:Bucket',
   ]);
-  for (const r of tagged) expect(r.inputs.tags).toMatchObject({ app: 'kokoro', 'pulumi-project': 'kokoro-foundation', 'pulumi-stack': 'dev', layer: 'foundation' });
+  for (const r of tagged)
+    expect(r.inputs.tags).toMatchObject({
+      app: 'kokoro',
+      'pulumi-project': 'kokoro-foundation',
+      'pulumi-stack': 'dev',
+      layer: 'foundation',
+    });
 });
 
 test('passes every policy of the CrossGuard pack', async () => {

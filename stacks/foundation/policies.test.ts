@@ -7,7 +7,9 @@ const scope = { partition: 'aws', region: 'eu-west-1', account: '111122223333' }
 
 describe('bedrockModelArns', () => {
   test('maps plain model ids to one regional foundation-model ARN', () => {
-    expect(bedrockModelArns(['amazon.nova-lite-v1:0'], scope)).toEqual(['arn:aws:bedrock:eu-west-1::foundation-model/amazon.nova-lite-v1:0']);
+    expect(bedrockModelArns(['amazon.nova-lite-v1:0'], scope)).toEqual([
+      'arn:aws:bedrock:eu-west-1::foundation-model/amazon.nova-lite-v1:0',
+    ]);
   });
 
   test('maps inference profiles to the profile and the model in any region', () => {
@@ -24,19 +26,40 @@ describe('bedrockModelArns', () => {
 });
 
 test('sagemakerPolicy insists on a prefix ending in /', () => {
-  expect(() => sagemakerPolicy({ ...scope, bucketArn: 'arn:aws:s3:::b', weightsPrefix: 'models', keyArn: 'k', repositoryArn: 'r', endpointName: 'e' }))
-    .toThrow("weightsPrefix 'models' must end in '/'");
+  expect(() =>
+    sagemakerPolicy({
+      ...scope,
+      bucketArn: 'arn:aws:s3:::b',
+      weightsPrefix: 'models',
+      keyArn: 'k',
+      repositoryArn: 'r',
+      endpointName: 'e',
+    }),
+  ).toThrow("weightsPrefix 'models' must end in '/'");
 });
 
 test('only actions without resource-level permissions get a * resource', () => {
   const docs = [
-    sagemakerPolicy({ ...scope, bucketArn: 'arn:aws:s3:::b', weightsPrefix: 'm/', keyArn: 'k', repositoryArn: 'r', endpointName: 'e' }),
+    sagemakerPolicy({
+      ...scope,
+      bucketArn: 'arn:aws:s3:::b',
+      weightsPrefix: 'm/',
+      keyArn: 'k',
+      repositoryArn: 'r',
+      endpointName: 'e',
+    }),
     agentRuntimePolicy({ ...scope, repositoryArn: 'r', endpointName: 'e', bedrockModelIds: ['amazon.nova-lite-v1:0'] }),
   ];
   const starred = docs.flatMap((d) => d.Statement.filter((s) => s.Resource === '*').flatMap((s) => s.Action)).sort();
   expect(starred).toEqual([
-    'cloudwatch:PutMetricData', 'cloudwatch:PutMetricData', 'ecr:GetAuthorizationToken', 'ecr:GetAuthorizationToken',
-    'xray:GetSamplingRules', 'xray:GetSamplingTargets', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments',
+    'cloudwatch:PutMetricData',
+    'cloudwatch:PutMetricData',
+    'ecr:GetAuthorizationToken',
+    'ecr:GetAuthorizationToken',
+    'xray:GetSamplingRules',
+    'xray:GetSamplingTargets',
+    'xray:PutTelemetryRecords',
+    'xray:PutTraceSegments',
   ]);
 });
 

@@ -31,7 +31,15 @@ export function trustPolicy(service: string, scope: Scope, sourceArn?: string): 
   if (sourceArn !== undefined) condition.ArnLike = { 'aws:SourceArn': sourceArn };
   return {
     Version: '2012-10-17',
-    Statement: [{ Sid: 'AssumeRole', Effect: 'Allow', Principal: { Service: service }, Action: ['sts:AssumeRole'], Condition: condition }],
+    Statement: [
+      {
+        Sid: 'AssumeRole',
+        Effect: 'Allow',
+        Principal: { Service: service },
+        Action: ['sts:AssumeRole'],
+        Condition: condition,
+      },
+    ],
   };
 }
 
@@ -137,7 +145,12 @@ export function agentRuntimePolicy(a: AgentRuntimePolicyArgs): PolicyDocument {
       {
         Sid: 'Tracing',
         Effect: 'Allow',
-        Action: ['xray:GetSamplingRules', 'xray:GetSamplingTargets', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments'],
+        Action: [
+          'xray:GetSamplingRules',
+          'xray:GetSamplingTargets',
+          'xray:PutTelemetryRecords',
+          'xray:PutTraceSegments',
+        ],
         Resource: '*',
       },
       {

@@ -16,16 +16,24 @@ export class ServiceRole extends pulumi.ComponentResource {
 
   constructor(name: string, args: ServiceRoleArgs, opts?: pulumi.ComponentResourceOptions) {
     super('kokoro:foundation:ServiceRole', name, {}, opts);
-    const role = new aws.iam.Role(name, {
-      description: args.description,
-      assumeRolePolicy: pulumi.output(args.trustPolicy).apply((doc) => JSON.stringify(doc)),
-      maxSessionDuration: 3600,
-      tags: args.tags,
-    }, { parent: this });
-    new aws.iam.RolePolicy(`${name}-policy`, {
-      role: role.name,
-      policy: pulumi.output(args.policy).apply((doc) => JSON.stringify(doc)),
-    }, { parent: this });
+    const role = new aws.iam.Role(
+      name,
+      {
+        description: args.description,
+        assumeRolePolicy: pulumi.output(args.trustPolicy).apply((doc) => JSON.stringify(doc)),
+        maxSessionDuration: 3600,
+        tags: args.tags,
+      },
+      { parent: this },
+    );
+    new aws.iam.RolePolicy(
+      `${name}-policy`,
+      {
+        role: role.name,
+        policy: pulumi.output(args.policy).apply((doc) => JSON.stringify(doc)),
+      },
+      { parent: this },
+    );
 
     this.roleArn = role.arn;
     this.roleName = role.name;

@@ -39,59 +39,101 @@ export class WeightsBucket extends pulumi.ComponentResource {
     super('kokoro:foundation:WeightsBucket', name, {}, opts);
     const parent = { parent: this };
 
-    const key = new aws.kms.Key(`${name}-key`, {
-      description: 'Kokoro model weights',
-      enableKeyRotation: true,
-      deletionWindowInDays: 30,
-      tags: args.tags,
-    }, parent);
+    const key = new aws.kms.Key(
+      `${name}-key`,
+      {
+        description: 'Kokoro model weights',
+        enableKeyRotation: true,
+        deletionWindowInDays: 30,
+        tags: args.tags,
+      },
+      parent,
+    );
     new aws.kms.Alias(`${name}-key-alias`, { name: `alias/${name}`, targetKeyId: key.keyId }, parent);
 
     const bucket = new aws.s3.Bucket(name, { forceDestroy: args.forceDestroy ?? false, tags: args.tags }, parent);
     const hardening = [
-      new aws.s3.BucketPublicAccessBlock(`${name}-public-access`, {
-        bucket: bucket.id,
-        blockPublicAcls: true,
-        blockPublicPolicy: true,
-        ignorePublicAcls: true,
-        restrictPublicBuckets: true,
-      }, parent),
-      new aws.s3.BucketOwnershipControls(`${name}-ownership`, {
-        bucket: bucket.id,
-        rule: { objectOwnership: 'BucketOwnerEnforced' },
-      }, parent),
-      new aws.s3.BucketServerSideEncryptionConfiguration(`${name}-encryption`, {
-        bucket: bucket.id,
-        rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: 'aws:kms', kmsMasterKeyId: key.arn }, bucketKeyEnabled: true }],
-      }, parent),
-      new aws.s3.BucketVersioning(`${name}-versioning`, {
-        bucket: bucket.id,
-        versioningConfiguration: { status: 'Enabled' },
-      }, parent),
-    ];
-    new aws.s3.BucketLifecycleConfiguration(`${name}-lifecycle`, {
-      bucket: bucket.id,
-      rules: [
-        { id: 'abort-incomplete-uploads', status: 'Enabled', filter: {}, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } },
+      new aws.s3.BucketPublicAccessBlock(
+        `${name}-public-access`,
         {
-          id: 'expire-noncurrent-versions',
-          status: 'Enabled',
-          filter: {},
-          noncurrentVersionExpiration: { noncurrentDays: args.noncurrentVersionDays ?? 30 },
+          bucket: bucket.id,
+          blockPublicAcls: true,
+          blockPublicPolicy: true,
+          ignorePublicAcls: true,
+          restrictPublicBuckets: true,
         },
-      ],
-    }, { parent: this, dependsOn: hardening });
-    // The public access block goes first so that the policy is never evaluated on an open bucket.
-    new aws.s3.BucketPolicy(`${name}-policy`, {
-      bucket: bucket.id,
-      policy: bucket.arn.apply(tlsOnlyPolicy),
-    }, { parent: this, dependsOn: hardening });
-    if (args.accessLogBucket !== undefined) {
-      new aws.s3.BucketLogging(`${name}-logging`, {
+        parent,
+      ),
+      new aws.s3.BucketOwnershipControls(
+        `${name}-ownership`,
+        {
+          bucket: bucket.id,
+          rule: { objectOwnership: 'BucketOwnerEnforced' },
+        },
+        parent,
+      ),
+      new aws.s3.BucketServerSideEncryptionConfiguration(
+        `${name}-encryption`,
+        {
+          bucket: bucket.id,
+          rules: [
+            {
+              applyServerSideEncryptionByDefault: { sseAlgorithm: 'aws:kms', kmsMasterKeyId: key.arn },
+              bucketKeyEnabled: true,
+            },
+          ],
+        },
+        parent,
+      ),
+      new aws.s3.BucketVersioning(
+        `${name}-versioning`,
+        {
+          bucket: bucket.id,
+          versioningConfiguration: { status: 'Enabled' },
+        },
+        parent,
+      ),
+    ];
+    new aws.s3.BucketLifecycleConfiguration(
+      `${name}-lifecycle`,
+      {
         bucket: bucket.id,
-        targetBucket: args.accessLogBucket,
-        targetPrefix: pulumi.interpolate`${bucket.bucket}/`,
-      }, parent);
+        rules: [
+          {
+            id: 'abort-incomplete-uploads',
+            status: 'Enabled',
+            filter: {},
+            abortIncompleteMultipartUpload: { daysAfterInitiation: 1 },
+          },
+          {
+            id: 'expire-noncurrent-versions',
+            status: 'Enabled',
+            filter: {},
+            noncurrentVersionExpiration: { noncurrentDays: args.noncurrentVersionDays ?? 30 },
+          },
+        ],
+      },
+      { parent: this, dependsOn: hardening },
+    );
+    // The public access block goes first so that the policy is never evaluated on an open bucket.
+    new aws.s3.BucketPolicy(
+      `${name}-policy`,
+      {
+        bucket: bucket.id,
+        policy: bucket.arn.apply(tlsOnlyPolicy),
+      },
+      { parent: this, dependsOn: hardening },
+    );
+    if (args.accessLogBucket !== undefined) {
+      new aws.s3.BucketLogging(
+        `${name}-logging`,
+        {
+          bucket: bucket.id,
+          targetBucket: args.accessLogBucket,
+          targetPrefix: pulumi.interpolate`${bucket.bucket}/`,
+        },
+        parent,
+      );
     }
 
     this.bucketName = bucket.bucket;

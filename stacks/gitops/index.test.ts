@@ -15,27 +15,68 @@ beforeAll(async () => {
 });
 
 test('exports the managed stacks in deploy order', () => {
-  expect(run.outputs.deployedStacks).toEqual(['kokoro-foundation', 'kokoro-model-cache', 'kokoro-endpoint', 'kokoro-agent-runtime'].map((p) => `${organization}/${p}/dev`));
+  expect(run.outputs.deployedStacks).toEqual(
+    ['kokoro-foundation', 'kokoro-model-cache', 'kokoro-endpoint', 'kokoro-agent-runtime'].map(
+      (p) => `${organization}/${p}/dev`,
+    ),
+  );
 });
 
 describe('deployment settings', () => {
   test('each layer deploys from its folder on push and previews pull requests, filtered to its paths', () => {
     const settings = run.all('pulumiservice:index:DeploymentSettings').map((r) => r.inputs);
     expect(settings.map((s) => [s.project, s.sourceContext.git.repoDir, s.vcs.paths])).toEqual([
-      ['kokoro-foundation', 'stacks/foundation', ['stacks/foundation/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json']],
-      ['kokoro-model-cache', 'stacks/model-cache', ['stacks/model-cache/**', 'weights/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json']],
-      ['kokoro-endpoint', 'stacks/endpoint', ['stacks/endpoint/**', 'container/**', 'protocol/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json']],
-      ['kokoro-agent-runtime', 'stacks/agent-runtime', ['stacks/agent-runtime/**', 'runtime/**', 'protocol/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json']],
+      [
+        'kokoro-foundation',
+        'stacks/foundation',
+        ['stacks/foundation/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json'],
+      ],
+      [
+        'kokoro-model-cache',
+        'stacks/model-cache',
+        ['stacks/model-cache/**', 'weights/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json'],
+      ],
+      [
+        'kokoro-endpoint',
+        'stacks/endpoint',
+        [
+          'stacks/endpoint/**',
+          'container/**',
+          'protocol/**',
+          'stacks/shared/**',
+          'stacks/package.json',
+          'package-lock.json',
+        ],
+      ],
+      [
+        'kokoro-agent-runtime',
+        'stacks/agent-runtime',
+        [
+          'stacks/agent-runtime/**',
+          'runtime/**',
+          'protocol/**',
+          'stacks/shared/**',
+          'stacks/package.json',
+          'package-lock.json',
+        ],
+      ],
     ]);
     for (const s of settings) {
       expect(s).toMatchObject({ organization, stack: 'dev', sourceContext: { git: { branch: 'refs/heads/main' } } });
-      expect(s.vcs).toMatchObject({ provider: 'github', repository: 'acme/kokoro-speech', deployCommits: true, previewPullRequests: true });
+      expect(s.vcs).toMatchObject({
+        provider: 'github',
+        repository: 'acme/kokoro-speech',
+        deployCommits: true,
+        previewPullRequests: true,
+      });
     }
   });
 
   test('each runs npm ci first and reaches AWS by OIDC with the configured role', () => {
     for (const s of run.all('pulumiservice:index:DeploymentSettings').map((r) => r.inputs)) {
-      expect(s.operationContext.preRunCommands).toEqual(['cd "$(git rev-parse --show-toplevel)" && npm ci --no-audit --no-fund']);
+      expect(s.operationContext.preRunCommands).toEqual([
+        'cd "$(git rev-parse --show-toplevel)" && npm ci --no-audit --no-fund',
+      ]);
       expect(s.operationContext.options).toEqual({ skipInstallDependencies: true, skipIntermediateDeployments: true });
       expect(s.operationContext.oidc.aws.roleARN).toBe(roleArn);
       expect(s.executorContext).toBeUndefined();
@@ -51,12 +92,24 @@ test('webhooks deploy the next layer after a successful update, in order', () =>
     ['kokoro-endpoint', 'kokoro-agent-runtime/dev'],
   ]);
   for (const h of hooks) {
-    expect(h).toMatchObject({ active: true, organizationName: organization, stackName: 'dev', format: 'pulumi_deployments', filters: ['update_succeeded'] });
+    expect(h).toMatchObject({
+      active: true,
+      organizationName: organization,
+      stackName: 'dev',
+      format: 'pulumi_deployments',
+      filters: ['update_succeeded'],
+    });
   }
 });
 
 describe('deployOrder', () => {
-  const layer = (key: string, after?: string): Layer => ({ key, project: key, repoDir: key, paths: [], ...(after ? { after } : {}) });
+  const layer = (key: string, after?: string): Layer => ({
+    key,
+    project: key,
+    repoDir: key,
+    paths: [],
+    ...(after ? { after } : {}),
+  });
 
   test('puts every layer after its trigger whatever the listing order', () => {
     expect(deployOrder([layer('c', 'b'), layer('b', 'a'), layer('a')]).map((l) => l.key)).toEqual(['a', 'b', 'c']);

@@ -12,7 +12,8 @@ const repository = config.require('repository');
 const branch = config.get('branch') ?? 'main';
 const awsRoleArn = config.require('awsRoleArn');
 const executorImage = config.get('executorImage');
-if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) throw new Error(`config 'repository' must be 'owner/name', got '${repository}'`);
+if (!/^[\w.-]+\/[\w.-]+$/.test(repository))
+  throw new Error(`config 'repository' must be 'owner/name', got '${repository}'`);
 
 const settings = new Map<string, service.DeploymentSettings>();
 for (const layer of deployOrder(layers)) {
@@ -34,16 +35,20 @@ for (const layer of deployOrder(layers)) {
 
   if (layer.after !== undefined) {
     const upstream = layers.find((l) => l.key === layer.after)!;
-    new service.Webhook(`${upstream.key}-to-${layer.key}`, {
-      active: true,
-      displayName: `deploy ${layer.key} after ${upstream.key}`,
-      organizationName: organization,
-      projectName: upstream.project,
-      stackName: layerStack,
-      format: service.WebhookFormat.PulumiDeployments,
-      payloadUrl: `${layer.project}/${layerStack}`,
-      filters: [service.WebhookFilters.UpdateSucceeded],
-    }, { dependsOn: [stackSettings, settings.get(upstream.key)!] });
+    new service.Webhook(
+      `${upstream.key}-to-${layer.key}`,
+      {
+        active: true,
+        displayName: `deploy ${layer.key} after ${upstream.key}`,
+        organizationName: organization,
+        projectName: upstream.project,
+        stackName: layerStack,
+        format: service.WebhookFormat.PulumiDeployments,
+        payloadUrl: `${layer.project}/${layerStack}`,
+        filters: [service.WebhookFilters.UpdateSucceeded],
+      },
+      { dependsOn: [stackSettings, settings.get(upstream.key)!] },
+    );
   }
 }
 

@@ -16,18 +16,32 @@ export interface Layer {
 const common = ['stacks/shared/**', 'stacks/package.json', 'package-lock.json'];
 
 export const layers: Layer[] = [
-  { key: 'foundation', project: projectNames.foundation, repoDir: 'stacks/foundation', paths: ['stacks/foundation/**', ...common] },
   {
-    key: 'model-cache', project: projectNames.modelCache, repoDir: 'stacks/model-cache',
-    paths: ['stacks/model-cache/**', 'weights/**', ...common], after: 'foundation',
+    key: 'foundation',
+    project: projectNames.foundation,
+    repoDir: 'stacks/foundation',
+    paths: ['stacks/foundation/**', ...common],
   },
   {
-    key: 'endpoint', project: projectNames.endpoint, repoDir: 'stacks/endpoint',
-    paths: ['stacks/endpoint/**', 'container/**', 'protocol/**', ...common], after: 'model-cache',
+    key: 'model-cache',
+    project: projectNames.modelCache,
+    repoDir: 'stacks/model-cache',
+    paths: ['stacks/model-cache/**', 'weights/**', ...common],
+    after: 'foundation',
   },
   {
-    key: 'agent-runtime', project: projectNames.agentRuntime, repoDir: 'stacks/agent-runtime',
-    paths: ['stacks/agent-runtime/**', 'runtime/**', 'protocol/**', ...common], after: 'endpoint',
+    key: 'endpoint',
+    project: projectNames.endpoint,
+    repoDir: 'stacks/endpoint',
+    paths: ['stacks/endpoint/**', 'container/**', 'protocol/**', ...common],
+    after: 'model-cache',
+  },
+  {
+    key: 'agent-runtime',
+    project: projectNames.agentRuntime,
+    repoDir: 'stacks/agent-runtime',
+    paths: ['stacks/agent-runtime/**', 'runtime/**', 'protocol/**', ...common],
+    after: 'endpoint',
   },
 ];
 

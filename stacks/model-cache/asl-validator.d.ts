@@ -5,5 +5,8 @@ declare module 'asl-validator' {
     errors: { message?: string }[];
     errorsText(separator?: string): string;
   }
-  export default function aslValidator(definition: unknown, options?: { checkPaths?: boolean; checkArn?: boolean }): ValidationResult;
+  export default function aslValidator(
+    definition: unknown,
+    options?: { checkPaths?: boolean; checkArn?: boolean },
+  ): ValidationResult;
 }

@@ -25,13 +25,33 @@ describe('bundleHandler', () => {
     const bundle = await bundleHandler(handlerEntry('resolve'));
     expect(JSON.parse(bundle.sourceMap).version).toBe(3);
     await writeFile(join(dir, 'index.mjs'), bundle.code);
-    const script = "const { handler } = await import(process.argv[1]); process.stdout.write(JSON.stringify(await handler({})));";
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, join(dir, 'index.mjs')], {
-      cwd: dir,
-      env: { PATH: process.env['PATH'], HF_ENDPOINT: hub.url, DEFAULT_REPO: 'acme/tiny', DEFAULT_REVISION: 'main', DEFAULT_INCLUDE: '["*.json"]', BUCKET: 'b', PREFIX: 'models/', AWS_REGION: 'us-east-1' },
-    });
+    const script =
+      'const { handler } = await import(process.argv[1]); process.stdout.write(JSON.stringify(await handler({})));';
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', script, join(dir, 'index.mjs')],
+      {
+        cwd: dir,
+        env: {
+          PATH: process.env['PATH'],
+          HF_ENDPOINT: hub.url,
+          DEFAULT_REPO: 'acme/tiny',
+          DEFAULT_REVISION: 'main',
+          DEFAULT_INCLUDE: '["*.json"]',
+          BUCKET: 'b',
+          PREFIX: 'models/',
+          AWS_REGION: 'us-east-1',
+        },
+      },
+    );
     const output = JSON.parse(stdout.slice(stdout.indexOf('{"repo"')));
-    expect(output).toMatchObject({ repo: 'acme/tiny', commit, bucket: 'b', keyPrefix: `models/acme/tiny/${commit}/`, totalBytes: 2 });
+    expect(output).toMatchObject({
+      repo: 'acme/tiny',
+      commit,
+      bucket: 'b',
+      keyPrefix: `models/acme/tiny/${commit}/`,
+      totalBytes: 2,
+    });
     expect(output.files.map((f: { path: string }) => f.path)).toEqual(['config.json']);
   });
 

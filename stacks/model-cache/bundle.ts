@@ -29,7 +29,9 @@ export async function bundleHandler(entry: string): Promise<Bundle> {
     mainFields: ['module', 'main'],
     logLevel: 'silent',
     // Some bundled CommonJS modules call require() for Node built-ins, which ESM output lacks.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
   });
   const code = result.outputFiles.find((f) => f.path.endsWith('.mjs'));
   const map = result.outputFiles.find((f) => f.path.endsWith('.mjs.map'));

@@ -18,22 +18,37 @@ describe('buildSyncDefinition', () => {
   test('resolves, copies in a bounded Map, writes the manifest last', () => {
     expect(definition.StartAt).toBe('Resolve');
     expect(definition.States.Resolve).toMatchObject({ Resource: args.resolveFunctionArn, Next: 'CopyFiles' });
-    expect(definition.States.CopyFiles).toMatchObject({ Type: 'Map', MaxConcurrency: 8, ItemsPath: '$.files', Next: 'WriteManifest' });
+    expect(definition.States.CopyFiles).toMatchObject({
+      Type: 'Map',
+      MaxConcurrency: 8,
+      ItemsPath: '$.files',
+      Next: 'WriteManifest',
+    });
     expect(definition.States.CopyFiles.ItemProcessor.States.CopyFile.Resource).toBe(args.copyFunctionArn);
     expect(definition.States.WriteManifest).toMatchObject({ Resource: args.manifestFunctionArn, End: true });
   });
 
   test('every task retries Lambda throttles and Hub throttling, and every failure ends in SyncFailed', () => {
-    const tasks = [definition.States.Resolve, definition.States.CopyFiles.ItemProcessor.States.CopyFile, definition.States.WriteManifest];
+    const tasks = [
+      definition.States.Resolve,
+      definition.States.CopyFiles.ItemProcessor.States.CopyFile,
+      definition.States.WriteManifest,
+    ];
     for (const task of tasks) {
       expect(task.Retry.map((r: any) => r.ErrorEquals)).toEqual([LAMBDA_TRANSIENT_ERRORS, HUB_TRANSIENT_ERRORS]);
       expect(task.Retry.every((r: any) => r.BackoffRate > 1 && r.JitterStrategy === 'FULL')).toBe(true);
     }
     expect(LAMBDA_TRANSIENT_ERRORS).toContain('Lambda.TooManyRequestsException');
     for (const name of ['Resolve', 'CopyFiles', 'WriteManifest']) {
-      expect(definition.States[name].Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'SyncFailed' }]);
+      expect(definition.States[name].Catch).toEqual([
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'SyncFailed' },
+      ]);
     }
-    expect(definition.States.SyncFailed).toMatchObject({ Type: 'Fail', ErrorPath: '$.error.Error', CausePath: '$.error.Cause' });
+    expect(definition.States.SyncFailed).toMatchObject({
+      Type: 'Fail',
+      ErrorPath: '$.error.Error',
+      CausePath: '$.error.Cause',
+    });
   });
 
   test('refuses bad arguments with the field named', () => {

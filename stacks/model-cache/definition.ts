@@ -26,8 +26,22 @@ export const LAMBDA_TRANSIENT_ERRORS = [
 export const HUB_TRANSIENT_ERRORS = ['HubThrottled', 'HubUnavailable', 'DownloadInterrupted'];
 
 const retry = [
-  { ErrorEquals: LAMBDA_TRANSIENT_ERRORS, IntervalSeconds: 2, MaxAttempts: 6, BackoffRate: 2, MaxDelaySeconds: 60, JitterStrategy: 'FULL' },
-  { ErrorEquals: HUB_TRANSIENT_ERRORS, IntervalSeconds: 10, MaxAttempts: 5, BackoffRate: 2, MaxDelaySeconds: 120, JitterStrategy: 'FULL' },
+  {
+    ErrorEquals: LAMBDA_TRANSIENT_ERRORS,
+    IntervalSeconds: 2,
+    MaxAttempts: 6,
+    BackoffRate: 2,
+    MaxDelaySeconds: 60,
+    JitterStrategy: 'FULL',
+  },
+  {
+    ErrorEquals: HUB_TRANSIENT_ERRORS,
+    IntervalSeconds: 10,
+    MaxAttempts: 5,
+    BackoffRate: 2,
+    MaxDelaySeconds: 120,
+    JitterStrategy: 'FULL',
+  },
 ];
 const catchAll = [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'SyncFailed' }];
 
@@ -37,8 +51,13 @@ export function buildSyncDefinition(args: SyncDefinitionArgs): Record<string, un
   if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1 || maxConcurrency > 40) {
     throw new Error(`maxConcurrency must be an integer in [1, 40], got ${maxConcurrency}`);
   }
-  for (const [field, arn] of Object.entries({ resolveFunctionArn: args.resolveFunctionArn, copyFunctionArn: args.copyFunctionArn, manifestFunctionArn: args.manifestFunctionArn })) {
-    if (!/^arn:aws[\w-]*:lambda:[\w-]+:\d{12}:function:[\w-]+(:[\w$-]+)?$/.test(arn)) throw new Error(`${field} must be a Lambda function ARN, got '${arn}'`);
+  for (const [field, arn] of Object.entries({
+    resolveFunctionArn: args.resolveFunctionArn,
+    copyFunctionArn: args.copyFunctionArn,
+    manifestFunctionArn: args.manifestFunctionArn,
+  })) {
+    if (!/^arn:aws[\w-]*:lambda:[\w-]+:\d{12}:function:[\w-]+(:[\w$-]+)?$/.test(arn))
+      throw new Error(`${field} must be a Lambda function ARN, got '${arn}'`);
   }
   return {
     Comment: 'Copy one pinned Hugging Face revision into S3, verified, manifest last.',
@@ -70,7 +89,13 @@ export function buildSyncDefinition(args: SyncDefinitionArgs): Record<string, un
           ProcessorConfig: { Mode: 'INLINE' },
           StartAt: 'CopyFile',
           States: {
-            CopyFile: { Type: 'Task', Resource: args.copyFunctionArn, TimeoutSeconds: copyTimeout, Retry: retry, End: true },
+            CopyFile: {
+              Type: 'Task',
+              Resource: args.copyFunctionArn,
+              TimeoutSeconds: copyTimeout,
+              Retry: retry,
+              End: true,
+            },
           },
         },
         ResultPath: '$.copied',
@@ -81,13 +106,24 @@ export function buildSyncDefinition(args: SyncDefinitionArgs): Record<string, un
         Type: 'Task',
         Comment: 'Write manifest.json last: a prefix with a manifest is complete.',
         Resource: args.manifestFunctionArn,
-        Parameters: { 'repo.$': '$.repo', 'commit.$': '$.commit', 'bucket.$': '$.bucket', 'keyPrefix.$': '$.keyPrefix', 'files.$': '$.copied' },
+        Parameters: {
+          'repo.$': '$.repo',
+          'commit.$': '$.commit',
+          'bucket.$': '$.bucket',
+          'keyPrefix.$': '$.keyPrefix',
+          'files.$': '$.copied',
+        },
         TimeoutSeconds: 120,
         Retry: retry,
         Catch: catchAll,
         End: true,
       },
-      SyncFailed: { Type: 'Fail', Comment: 'The error name and cause of the step that failed.', ErrorPath: '$.error.Error', CausePath: '$.error.Cause' },
+      SyncFailed: {
+        Type: 'Fail',
+        Comment: 'The error name and cause of the step that failed.',
+        ErrorPath: '$.error.Error',
+        CausePath: '$.error.Cause',
+      },
     },
   };
 }

@@ -19,7 +19,12 @@ const MiB = 1024 * 1024;
 const INCLUDE = ['config.json', 'tokenizer.json', 'onnx/model.onnx', 'voices/*.bin'];
 const arn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:function:kokoro-${name}`;
 const machine = new StateMachine(
-  buildSyncDefinition({ resolveFunctionArn: arn('resolve'), copyFunctionArn: arn('copy'), manifestFunctionArn: arn('manifest'), maxConcurrency: 3 }) as any,
+  buildSyncDefinition({
+    resolveFunctionArn: arn('resolve'),
+    copyFunctionArn: arn('copy'),
+    manifestFunctionArn: arn('manifest'),
+    maxConcurrency: 3,
+  }) as any,
 );
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
@@ -92,23 +97,49 @@ async function execute(input: Record<string, unknown>, options: RunOptions = {})
   }
 }
 let lastEvents: any[] = [];
-const retried = (state: string) => lastEvents.filter((e) => e.type === 'StateRetried' && e.state?.name === state).length;
+const retried = (state: string) =>
+  lastEvents.filter((e) => e.type === 'StateRetried' && e.state?.name === state).length;
 
 const keys = async (prefix: string) =>
-  ((await s3.send(new ListObjectsV2Command({ Bucket: s3stand.bucket, Prefix: prefix }))).Contents ?? []).map((o) => o.Key!).sort();
+  ((await s3.send(new ListObjectsV2Command({ Bucket: s3stand.bucket, Prefix: prefix }))).Contents ?? [])
+    .map((o) => o.Key!)
+    .sort();
 const manifestAt = async (key: string) =>
-  JSON.parse(await (await s3.send(new GetObjectCommand({ Bucket: s3stand.bucket, Key: key }))).Body!.transformToString());
+  JSON.parse(
+    await (await s3.send(new GetObjectCommand({ Bucket: s3stand.bucket, Key: key }))).Body!.transformToString(),
+  );
 
 describe('weight sync state machine, executed locally', () => {
   test('a fresh sync copies the included files under <prefix>/<repo>/<commit>/ and writes the manifest', async () => {
     const output = await execute({});
     const prefix = `models/${REPO}/${commit}/`;
-    expect(output).toMatchObject({ commit, modelDataUri: `s3://weights/${prefix}`, manifestKey: `${prefix}manifest.json`, filesCopied: 5, filesSkipped: 0 });
-    expect(await keys(prefix)).toEqual(['config.json', 'manifest.json', 'onnx/model.onnx', 'tokenizer.json', 'voices/af_heart.bin', 'voices/am_adam.bin'].map((k) => prefix + k));
+    expect(output).toMatchObject({
+      commit,
+      modelDataUri: `s3://weights/${prefix}`,
+      manifestKey: `${prefix}manifest.json`,
+      filesCopied: 5,
+      filesSkipped: 0,
+    });
+    expect(await keys(prefix)).toEqual(
+      [
+        'config.json',
+        'manifest.json',
+        'onnx/model.onnx',
+        'tokenizer.json',
+        'voices/af_heart.bin',
+        'voices/am_adam.bin',
+      ].map((k) => prefix + k),
+    );
     const manifest = await manifestAt(`${prefix}manifest.json`);
     expect(manifest).toMatchObject({ repo: REPO, commit });
-    expect(manifest.files.find((f: any) => f.path === 'onnx/model.onnx')).toEqual({ path: 'onnx/model.onnx', size: bigModel.length, sha256: sha256(bigModel) });
-    const body = await (await s3.send(new GetObjectCommand({ Bucket: s3stand.bucket, Key: `${prefix}onnx/model.onnx` }))).Body!.transformToByteArray();
+    expect(manifest.files.find((f: any) => f.path === 'onnx/model.onnx')).toEqual({
+      path: 'onnx/model.onnx',
+      size: bigModel.length,
+      sha256: sha256(bigModel),
+    });
+    const body = await (
+      await s3.send(new GetObjectCommand({ Bucket: s3stand.bucket, Key: `${prefix}onnx/model.onnx` }))
+    ).Body!.transformToByteArray();
     expect(sha256(Buffer.from(body))).toBe(sha256(bigModel)); // larger than one 5 MiB part
   });
 
@@ -124,9 +155,17 @@ describe('weight sync state machine, executed locally', () => {
   });
 
   test('a new revision syncs into a new prefix and leaves the old one', async () => {
-    const next = hub.addCommit(REPO, { ...files, 'config.json': '{"model_type":"style_text_to_speech_2","v":2}' }, 'v2');
+    const next = hub.addCommit(
+      REPO,
+      { ...files, 'config.json': '{"model_type":"style_text_to_speech_2","v":2}' },
+      'v2',
+    );
     const output = await execute({ revision: 'v2' });
-    expect(output).toMatchObject({ commit: next, modelDataUri: `s3://weights/models/${REPO}/${next}/`, filesCopied: 5 });
+    expect(output).toMatchObject({
+      commit: next,
+      modelDataUri: `s3://weights/models/${REPO}/${next}/`,
+      filesCopied: 5,
+    });
     expect(await keys(`models/${REPO}/${commit}/`)).toHaveLength(6);
     expect(await keys(`models/${REPO}/${next}/`)).toHaveLength(6);
   });
@@ -186,10 +225,20 @@ describe('the sync resource of `pulumi up` (runSyncExecution), against a local S
         throw (error as Error).cause ?? error; // the Fail state's error name and cause
       }
     });
-    const client = new sfn.SFNClient({ endpoint: stand.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+    const client = new sfn.SFNClient({
+      endpoint: stand.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    });
     try {
       const fresh = hub.addCommit(REPO, { ...files, 'tokenizer.json': '{"version":"4"}' }, 'v4');
-      const request: SyncRequest = { repo: REPO, revision: fresh, include: INCLUDE, bucket: 'weights', prefix: 'models/' };
+      const request: SyncRequest = {
+        repo: REPO,
+        revision: fresh,
+        include: INCLUDE,
+        bucket: 'weights',
+        prefix: 'models/',
+      };
       const name = executionName(request);
       expect(name).toMatch(/^sync-[0-9a-f]{12}-[0-9a-f]{24}$/);
       expect(executionName({ ...request, include: ['config.json'] })).not.toBe(name);
@@ -197,13 +246,25 @@ describe('the sync resource of `pulumi up` (runSyncExecution), against a local S
       // A corrupted file fails the first execution; `pulumi up` fails with its error and cause.
       hub.inject('voices/am_adam.bin', { kind: 'corrupt' });
       const messages: string[] = [];
-      const args = { stateMachineArn, executionName: name, request, pollMs: 5, log: (m: string) => void messages.push(m) };
-      await expect(runSyncExecution(sfn, client, args)).rejects.toThrow(/weight sync FAILED: DigestMismatch: .*am_adam\.bin/);
+      const args = {
+        stateMachineArn,
+        executionName: name,
+        request,
+        pollMs: 5,
+        log: (m: string) => void messages.push(m),
+      };
+      await expect(runSyncExecution(sfn, client, args)).rejects.toThrow(
+        /weight sync FAILED: DigestMismatch: .*am_adam\.bin/,
+      );
       expect(messages[0]).toMatch(/weight sync started/);
 
       // The next `pulumi up` starts <name>-2, which resumes: files already in S3 are skipped.
       const done = await runSyncExecution(sfn, client, args);
-      expect(done).toMatchObject({ executionArn: expect.stringMatching(new RegExp(`:execution:kokoro-dev-weight-sync:${name}-2$`)), commit: fresh, modelDataUri: `s3://weights/models/${REPO}/${fresh}/` });
+      expect(done).toMatchObject({
+        executionArn: expect.stringMatching(new RegExp(`:execution:kokoro-dev-weight-sync:${name}-2$`)),
+        commit: fresh,
+        modelDataUri: `s3://weights/models/${REPO}/${fresh}/`,
+      });
       expect(done.filesCopied + done.filesSkipped).toBe(5);
 
       // Same request again: the succeeded execution is found and nothing is started.

@@ -33,20 +33,34 @@ test('without syncOnUp no sync runs and the outputs name the pinned folder', () 
 test('a token becomes a stack secret that only resolve and copy may read', () => {
   const secretArn = `arn:aws:secretsmanager:${region}:${account}:secret:kokoro-dev-hf-token-AbCdEf`;
   // Still a secret in the engine's eyes: Pulumi's secret signature wraps the value.
-  expect(run.find('aws:secretsmanager/secretVersion:SecretVersion').inputs.secretString).toEqual({ '4dabf18193072939515e22adb298388d': '1b47061264138c4ac30d75fd1eb44270', value: 'hf_example' });
+  expect(run.find('aws:secretsmanager/secretVersion:SecretVersion').inputs.secretString).toEqual({
+    '4dabf18193072939515e22adb298388d': '1b47061264138c4ac30d75fd1eb44270',
+    value: 'hf_example',
+  });
   for (const fn of ['resolve', 'copy']) {
-    const policy = JSON.parse(run.find('aws:iam/rolePolicy:RolePolicy', `kokoro-dev-weight-sync-${fn}-policy`).inputs.policy);
+    const policy = JSON.parse(
+      run.find('aws:iam/rolePolicy:RolePolicy', `kokoro-dev-weight-sync-${fn}-policy`).inputs.policy,
+    );
     expect(policy.Statement.find((s: any) => s.Sid === 'ReadHubToken').Resource).toBe(secretArn);
-    expect(run.find('aws:lambda/function:Function', `kokoro-dev-weight-sync-${fn}`).inputs.environment.variables.HF_TOKEN_SECRET_ARN).toBe(secretArn);
+    expect(
+      run.find('aws:lambda/function:Function', `kokoro-dev-weight-sync-${fn}`).inputs.environment.variables
+        .HF_TOKEN_SECRET_ARN,
+    ).toBe(secretArn);
   }
   const manifestFn = run.find('aws:lambda/function:Function', 'kokoro-dev-weight-sync-manifest');
   expect(manifestFn.inputs.environment.variables.HF_TOKEN_SECRET_ARN).toBeUndefined();
 });
 
 test('concurrency, part size and includes reach the state machine and the Lambdas', () => {
-  expect(JSON.parse(run.find('aws:sfn/stateMachine:StateMachine').inputs.definition).States.CopyFiles.MaxConcurrency).toBe(3);
+  expect(
+    JSON.parse(run.find('aws:sfn/stateMachine:StateMachine').inputs.definition).States.CopyFiles.MaxConcurrency,
+  ).toBe(3);
   const copy = run.find('aws:lambda/function:Function', 'kokoro-dev-weight-sync-copy').inputs.environment.variables;
-  expect(copy).toMatchObject({ PART_SIZE_MIB: '64', DEFAULT_INCLUDE: '["*.json","onnx/model_fp16.onnx"]', DEFAULT_REPO: 'acme/other-tts' });
+  expect(copy).toMatchObject({
+    PART_SIZE_MIB: '64',
+    DEFAULT_INCLUDE: '["*.json","onnx/model_fp16.onnx"]',
+    DEFAULT_REPO: 'acme/other-tts',
+  });
 });
 
 test('passes the project CrossGuard policies', async () => {

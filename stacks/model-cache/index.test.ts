@@ -28,14 +28,24 @@ test('the sync resource runs the pinned request against the state machine', () =
   expect(sync.inputs).toMatchObject({
     stateMachineArn: run.outputs.stateMachineArn,
     region,
-    request: { repo: KOKORO_ONNX_REPO, revision: KOKORO_ONNX_REVISION, include: [...KOKORO_SYNC_INCLUDES], bucket: 'kokoro-dev-weights-0a1b2c3', prefix: 'models/' },
+    request: {
+      repo: KOKORO_ONNX_REPO,
+      revision: KOKORO_ONNX_REVISION,
+      include: [...KOKORO_SYNC_INCLUDES],
+      bucket: 'kokoro-dev-weights-0a1b2c3',
+      prefix: 'models/',
+    },
   });
 });
 
 describe('Lambdas', () => {
   test('run the bundled handlers on Node.js 24 with JSON logs, tracing and the defaults', () => {
     const functions = run.all('aws:lambda/function:Function');
-    expect(functions.map((f) => f.inputs.name).sort()).toEqual(['kokoro-dev-weight-sync-copy', 'kokoro-dev-weight-sync-manifest', 'kokoro-dev-weight-sync-resolve']);
+    expect(functions.map((f) => f.inputs.name).sort()).toEqual([
+      'kokoro-dev-weight-sync-copy',
+      'kokoro-dev-weight-sync-manifest',
+      'kokoro-dev-weight-sync-resolve',
+    ]);
     for (const fn of functions) {
       expect(fn.inputs).toMatchObject({
         runtime: 'nodejs24.x',
@@ -53,17 +63,31 @@ describe('Lambdas', () => {
       });
       expect(fn.inputs.environment.variables.HF_TOKEN_SECRET_ARN).toBeUndefined();
     }
-    expect(run.find('aws:lambda/function:Function', 'kokoro-dev-weight-sync-copy').inputs).toMatchObject({ timeout: 900, memorySize: 1024 });
+    expect(run.find('aws:lambda/function:Function', 'kokoro-dev-weight-sync-copy').inputs).toMatchObject({
+      timeout: 900,
+      memorySize: 1024,
+    });
   });
 
   test('each has its own role whose policy writes only the model prefix', () => {
-    const copyPolicy = JSON.parse(run.find('aws:iam/rolePolicy:RolePolicy', 'kokoro-dev-weight-sync-copy-policy').inputs.policy);
-    expect(copyPolicy.Statement.find((s: any) => s.Sid === 'WriteModelPrefix').Resource).toBe('arn:aws:s3:::kokoro-dev-weights-0a1b2c3/models/*');
-    expect(copyPolicy.Statement.find((s: any) => s.Sid === 'WriteOwnLogs').Resource).toBe(`arn:aws:logs:${region}:${account}:log-group:/aws/lambda/kokoro-dev-weight-sync-copy:*`);
-    const resolvePolicy = JSON.parse(run.find('aws:iam/rolePolicy:RolePolicy', 'kokoro-dev-weight-sync-resolve-policy').inputs.policy);
+    const copyPolicy = JSON.parse(
+      run.find('aws:iam/rolePolicy:RolePolicy', 'kokoro-dev-weight-sync-copy-policy').inputs.policy,
+    );
+    expect(copyPolicy.Statement.find((s: any) => s.Sid === 'WriteModelPrefix').Resource).toBe(
+      'arn:aws:s3:::kokoro-dev-weights-0a1b2c3/models/*',
+    );
+    expect(copyPolicy.Statement.find((s: any) => s.Sid === 'WriteOwnLogs').Resource).toBe(
+      `arn:aws:logs:${region}:${account}:log-group:/aws/lambda/kokoro-dev-weight-sync-copy:*`,
+    );
+    const resolvePolicy = JSON.parse(
+      run.find('aws:iam/rolePolicy:RolePolicy', 'kokoro-dev-weight-sync-resolve-policy').inputs.policy,
+    );
     expect(resolvePolicy.Statement.map((s: any) => s.Sid)).toEqual(['WriteOwnLogs', 'Tracing']);
     const trust = JSON.parse(run.find('aws:iam/role:Role', 'kokoro-dev-weight-sync-copy-role').inputs.assumeRolePolicy);
-    expect(trust.Statement[0]).toMatchObject({ Principal: { Service: 'lambda.amazonaws.com' }, Condition: { StringEquals: { 'aws:SourceAccount': account } } });
+    expect(trust.Statement[0]).toMatchObject({
+      Principal: { Service: 'lambda.amazonaws.com' },
+      Condition: { StringEquals: { 'aws:SourceAccount': account } },
+    });
   });
 });
 
@@ -74,7 +98,11 @@ describe('state machine', () => {
       name: 'kokoro-dev-weight-sync',
       type: 'STANDARD',
       tracingConfiguration: { enabled: true },
-      loggingConfiguration: { level: 'ALL', includeExecutionData: true, logDestination: `arn:aws:logs:${region}:${account}:log-group:/aws/vendedlogs/states/kokoro-dev-weight-sync:*` },
+      loggingConfiguration: {
+        level: 'ALL',
+        includeExecutionData: true,
+        logDestination: `arn:aws:logs:${region}:${account}:log-group:/aws/vendedlogs/states/kokoro-dev-weight-sync:*`,
+      },
     });
     const definition = JSON.parse(machine.inputs.definition);
     const fn = (name: string) => `arn:aws:lambda:${region}:${account}:function:kokoro-dev-weight-sync-${name}`;

@@ -21,7 +21,11 @@ const prefix = foundation.requireOutput('weightsPrefix') as pulumi.Output<string
 // A token given as secret config is kept in a secret of this stack; only the Lambdas that call the Hub read it.
 let hfTokenSecretArn: pulumi.Input<string> | undefined = settings.hfTokenSecretArn;
 if (hfToken !== undefined) {
-  const secret = new aws.secretsmanager.Secret(resourceName('hf-token'), { description: 'Hugging Face token for the weight sync', recoveryWindowInDays: 7, tags });
+  const secret = new aws.secretsmanager.Secret(resourceName('hf-token'), {
+    description: 'Hugging Face token for the weight sync',
+    recoveryWindowInDays: 7,
+    tags,
+  });
   new aws.secretsmanager.SecretVersion(resourceName('hf-token'), { secretId: secret.id, secretString: hfToken });
   hfTokenSecretArn = secret.arn;
 }
@@ -41,9 +45,19 @@ const weightSync = new WeightSync(resourceName('weight-sync'), {
 });
 
 // The folder the sync fills; with syncOnUp the outputs wait for (and come from) a successful sync.
-const request = pulumi.all([bucketName, prefix]).apply(([bucket, prefix]) => ({ repo: settings.repo, revision: settings.revision, include: settings.include, bucket, prefix }));
+const request = pulumi.all([bucketName, prefix]).apply(([bucket, prefix]) => ({
+  repo: settings.repo,
+  revision: settings.revision,
+  include: settings.include,
+  bucket,
+  prefix,
+}));
 const synced = settings.syncOnUp
-  ? new SyncExecution(resourceName('weight-sync-run'), { stateMachineArn: weightSync.stateMachineArn, region: aws.getRegionOutput().region, request })
+  ? new SyncExecution(resourceName('weight-sync-run'), {
+      stateMachineArn: weightSync.stateMachineArn,
+      region: aws.getRegionOutput().region,
+      request,
+    })
   : undefined;
 const keyPrefix = prefix.apply((prefix) => modelKeyPrefix(prefix, settings.repo, settings.revision));
 

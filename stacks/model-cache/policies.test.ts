@@ -11,24 +11,37 @@ const args: FunctionPolicyArgs = {
   secretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:hf-AbCdEf',
 };
 const actions = (doc: { Statement: Record<string, unknown>[] }) => doc.Statement.flatMap((s) => [s['Action']].flat());
-const sid = (doc: { Statement: Record<string, unknown>[] }, name: string) => doc.Statement.find((s) => s['Sid'] === name);
+const sid = (doc: { Statement: Record<string, unknown>[] }, name: string) =>
+  doc.Statement.find((s) => s['Sid'] === name);
 
 describe('function policies', () => {
   test('resolve only logs, traces and reads the token secret', () => {
     const doc = functionPolicy('resolve', args);
-    expect(actions(doc).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents', 'secretsmanager:GetSecretValue', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    expect(actions(doc).sort()).toEqual([
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'secretsmanager:GetSecretValue',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
     expect(sid(doc, 'ReadHubToken')).toMatchObject({ Resource: args.secretArn });
-    expect(actions(functionPolicy('resolve', { ...args, secretArn: undefined }))).not.toContain('secretsmanager:GetSecretValue');
+    expect(actions(functionPolicy('resolve', { ...args, secretArn: undefined }))).not.toContain(
+      'secretsmanager:GetSecretValue',
+    );
   });
 
   test('copy writes only objects under the prefix, through the weights key', () => {
     const doc = functionPolicy('copy', args);
     expect(sid(doc, 'WriteModelPrefix')).toEqual({
-      Sid: 'WriteModelPrefix', Effect: 'Allow',
+      Sid: 'WriteModelPrefix',
+      Effect: 'Allow',
       Action: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
       Resource: 'arn:aws:s3:::weights/models/*',
     });
-    expect(sid(doc, 'UseWeightsKeyThroughS3')).toMatchObject({ Resource: args.keyArn, Condition: { StringEquals: { 'kms:ViaService': 's3.us-east-1.amazonaws.com' } } });
+    expect(sid(doc, 'UseWeightsKeyThroughS3')).toMatchObject({
+      Resource: args.keyArn,
+      Condition: { StringEquals: { 'kms:ViaService': 's3.us-east-1.amazonaws.com' } },
+    });
     expect(actions(doc)).not.toContain('s3:DeleteObject');
     expect(doc.Statement.every((s) => s['Resource'] !== 'arn:aws:s3:::weights/*')).toBe(true);
   });
@@ -46,12 +59,23 @@ describe('function policies', () => {
 
 test('the state machine invokes exactly its functions and their versions', () => {
   const doc = stateMachinePolicy(['arn:aws:lambda:us-east-1:123456789012:function:a']);
-  expect(sid(doc, 'InvokeSyncFunctions')).toMatchObject({ Resource: ['arn:aws:lambda:us-east-1:123456789012:function:a', 'arn:aws:lambda:us-east-1:123456789012:function:a:*'] });
+  expect(sid(doc, 'InvokeSyncFunctions')).toMatchObject({
+    Resource: [
+      'arn:aws:lambda:us-east-1:123456789012:function:a',
+      'arn:aws:lambda:us-east-1:123456789012:function:a:*',
+    ],
+  });
 });
 
 test('trust policies are limited to this account and source', () => {
-  expect(serviceTrustPolicy('states.amazonaws.com', context, 'arn:aws:states:us-east-1:123456789012:stateMachine:*').Statement[0]).toMatchObject({
+  expect(
+    serviceTrustPolicy('states.amazonaws.com', context, 'arn:aws:states:us-east-1:123456789012:stateMachine:*')
+      .Statement[0],
+  ).toMatchObject({
     Principal: { Service: 'states.amazonaws.com' },
-    Condition: { StringEquals: { 'aws:SourceAccount': '123456789012' }, ArnLike: { 'aws:SourceArn': 'arn:aws:states:us-east-1:123456789012:stateMachine:*' } },
+    Condition: {
+      StringEquals: { 'aws:SourceAccount': '123456789012' },
+      ArnLike: { 'aws:SourceArn': 'arn:aws:states:us-east-1:123456789012:stateMachine:*' },
+    },
   });
 });

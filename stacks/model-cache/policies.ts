@@ -27,15 +27,17 @@ export type SyncFunction = 'resolve' | 'copy' | 'manifest';
 export function serviceTrustPolicy(service: string, context: AwsContext, sourceArn?: string): PolicyDocument {
   return {
     Version: '2012-10-17',
-    Statement: [{
-      Effect: 'Allow',
-      Principal: { Service: service },
-      Action: 'sts:AssumeRole',
-      Condition: {
-        StringEquals: { 'aws:SourceAccount': context.account },
-        ...(sourceArn ? { ArnLike: { 'aws:SourceArn': sourceArn } } : {}),
+    Statement: [
+      {
+        Effect: 'Allow',
+        Principal: { Service: service },
+        Action: 'sts:AssumeRole',
+        Condition: {
+          StringEquals: { 'aws:SourceAccount': context.account },
+          ...(sourceArn ? { ArnLike: { 'aws:SourceArn': sourceArn } } : {}),
+        },
       },
-    }],
+    ],
   };
 }
 
@@ -45,17 +47,28 @@ export function functionPolicy(fn: SyncFunction, args: FunctionPolicyArgs): Poli
   if (prefix !== '' && !prefix.endsWith('/')) throw new Error(`prefix must end in '/', got '${args.prefix}'`);
   const objects = `${args.bucketArn}/${prefix}*`;
   const statements: Record<string, unknown>[] = [
-    { Sid: 'WriteOwnLogs', Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: `${args.logGroupArn}:*` },
+    {
+      Sid: 'WriteOwnLogs',
+      Effect: 'Allow',
+      Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      Resource: `${args.logGroupArn}:*`,
+    },
     { Sid: 'Tracing', Effect: 'Allow', Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Resource: '*' },
   ];
   if (fn !== 'manifest' && args.secretArn) {
-    statements.push({ Sid: 'ReadHubToken', Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: args.secretArn });
+    statements.push({
+      Sid: 'ReadHubToken',
+      Effect: 'Allow',
+      Action: 'secretsmanager:GetSecretValue',
+      Resource: args.secretArn,
+    });
   }
   if (fn === 'resolve') return { Version: '2012-10-17', Statement: statements };
 
-  const write = fn === 'copy'
-    ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts']
-    : ['s3:GetObject', 's3:PutObject'];
+  const write =
+    fn === 'copy'
+      ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts']
+      : ['s3:GetObject', 's3:PutObject'];
   statements.push(
     { Sid: 'WriteModelPrefix', Effect: 'Allow', Action: write, Resource: objects },
     // Without ListBucket a missing object answers 403 instead of 404, and "not there yet" could not be told from "denied".
@@ -76,18 +89,39 @@ export function stateMachinePolicy(functionArns: readonly string[]): PolicyDocum
   return {
     Version: '2012-10-17',
     Statement: [
-      { Sid: 'InvokeSyncFunctions', Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: functionArns.flatMap((arn) => [arn, `${arn}:*`]) },
+      {
+        Sid: 'InvokeSyncFunctions',
+        Effect: 'Allow',
+        Action: 'lambda:InvokeFunction',
+        Resource: functionArns.flatMap((arn) => [arn, `${arn}:*`]),
+      },
       {
         // CloudWatch Logs delivery for Step Functions works only with these actions on "*" (AWS documents no narrower form).
         Sid: 'DeliverExecutionLogs',
         Effect: 'Allow',
         Action: [
-          'logs:CreateLogDelivery', 'logs:GetLogDelivery', 'logs:UpdateLogDelivery', 'logs:DeleteLogDelivery', 'logs:ListLogDeliveries',
-          'logs:PutResourcePolicy', 'logs:DescribeResourcePolicies', 'logs:DescribeLogGroups',
+          'logs:CreateLogDelivery',
+          'logs:GetLogDelivery',
+          'logs:UpdateLogDelivery',
+          'logs:DeleteLogDelivery',
+          'logs:ListLogDeliveries',
+          'logs:PutResourcePolicy',
+          'logs:DescribeResourcePolicies',
+          'logs:DescribeLogGroups',
         ],
         Resource: '*',
       },
-      { Sid: 'Tracing', Effect: 'Allow', Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords', 'xray:GetSamplingRules', 'xray:GetSamplingTargets'], Resource: '*' },
+      {
+        Sid: 'Tracing',
+        Effect: 'Allow',
+        Action: [
+          'xray:PutTraceSegments',
+          'xray:PutTelemetryRecords',
+          'xray:GetSamplingRules',
+          'xray:GetSamplingTargets',
+        ],
+        Resource: '*',
+      },
     ],
   };
 }

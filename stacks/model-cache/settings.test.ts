@@ -35,6 +35,8 @@ describe('readSettings', () => {
   });
 
   test('a token and a token secret are exclusive', () => {
-    expect(() => readSettings(source({ hfTokenSecretArn: 'arn:aws:secretsmanager:us-east-1:1:secret:x' }), true)).toThrow(/exclusive/);
+    expect(() =>
+      readSettings(source({ hfTokenSecretArn: 'arn:aws:secretsmanager:us-east-1:1:secret:x' }), true),
+    ).toThrow(/exclusive/);
   });
 });

@@ -26,7 +26,8 @@ export interface ConfigSource {
 
 function integer(config: ConfigSource, key: string, fallback: number, min: number, max: number): number {
   const value = config.getNumber(key) ?? fallback;
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`config '${key}' must be an integer in [${min}, ${max}], got ${value}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`config '${key}' must be an integer in [${min}, ${max}], got ${value}`);
   return value;
 }
 
@@ -36,18 +37,23 @@ export function readSettings(config: ConfigSource, hasHfToken: boolean): ModelCa
   const include = config.getObject<unknown>('include') ?? [...KOKORO_SYNC_INCLUDES];
   const hfTokenSecretArn = config.get('hfTokenSecretArn');
   const hfEndpoint = config.get('hfEndpoint');
-  if (!/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(repo)) throw new Error(`config 'repo' must look like "owner/name", got '${repo}'`);
+  if (!/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(repo))
+    throw new Error(`config 'repo' must look like "owner/name", got '${repo}'`);
   if (!/^[0-9a-f]{40}$/.test(revision)) {
-    throw new Error(`config 'revision' must be a full 40-character commit (pin a commit, never a branch), got '${revision}'`);
+    throw new Error(
+      `config 'revision' must be a full 40-character commit (pin a commit, never a branch), got '${revision}'`,
+    );
   }
   if (!Array.isArray(include) || include.length === 0 || !include.every((p) => typeof p === 'string' && p !== '')) {
     throw new Error(`config 'include' must be a non-empty list of glob patterns, got ${JSON.stringify(include)}`);
   }
-  if (hfTokenSecretArn !== undefined && hasHfToken) throw new Error(`config 'hfToken' and 'hfTokenSecretArn' are exclusive: set one`);
+  if (hfTokenSecretArn !== undefined && hasHfToken)
+    throw new Error(`config 'hfToken' and 'hfTokenSecretArn' are exclusive: set one`);
   if (hfTokenSecretArn !== undefined && !/^arn:aws[\w-]*:secretsmanager:/.test(hfTokenSecretArn)) {
     throw new Error(`config 'hfTokenSecretArn' must be a Secrets Manager secret ARN, got '${hfTokenSecretArn}'`);
   }
-  if (hfEndpoint !== undefined && !/^https:\/\//.test(hfEndpoint)) throw new Error(`config 'hfEndpoint' must be an https URL, got '${hfEndpoint}'`);
+  if (hfEndpoint !== undefined && !/^https:\/\//.test(hfEndpoint))
+    throw new Error(`config 'hfEndpoint' must be an https URL, got '${hfEndpoint}'`);
   return {
     repo,
     revision,

@@ -30,7 +30,11 @@ export async function startSfnStandIn(run: (input: unknown) => Promise<unknown>)
     const target = String(req.headers['x-amz-target']);
     if (target === 'AWSStepFunctions.StartExecution') {
       const executionArn = `${String(body.stateMachineArn).replace(':stateMachine:', ':execution:')}:${body.name}`;
-      if (executions.has(executionArn)) return reply(res, 400, { __type: 'ExecutionAlreadyExists', message: `Execution Already Exists: '${executionArn}'` });
+      if (executions.has(executionArn))
+        return reply(res, 400, {
+          __type: 'ExecutionAlreadyExists',
+          message: `Execution Already Exists: '${executionArn}'`,
+        });
       const execution: Execution = { status: 'RUNNING', input: body.input };
       executions.set(executionArn, execution);
       run(JSON.parse(body.input)).then(
@@ -41,13 +45,25 @@ export async function startSfnStandIn(run: (input: unknown) => Promise<unknown>)
     }
     if (target === 'AWSStepFunctions.DescribeExecution') {
       const execution = executions.get(body.executionArn);
-      if (!execution) return reply(res, 400, { __type: 'ExecutionDoesNotExist', message: `Execution Does Not Exist: '${body.executionArn}'` });
-      return reply(res, 200, { ...execution, executionArn: body.executionArn, stateMachineArn: 'x', startDate: Date.now() / 1000 });
+      if (!execution)
+        return reply(res, 400, {
+          __type: 'ExecutionDoesNotExist',
+          message: `Execution Does Not Exist: '${body.executionArn}'`,
+        });
+      return reply(res, 200, {
+        ...execution,
+        executionArn: body.executionArn,
+        stateMachineArn: 'x',
+        startDate: Date.now() / 1000,
+      });
     }
     reply(res, 400, { __type: 'UnknownOperationException', message: target });
   };
 
-  const server = createServer((req, res) => void handle(req, res).catch((error) => reply(res, 500, { __type: 'InternalError', message: String(error) })));
+  const server = createServer(
+    (req, res) =>
+      void handle(req, res).catch((error) => reply(res, 500, { __type: 'InternalError', message: String(error) })),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

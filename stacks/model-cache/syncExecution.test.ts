@@ -9,7 +9,13 @@ import { startSfnStandIn, type SfnStandIn } from './sfnStandIn.ts';
 import { syncProvider, type SyncRequest } from './syncExecution.ts';
 
 const commit = 'd'.repeat(40);
-const request: SyncRequest = { repo: 'acme/tts', revision: commit, include: ['*.json'], bucket: 'weights', prefix: 'models/' };
+const request: SyncRequest = {
+  repo: 'acme/tts',
+  revision: commit,
+  include: ['*.json'],
+  bucket: 'weights',
+  prefix: 'models/',
+};
 const stateMachineArn = 'arn:aws:states:us-east-1:123456789012:stateMachine:kokoro-dev-weight-sync';
 let stand: SfnStandIn;
 let outcome: 'succeed' | 'fail' = 'succeed';
@@ -17,9 +23,20 @@ let outcome: 'succeed' | 'fail' = 'succeed';
 beforeAll(async () => {
   stand = await startSfnStandIn(async (input) => {
     const { repo, bucket, prefix } = input as SyncRequest;
-    if (outcome === 'fail') throw Object.assign(new Error('voices/x.bin: SHA-256 0000 differs from the listed 1111; nothing was written'), { name: 'DigestMismatch' });
+    if (outcome === 'fail')
+      throw Object.assign(new Error('voices/x.bin: SHA-256 0000 differs from the listed 1111; nothing was written'), {
+        name: 'DigestMismatch',
+      });
     const keyPrefix = `${prefix}${repo}/${commit}/`;
-    return { repo, commit, modelDataUri: `s3://${bucket}/${keyPrefix}`, manifestKey: `${keyPrefix}manifest.json`, filesCopied: 2, filesSkipped: 0, bytesCopied: 10 };
+    return {
+      repo,
+      commit,
+      modelDataUri: `s3://${bucket}/${keyPrefix}`,
+      manifestKey: `${keyPrefix}manifest.json`,
+      filesCopied: 2,
+      filesSkipped: 0,
+      bytesCopied: 10,
+    };
   });
 });
 afterAll(() => stand.close());
@@ -37,7 +54,13 @@ async function createInFreshProcess(executionName: string): Promise<{ code: numb
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
       cwd: fileURLToPath(new URL('.', import.meta.url)),
-      env: { PATH: process.env['PATH'], AWS_ENDPOINT_URL_SFN: stand.endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' },
+      env: {
+        PATH: process.env['PATH'],
+        AWS_ENDPOINT_URL_SFN: stand.endpoint,
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'a',
+        AWS_SECRET_ACCESS_KEY: 'b',
+      },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -52,7 +75,12 @@ describe('syncProvider', () => {
     expect(result.code).toBe(0);
     const created = JSON.parse(result.stdout.slice(result.stdout.lastIndexOf('{"id"')));
     expect(created.id).toBe('arn:aws:states:us-east-1:123456789012:execution:kokoro-dev-weight-sync:sync-ok');
-    expect(created.outs).toMatchObject({ commit, modelDataUri: `s3://weights/models/acme/tts/${commit}/`, manifestKey: `models/acme/tts/${commit}/manifest.json`, request });
+    expect(created.outs).toMatchObject({
+      commit,
+      modelDataUri: `s3://weights/models/acme/tts/${commit}/`,
+      manifestKey: `models/acme/tts/${commit}/manifest.json`,
+      request,
+    });
   });
 
   test('a failed execution fails create with its error and cause', async () => {
@@ -68,8 +96,14 @@ describe('syncProvider', () => {
 
   test('diff asks for an update only when the request changes', async () => {
     const olds = { stateMachineArn, region: 'us-east-1', executionName: 'a', request, timeoutMinutes: 60 };
-    expect(await syncProvider.diff!('id', olds, { ...olds, stateMachineArn: `${stateMachineArn}-2` })).toMatchObject({ changes: false });
-    expect(await syncProvider.diff!('id', olds, { ...olds, request: { ...request, revision: 'e'.repeat(40) } })).toMatchObject({ changes: true, replaces: [] });
-    expect(await syncProvider.diff!('id', olds, { ...olds, request: { ...request, include: ['*.json', 'voices/*.bin'] } })).toMatchObject({ changes: true });
+    expect(await syncProvider.diff!('id', olds, { ...olds, stateMachineArn: `${stateMachineArn}-2` })).toMatchObject({
+      changes: false,
+    });
+    expect(
+      await syncProvider.diff!('id', olds, { ...olds, request: { ...request, revision: 'e'.repeat(40) } }),
+    ).toMatchObject({ changes: true, replaces: [] });
+    expect(
+      await syncProvider.diff!('id', olds, { ...olds, request: { ...request, include: ['*.json', 'voices/*.bin'] } }),
+    ).toMatchObject({ changes: true });
   });
 });

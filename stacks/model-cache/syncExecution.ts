@@ -32,7 +32,9 @@ export interface RunSyncArgs {
 
 /** `sync-<revision head>-<digest of the request>`: equal requests give equal names (at most 80 characters). */
 export function executionName(request: SyncRequest): string {
-  const digest = createHash('sha256').update(JSON.stringify([request.repo, request.revision, request.include, request.bucket, request.prefix])).digest('hex');
+  const digest = createHash('sha256')
+    .update(JSON.stringify([request.repo, request.revision, request.include, request.bucket, request.prefix]))
+    .digest('hex');
   return `sync-${request.revision.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 12)}-${digest.slice(0, 24)}`;
 }
 
@@ -63,22 +65,34 @@ export async function runSyncExecution(sfn: typeof Sfn, client: Sfn.SFNClient, a
       continue;
     }
     if (execution === undefined) {
-      await client.send(new sfn.StartExecutionCommand({ stateMachineArn: args.stateMachineArn, name, input: JSON.stringify(args.request) }));
+      await client.send(
+        new sfn.StartExecutionCommand({
+          stateMachineArn: args.stateMachineArn,
+          name,
+          input: JSON.stringify(args.request),
+        }),
+      );
       log(`weight sync started: ${args.request.repo}@${args.request.revision} (execution ${name})`);
     }
     const started = Date.now();
     while ((execution = await describe(executionArn))?.status === 'RUNNING' || execution === undefined) {
       if (Date.now() > deadline) {
-        throw new Error(`weight sync ${executionArn} still running after the timeout; it keeps running: run \`pulumi up\` again to wait for it`);
+        throw new Error(
+          `weight sync ${executionArn} still running after the timeout; it keeps running: run \`pulumi up\` again to wait for it`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, pollMs));
       log(`weight sync running for ${Math.round((Date.now() - started) / 1000)} s (execution ${name})`);
     }
     if (execution.status !== 'SUCCEEDED') {
-      throw new Error(`weight sync ${execution.status}: ${execution.error ?? 'unknown error'}: ${execution.cause ?? 'no cause given'} (execution ${executionArn})`);
+      throw new Error(
+        `weight sync ${execution.status}: ${execution.error ?? 'unknown error'}: ${execution.cause ?? 'no cause given'} (execution ${executionArn})`,
+      );
     }
     const output = JSON.parse(execution.output ?? '{}') as Omit<SyncResult, 'executionArn'>;
-    log(`weight sync done: ${output.filesCopied} files copied, ${output.filesSkipped} already present (${output.modelDataUri})`);
+    log(
+      `weight sync done: ${output.filesCopied} files copied, ${output.filesSkipped} already present (${output.modelDataUri})`,
+    );
     return { executionArn, ...output };
   }
   throw new Error(`weight sync ${args.executionName} failed 20 times; see the executions of ${args.stateMachineArn}`);
@@ -115,7 +129,11 @@ export const syncProvider: pulumi.dynamic.ResourceProvider = {
   create: (inputs: ProviderInputs) => sync(inputs),
   // Only a different request re-runs the sync; a replaced state machine alone does not.
   async diff(_id, olds: ProviderInputs, news: ProviderInputs) {
-    return { changes: JSON.stringify(olds.request) !== JSON.stringify(news.request), replaces: [], deleteBeforeReplace: false };
+    return {
+      changes: JSON.stringify(olds.request) !== JSON.stringify(news.request),
+      replaces: [],
+      deleteBeforeReplace: false,
+    };
   },
   async update(_id, _olds, news: ProviderInputs) {
     return { outs: (await sync(news)).outs };
@@ -139,16 +157,23 @@ export class SyncExecution extends pulumi.dynamic.Resource {
   declare readonly manifestKey: pulumi.Output<string>;
 
   constructor(name: string, args: SyncExecutionArgs, opts?: pulumi.CustomResourceOptions) {
-    super(syncProvider, name, {
-      stateMachineArn: args.stateMachineArn,
-      region: args.region,
-      request: args.request,
-      executionName: pulumi.output(args.request).apply((request) => executionName(request as SyncRequest)),
-      timeoutMinutes: args.timeoutMinutes ?? 60,
-      executionArn: undefined,
-      commit: undefined,
-      modelDataUri: undefined,
-      manifestKey: undefined,
-    }, opts, 'model-cache', 'SyncExecution');
+    super(
+      syncProvider,
+      name,
+      {
+        stateMachineArn: args.stateMachineArn,
+        region: args.region,
+        request: args.request,
+        executionName: pulumi.output(args.request).apply((request) => executionName(request as SyncRequest)),
+        timeoutMinutes: args.timeoutMinutes ?? 60,
+        executionArn: undefined,
+        commit: undefined,
+        modelDataUri: undefined,
+        manifestKey: undefined,
+      },
+      opts,
+      'model-cache',
+      'SyncExecution',
+    );
   }
 }

@@ -23,7 +23,11 @@ function syncState(type: string, _name: string, inputs: Record<string, any>): Re
 export async function runModelCache(config: Record<string, string>, secretKeys: string[] = []): Promise<ProgramRun> {
   jest.unstable_mockModule('./bundle.ts', () => ({
     handlerArchive: (name: string) =>
-      pulumi.output(new pulumi.asset.AssetArchive({ 'index.mjs': new pulumi.asset.StringAsset(`// bundle of handlers/${name}.ts`) })),
+      pulumi.output(
+        new pulumi.asset.AssetArchive({
+          'index.mjs': new pulumi.asset.StringAsset(`// bundle of handlers/${name}.ts`),
+        }),
+      ),
   }));
   jest.unstable_mockModule('./syncExecution.ts', () => {
     class SyncExecution extends pulumi.CustomResource {
@@ -32,7 +36,19 @@ export async function runModelCache(config: Record<string, string>, secretKeys: 
       declare readonly modelDataUri: pulumi.Output<string>;
       declare readonly manifestKey: pulumi.Output<string>;
       constructor(name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
-        super('kokoro:model-cache:SyncExecution', name, { ...args, executionName: 'sync-test', executionArn: undefined, commit: undefined, modelDataUri: undefined, manifestKey: undefined }, opts);
+        super(
+          'kokoro:model-cache:SyncExecution',
+          name,
+          {
+            ...args,
+            executionName: 'sync-test',
+            executionArn: undefined,
+            commit: undefined,
+            modelDataUri: undefined,
+            manifestKey: undefined,
+          },
+          opts,
+        );
       }
     }
     return { SyncExecution };

@@ -45,7 +45,11 @@ function safeParse(text: string): unknown {
 
 /** Allow statements whose actions are `*` or `service:*`, or that allow everything but a NotAction list. */
 export function wildcardActionStatements(statements: IamStatement[]): IamStatement[] {
-  return statements.filter((s) => s.Effect === 'Allow' && (s.NotAction !== undefined || list(s.Action).some((a) => a === '*' || /^[\w-]+:\*$/.test(a))));
+  return statements.filter(
+    (s) =>
+      s.Effect === 'Allow' &&
+      (s.NotAction !== undefined || list(s.Action).some((a) => a === '*' || /^[\w-]+:\*$/.test(a))),
+  );
 }
 
 /**

@@ -8,7 +8,9 @@ export const iamNoWildcardActions: ResourceValidationPolicy = {
   enforcementLevel: 'mandatory',
   validateResource: (args, report) => {
     for (const s of wildcardActionStatements(iamStatements(args.type, args.props))) {
-      report(`statement '${s.Sid ?? '?'}' allows wildcard actions (${JSON.stringify(s.Action ?? { NotAction: s.NotAction })})`);
+      report(
+        `statement '${s.Sid ?? '?'}' allows wildcard actions (${JSON.stringify(s.Action ?? { NotAction: s.NotAction })})`,
+      );
     }
   },
 };
@@ -35,22 +37,37 @@ export const ecrScanOnPush: ResourceValidationPolicy = {
 
 /** GPU and CPU types suited to Kokoro; override with the policy's `approvedInstanceTypes` config. */
 export const defaultApprovedInstanceTypes = [
-  'ml.g5.xlarge', 'ml.g5.2xlarge', 'ml.g6.xlarge', 'ml.g6.2xlarge', 'ml.g6e.xlarge', 'ml.g4dn.xlarge',
-  'ml.inf2.xlarge', 'ml.c7i.xlarge', 'ml.c7i.2xlarge', 'ml.m7i.xlarge',
+  'ml.g5.xlarge',
+  'ml.g5.2xlarge',
+  'ml.g6.xlarge',
+  'ml.g6.2xlarge',
+  'ml.g6e.xlarge',
+  'ml.g4dn.xlarge',
+  'ml.inf2.xlarge',
+  'ml.c7i.xlarge',
+  'ml.c7i.2xlarge',
+  'ml.m7i.xlarge',
 ];
 
 export const sagemakerApprovedInstanceTypes: ResourceValidationPolicy = {
   name: 'sagemaker-approved-instance-types',
   description: 'SageMaker endpoint variants run on approved instance types only.',
   enforcementLevel: 'mandatory',
-  configSchema: { properties: { approvedInstanceTypes: { type: 'array', items: { type: 'string' }, default: defaultApprovedInstanceTypes } } },
+  configSchema: {
+    properties: {
+      approvedInstanceTypes: { type: 'array', items: { type: 'string' }, default: defaultApprovedInstanceTypes },
+    },
+  },
   validateResource: (args, report) => {
     if (args.type !== 'aws:sagemaker/endpointConfiguration:EndpointConfiguration') return;
-    const approved = args.getConfig<{ approvedInstanceTypes?: string[] }>().approvedInstanceTypes ?? defaultApprovedInstanceTypes;
+    const approved =
+      args.getConfig<{ approvedInstanceTypes?: string[] }>().approvedInstanceTypes ?? defaultApprovedInstanceTypes;
     for (const variant of args.props.productionVariants ?? []) {
       const type = variant?.instanceType;
       if (typeof type !== 'string' || !approved.includes(type)) {
-        report(`variant '${variant?.variantName ?? '?'}' uses instance type '${type ?? 'none (serverless)'}', not one of ${approved.join(', ')}`);
+        report(
+          `variant '${variant?.variantName ?? '?'}' uses instance type '${type ?? 'none (serverless)'}', not one of ${approved.join(', ')}`,
+        );
       }
     }
   },
@@ -58,19 +75,35 @@ export const sagemakerApprovedInstanceTypes: ResourceValidationPolicy = {
 
 /** AWS resource types that take tags (those this project creates or is likely to add). */
 export const taggableTypes = new Set([
-  'aws:s3/bucket:Bucket', 'aws:kms/key:Key', 'aws:ecr/repository:Repository', 'aws:iam/role:Role', 'aws:iam/policy:Policy',
-  'aws:cloudwatch/logGroup:LogGroup', 'aws:cloudwatch/metricAlarm:MetricAlarm', 'aws:sagemaker/model:Model',
-  'aws:sagemaker/endpointConfiguration:EndpointConfiguration', 'aws:sagemaker/endpoint:Endpoint', 'aws:appautoscaling/target:Target',
-  'aws:bedrock/agentcoreAgentRuntime:AgentcoreAgentRuntime', 'aws:bedrock/agentcoreAgentRuntimeEndpoint:AgentcoreAgentRuntimeEndpoint',
-  'aws:sfn/stateMachine:StateMachine', 'aws:lambda/function:Function', 'aws:secretsmanager/secret:Secret', 'aws:sns/topic:Topic',
-  'aws:codebuild/project:Project', 'aws:ecs/cluster:Cluster', 'aws:ecs/taskDefinition:TaskDefinition',
+  'aws:s3/bucket:Bucket',
+  'aws:kms/key:Key',
+  'aws:ecr/repository:Repository',
+  'aws:iam/role:Role',
+  'aws:iam/policy:Policy',
+  'aws:cloudwatch/logGroup:LogGroup',
+  'aws:cloudwatch/metricAlarm:MetricAlarm',
+  'aws:sagemaker/model:Model',
+  'aws:sagemaker/endpointConfiguration:EndpointConfiguration',
+  'aws:sagemaker/endpoint:Endpoint',
+  'aws:appautoscaling/target:Target',
+  'aws:bedrock/agentcoreAgentRuntime:AgentcoreAgentRuntime',
+  'aws:bedrock/agentcoreAgentRuntimeEndpoint:AgentcoreAgentRuntimeEndpoint',
+  'aws:sfn/stateMachine:StateMachine',
+  'aws:lambda/function:Function',
+  'aws:secretsmanager/secret:Secret',
+  'aws:sns/topic:Topic',
+  'aws:codebuild/project:Project',
+  'aws:ecs/cluster:Cluster',
+  'aws:ecs/taskDefinition:TaskDefinition',
 ]);
 
 export const resourcesTagged: ResourceValidationPolicy = {
   name: 'resources-tagged',
   description: "Taggable AWS resources carry the project's tags.",
   enforcementLevel: 'mandatory',
-  configSchema: { properties: { requiredTags: { type: 'array', items: { type: 'string' }, default: ['app', 'managed-by'] } } },
+  configSchema: {
+    properties: { requiredTags: { type: 'array', items: { type: 'string' }, default: ['app', 'managed-by'] } },
+  },
   validateResource: (args, report) => {
     if (!taggableTypes.has(args.type)) return;
     const required = args.getConfig<{ requiredTags?: string[] }>().requiredTags ?? ['app', 'managed-by'];

@@ -1,7 +1,13 @@
 // Every policy of the kokoro-speech pack, in one array (index.ts hands it to PolicyPack; tests
 // call each policy's validate function directly, without starting the pack's gRPC server).
 import type { Policies } from '@pulumi/policy';
-import { ecrScanOnPush, iamNoWildcardActions, iamNoWildcardResourceOnSensitiveActions, resourcesTagged, sagemakerApprovedInstanceTypes } from './otherPolicies.ts';
+import {
+  ecrScanOnPush,
+  iamNoWildcardActions,
+  iamNoWildcardResourceOnSensitiveActions,
+  resourcesTagged,
+  sagemakerApprovedInstanceTypes,
+} from './otherPolicies.ts';
 import { s3BucketHardened, s3NoPublicAcl, s3PolicyTlsOnly, s3PublicAccessBlocked } from './s3Policies.ts';
 
 export const policies: Policies = [

@@ -7,10 +7,13 @@ const publicAcls = new Set(['public-read', 'public-read-write', 'authenticated-r
 function deniesInsecureTransport(policy: unknown): boolean {
   const doc = typeof policy === 'string' ? JSON.parse(policy) : policy;
   const statements: any[] = Array.isArray(doc?.Statement) ? doc.Statement : [doc?.Statement];
-  return statements.some((s) =>
-    s?.Effect === 'Deny' && (s.Principal === '*' || s.Principal?.AWS === '*') &&
-    [s.Action].flat().some((a: string) => a === 's3:*') &&
-    String(s.Condition?.Bool?.['aws:SecureTransport']) === 'false');
+  return statements.some(
+    (s) =>
+      s?.Effect === 'Deny' &&
+      (s.Principal === '*' || s.Principal?.AWS === '*') &&
+      [s.Action].flat().some((a: string) => a === 's3:*') &&
+      String(s.Condition?.Bool?.['aws:SecureTransport']) === 'false',
+  );
 }
 
 export const s3PublicAccessBlocked: ResourceValidationPolicy = {
@@ -19,7 +22,9 @@ export const s3PublicAccessBlocked: ResourceValidationPolicy = {
   enforcementLevel: 'mandatory',
   validateResource: (args, report) => {
     if (args.type !== 'aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock') return;
-    const off = ['blockPublicAcls', 'blockPublicPolicy', 'ignorePublicAcls', 'restrictPublicBuckets'].filter((k) => args.props[k] !== true);
+    const off = ['blockPublicAcls', 'blockPublicPolicy', 'ignorePublicAcls', 'restrictPublicBuckets'].filter(
+      (k) => args.props[k] !== true,
+    );
     if (off.length > 0) report(`public access block leaves ${off.join(', ')} off`);
   },
 };
@@ -43,7 +48,8 @@ export const s3PolicyTlsOnly: ResourceValidationPolicy = {
     if (!deniesInsecureTransport(args.props.policy)) report('bucket policy does not deny aws:SecureTransport=false');
     const doc = JSON.parse(args.props.policy);
     for (const s of [doc.Statement].flat()) {
-      if (s?.Effect === 'Allow' && (s.Principal === '*' || s.Principal?.AWS === '*')) report(`statement '${s.Sid ?? '?'}' allows any principal`);
+      if (s?.Effect === 'Allow' && (s.Principal === '*' || s.Principal?.AWS === '*'))
+        report(`statement '${s.Sid ?? '?'}' allows any principal`);
     }
   },
 };
@@ -59,9 +65,16 @@ export const s3BucketHardened: StackValidationPolicy = {
   enforcementLevel: 'mandatory',
   validateStack: (args, report) => {
     for (const bucket of args.resources.filter((r) => r.type === 'aws:s3/bucket:Bucket')) {
-      const encryption = attached(bucket, 'aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration', args.resources);
-      const algorithms = encryption.flatMap((e) => (e.props.rules ?? []).map((r: any) => r?.applyServerSideEncryptionByDefault?.sseAlgorithm));
-      if (!algorithms.some((a) => a === 'aws:kms' || a === 'aws:kms:dsse' || a === 'AES256')) report(`bucket '${bucket.name}' has no default encryption`, bucket.urn);
+      const encryption = attached(
+        bucket,
+        'aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration',
+        args.resources,
+      );
+      const algorithms = encryption.flatMap((e) =>
+        (e.props.rules ?? []).map((r: any) => r?.applyServerSideEncryptionByDefault?.sseAlgorithm),
+      );
+      if (!algorithms.some((a) => a === 'aws:kms' || a === 'aws:kms:dsse' || a === 'AES256'))
+        report(`bucket '${bucket.name}' has no default encryption`, bucket.urn);
       if (attached(bucket, 'aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock', args.resources).length === 0) {
         report(`bucket '${bucket.name}' has no public access block`, bucket.urn);
       }

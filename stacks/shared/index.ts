@@ -61,12 +61,7 @@ export function defaultTags(extra: Tags = {}): Tags {
  * Full `org/project/stack` name from a config value that may give one, two or three parts.
  * Missing parts default to the given project, the current organization and the current stack.
  */
-export function stackRefName(
-  value: string | undefined,
-  project: string,
-  org: string,
-  stack: string,
-): string {
+export function stackRefName(value: string | undefined, project: string, org: string, stack: string): string {
   const parts = (value ?? '').split('/').filter((part) => part !== '');
   if (parts.length > 3 || (value !== undefined && value !== '' && parts.length === 0)) {
     throw new Error(`stack reference '${value}' must be 'stack', 'project/stack' or 'org/project/stack'`);
@@ -92,9 +87,7 @@ export function intSetting(
 ): number {
   const value = config.getNumber(key) ?? fallback;
   if (!Number.isInteger(value) || value < range.min || value > range.max) {
-    throw new Error(
-      `config '${config.name}:${key}' must be an integer in [${range.min}, ${range.max}], got ${value}`,
-    );
+    throw new Error(`config '${config.name}:${key}' must be an integer in [${range.min}, ${range.max}], got ${value}`);
   }
   return value;
 }

@@ -50,7 +50,11 @@ function fakeState(type: string, name: string, inputs: Record<string, any>): Rec
       return { arn: arn('kms', `key/${name}-key-id`), keyId: `${name}-key-id` };
     case 'aws:ecr/repository:Repository': {
       const repo = inputs.name ?? `${name}-0a1b2c3`;
-      return { name: repo, arn: arn('ecr', `repository/${repo}`), repositoryUrl: `${account}.dkr.ecr.${region}.amazonaws.com/${repo}` };
+      return {
+        name: repo,
+        arn: arn('ecr', `repository/${repo}`),
+        repositoryUrl: `${account}.dkr.ecr.${region}.amazonaws.com/${repo}`,
+      };
     }
     case 'aws:iam/role:Role': {
       const role = inputs.name ?? `${name}-0a1b2c3`;
@@ -67,7 +71,8 @@ function fakeState(type: string, name: string, inputs: Record<string, any>): Rec
     case 'aws:sagemaker/model:Model':
     case 'aws:sagemaker/endpointConfiguration:EndpointConfiguration':
     case 'aws:sagemaker/endpoint:Endpoint': {
-      const kind = type.split(':')[2] === 'EndpointConfiguration' ? 'endpoint-config' : type.split(':')[2]!.toLowerCase();
+      const kind =
+        type.split(':')[2] === 'EndpointConfiguration' ? 'endpoint-config' : type.split(':')[2]!.toLowerCase();
       const resourceName = inputs.name ?? `${name}-0a1b2c3`;
       return { name: resourceName, arn: arn('sagemaker', `${kind}/${resourceName}`) };
     }
@@ -82,7 +87,10 @@ function fakeState(type: string, name: string, inputs: Record<string, any>): Rec
     case 'aws:bedrock/agentcoreAgentRuntimeEndpoint:AgentcoreAgentRuntimeEndpoint':
       return {
         agentRuntimeArn: arn('bedrock-agentcore', `runtime/${inputs.agentRuntimeId}`),
-        agentRuntimeEndpointArn: arn('bedrock-agentcore', `runtime/${inputs.agentRuntimeId}/runtime-endpoint/${inputs.name}`),
+        agentRuntimeEndpointArn: arn(
+          'bedrock-agentcore',
+          `runtime/${inputs.agentRuntimeId}/runtime-endpoint/${inputs.name}`,
+        ),
       };
     default:
       return {};
@@ -90,7 +98,11 @@ function fakeState(type: string, name: string, inputs: Record<string, any>): Rec
 }
 
 const calls: Record<string, (inputs: any) => Record<string, unknown>> = {
-  'aws:index/getCallerIdentity:getCallerIdentity': () => ({ accountId: account, arn: `arn:aws:iam::${account}:user/test`, userId: 'test' }),
+  'aws:index/getCallerIdentity:getCallerIdentity': () => ({
+    accountId: account,
+    arn: `arn:aws:iam::${account}:user/test`,
+    userId: 'test',
+  }),
   'aws:index/getRegion:getRegion': () => ({ region, name: region, id: region }),
   'aws:index/getPartition:getPartition': () => ({ partition: 'aws', dnsSuffix: 'amazonaws.com', id: 'aws' }),
 };
@@ -115,7 +127,11 @@ export async function runProgram(programUrl: URL, options: RunOptions): Promise<
           resources.push({ type: args.type, name: args.name, inputs, state });
           return { id: inputs.name as string, state };
         }
-        const state = { ...inputs, ...fakeState(args.type, args.name, inputs), ...options.moreState?.(args.type, args.name, inputs) };
+        const state = {
+          ...inputs,
+          ...fakeState(args.type, args.name, inputs),
+          ...options.moreState?.(args.type, args.name, inputs),
+        };
         resources.push({ type: args.type, name: args.name, inputs, state });
         return { id: `${args.name}-id`, state };
       },
@@ -156,7 +172,9 @@ export async function runProgram(programUrl: URL, options: RunOptions): Promise<
   const find = (type: string, name?: string) => {
     const matches = all(type).filter((r) => name === undefined || r.name === name);
     if (matches.length !== 1) {
-      throw new Error(`expected one ${type}${name ? ` named ${name}` : ''}, found ${matches.length}: ${matches.map((m) => m.name).join(', ')}`);
+      throw new Error(
+        `expected one ${type}${name ? ` named ${name}` : ''}, found ${matches.length}: ${matches.map((m) => m.name).join(', ')}`,
+      );
     }
     return matches[0]!;
   };
@@ -164,6 +182,9 @@ export async function runProgram(programUrl: URL, options: RunOptions): Promise<
 }
 
 /** Fake outputs for a producer stack: every name in its contract list, valued `<name>-value`. */
-export function fakeOutputs(names: readonly string[], overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function fakeOutputs(
+  names: readonly string[],
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { ...Object.fromEntries(names.map((n) => [n, `${n}-value`])), ...overrides };
 }

@@ -6,9 +6,21 @@
 import { TestEnvironment } from 'jest-environment-node';
 
 const SHARED = [
-  'ArrayBuffer', 'SharedArrayBuffer', 'DataView', 'Buffer',
-  'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array',
-  'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array',
+  'ArrayBuffer',
+  'SharedArrayBuffer',
+  'DataView',
+  'Buffer',
+  'Int8Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'Int16Array',
+  'Uint16Array',
+  'Int32Array',
+  'Uint32Array',
+  'Float32Array',
+  'Float64Array',
+  'BigInt64Array',
+  'BigUint64Array',
 ];
 
 export default class HostTypedArraysEnvironment extends TestEnvironment {

@@ -29,7 +29,12 @@ await syncToDirectory({ repo: 'bench/model', revision: commit, include: ['onnx/*
 const fsOfflineMs = performance.now() - t;
 await rm(dir, { recursive: true, force: true });
 
-const s3 = new S3Client({ endpoint: s3stand.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+const s3 = new S3Client({
+  endpoint: s3stand.endpoint,
+  forcePathStyle: true,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+});
 const file = (await client.resolveRevision('bench/model', commit)).files.find((f) => f.path.endsWith('.onnx'))!;
 const keyPrefix = modelKeyPrefix('models', 'bench/model', commit);
 t = performance.now();

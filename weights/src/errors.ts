@@ -27,7 +27,11 @@ export class HubHttpError extends WeightsError {
 
   constructor(status: number, url: string, detail: string, retryAfterMs?: number) {
     const name = status === 429 ? 'HubThrottled' : status >= 500 ? 'HubUnavailable' : 'HubRequestFailed';
-    super(name, `Hugging Face answered HTTP ${status} for ${url}${detail ? `: ${detail}` : ''}`, name !== 'HubRequestFailed');
+    super(
+      name,
+      `Hugging Face answered HTTP ${status} for ${url}${detail ? `: ${detail}` : ''}`,
+      name !== 'HubRequestFailed',
+    );
     this.status = status;
     this.retryAfterMs = retryAfterMs;
   }

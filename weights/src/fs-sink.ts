@@ -54,20 +54,28 @@ export async function writeFileVerified(
     return { path: file.path, ...present, copied: false };
   }
   await mkdir(dirname(target), { recursive: true });
-  return withRetry(async () => {
-    const partial = `${target}.partial-${randomBytes(4).toString('hex')}`;
-    const check = createDigestCheck(file, () => options.onBytes?.(check.received()));
-    options.onBytes?.(0);
-    try {
-      const body = await hub.download(repo, commit, file.path, options.signal);
-      await pipeline(body, check.stream, createWriteStream(partial), { signal: options.signal });
-      const verified = await check.result;
-      await rename(partial, target);
-      return { path: file.path, ...verified, copied: true };
-    } catch (error) {
-      await rm(partial, { force: true });
-      throw asDownloadError(error, file, check.received());
-    }
+  return withRetry(
+    async () => {
+      const partial = `${target}.partial-${randomBytes(4).toString('hex')}`;
+      const check = createDigestCheck(file, () => options.onBytes?.(check.received()));
+      options.onBytes?.(0);
+      try {
+        const body = await hub.download(repo, commit, file.path, options.signal);
+        await pipeline(body, check.stream, createWriteStream(partial), { signal: options.signal });
+        const verified = await check.result;
+        await rename(partial, target);
+        return { path: file.path, ...verified, copied: true };
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw asDownloadError(error, file, check.received());
+      }
       // The Hub client already retried 429/5xx on the request; here only a broken body is retried.
-  }, { attempts: 3, retryOn: (e) => (e as Error).name === 'DownloadInterrupted', ...options.retry, signal: options.signal });
+    },
+    {
+      attempts: 3,
+      retryOn: (e) => (e as Error).name === 'DownloadInterrupted',
+      ...options.retry,
+      signal: options.signal,
+    },
+  );
 }

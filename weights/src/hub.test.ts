@@ -20,7 +20,10 @@ describe('HubClient', () => {
     const resolved = await client.resolveRevision(REPO, 'main');
     expect(resolved.commit).toBe(commit);
     const model = resolved.files.find((f) => f.path === 'onnx/model.onnx');
-    expect(model).toMatchObject({ size: 4096, sha256: createHash('sha256').update(Buffer.alloc(4096, 3)).digest('hex') });
+    expect(model).toMatchObject({
+      size: 4096,
+      sha256: createHash('sha256').update(Buffer.alloc(4096, 3)).digest('hex'),
+    });
     expect(resolved.files.find((f) => f.path === 'config.json')).toMatchObject({ size: 18, sha256: null });
   });
 
@@ -56,13 +59,21 @@ describe('HubClient', () => {
   test('gives up on persistent throttling with HubThrottled', async () => {
     hub.inject(`/revision/main`, { kind: 'status', status: 429, retryAfter: '0' }, 2);
     const client = new HubClient({ endpoint: hub.url, token: 'hf_secret', retry: { ...fast, attempts: 2 } });
-    await expect(client.resolveRevision(REPO, 'main')).rejects.toMatchObject({ name: 'HubThrottled', status: 429, retryable: true });
+    await expect(client.resolveRevision(REPO, 'main')).rejects.toMatchObject({
+      name: 'HubThrottled',
+      status: 429,
+      retryable: true,
+    });
   });
 
   test('a missing token or unknown revision fails at once with HubRequestFailed', async () => {
     const before = hub.requests.length;
-    await expect(new HubClient({ endpoint: hub.url, token: '', retry: fast }).resolveRevision(REPO, 'main')).rejects.toMatchObject({ name: 'HubRequestFailed', status: 401 });
-    await expect(new HubClient({ endpoint: hub.url, token: 'hf_secret', retry: fast }).resolveRevision(REPO, 'nope')).rejects.toMatchObject({ status: 404 });
+    await expect(
+      new HubClient({ endpoint: hub.url, token: '', retry: fast }).resolveRevision(REPO, 'main'),
+    ).rejects.toMatchObject({ name: 'HubRequestFailed', status: 401 });
+    await expect(
+      new HubClient({ endpoint: hub.url, token: 'hf_secret', retry: fast }).resolveRevision(REPO, 'nope'),
+    ).rejects.toMatchObject({ status: 404 });
     expect(hub.requests.length - before).toBe(2);
   });
 

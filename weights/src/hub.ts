@@ -52,7 +52,11 @@ export function assertRepoId(repo: string): void {
 }
 
 export function assertRelativePath(path: string): void {
-  if (path === '' || path.startsWith('/') || path.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+  if (
+    path === '' ||
+    path.startsWith('/') ||
+    path.split('/').some((part) => part === '' || part === '.' || part === '..')
+  ) {
     throw invalidInput(`file path must be relative without "." or ".." segments, got ${JSON.stringify(path)}`);
   }
 }
@@ -66,7 +70,8 @@ export class HubClient {
 
   constructor(options: HubOptions = {}) {
     const endpoint = options.endpoint ?? process.env['HF_ENDPOINT'] ?? DEFAULT_HF_ENDPOINT;
-    if (!/^https?:\/\//.test(endpoint)) throw invalidInput(`HF endpoint must be an http(s) URL, got ${JSON.stringify(endpoint)}`);
+    if (!/^https?:\/\//.test(endpoint))
+      throw invalidInput(`HF endpoint must be an http(s) URL, got ${JSON.stringify(endpoint)}`);
     this.endpoint = endpoint.replace(/\/+$/, '');
     this.#token = options.token ?? (process.env['HF_TOKEN'] || undefined);
     this.#retry = options.retry ?? {};
@@ -75,12 +80,18 @@ export class HubClient {
   /** Resolves a branch, tag or commit to its commit and lists every file with size and digest. */
   async resolveRevision(repo: string, revision: string, signal?: AbortSignal): Promise<ResolvedRevision> {
     assertRepoId(repo);
-    if (revision.trim() === '' || revision.includes('..')) throw invalidInput(`revision must be a branch, tag or commit, got ${JSON.stringify(revision)}`);
+    if (revision.trim() === '' || revision.includes('..'))
+      throw invalidInput(`revision must be a branch, tag or commit, got ${JSON.stringify(revision)}`);
     const url = `${this.endpoint}/api/models/${repo}/revision/${encodeURIComponent(revision)}?blobs=true`;
     const response = await this.#get(url, signal);
     const parsed = modelInfo.safeParse(await response.json());
     if (!parsed.success) throw invalidInput(`unexpected model info from ${url}: ${parsed.error.message}`);
-    const files = parsed.data.siblings.map((s) => ({ path: s.rfilename, size: s.size, sha256: s.lfs?.sha256 ?? null, blobId: s.blobId }));
+    const files = parsed.data.siblings.map((s) => ({
+      path: s.rfilename,
+      size: s.size,
+      sha256: s.lfs?.sha256 ?? null,
+      blobId: s.blobId,
+    }));
     files.forEach((file) => assertRelativePath(file.path));
     return { repo, commit: parsed.data.sha, files };
   }
@@ -97,18 +108,21 @@ export class HubClient {
   async #get(url: string, signal: AbortSignal | undefined): Promise<Response> {
     const headers: Record<string, string> = { 'user-agent': 'kokoro-speech-weights/0.1' };
     if (this.#token) headers['authorization'] = `Bearer ${this.#token}`;
-    return withRetry(async () => {
-      let response: Response;
-      try {
-        // fetch drops the Authorization header when a redirect leaves the origin (the CDN).
-        response = await fetch(url, { headers, redirect: 'follow', signal });
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        throw hubUnreachable(url, error);
-      }
-      if (response.ok) return response;
-      const detail = (await response.text().catch(() => '')).slice(0, 200);
-      throw new HubHttpError(response.status, url, detail, parseRetryAfter(response.headers.get('retry-after')));
-    }, { ...this.#retry, signal });
+    return withRetry(
+      async () => {
+        let response: Response;
+        try {
+          // fetch drops the Authorization header when a redirect leaves the origin (the CDN).
+          response = await fetch(url, { headers, redirect: 'follow', signal });
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          throw hubUnreachable(url, error);
+        }
+        if (response.ok) return response;
+        const detail = (await response.text().catch(() => '')).slice(0, 200);
+        throw new HubHttpError(response.status, url, detail, parseRetryAfter(response.headers.get('retry-after')));
+      },
+      { ...this.#retry, signal },
+    );
   }
 }

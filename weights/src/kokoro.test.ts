@@ -1,13 +1,29 @@
 import { describe, expect, test } from '@jest/globals';
-import { KOKORO_ONNX_PINNED, KOKORO_ONNX_REVISION, KOKORO_SYNC_INCLUDES, kokoroIncludes, type KokoroDtype } from './kokoro.ts';
+import {
+  KOKORO_ONNX_PINNED,
+  KOKORO_ONNX_REVISION,
+  KOKORO_SYNC_INCLUDES,
+  kokoroIncludes,
+  type KokoroDtype,
+} from './kokoro.ts';
 
 describe('kokoro pins', () => {
   test('the revision is a commit, not a branch', () => {
     expect(KOKORO_ONNX_REVISION).toMatch(/^[0-9a-f]{40}$/);
   });
   test('q8 and fp32 take the config, tokenizer files and one ONNX file', () => {
-    expect(kokoroIncludes('q8')).toEqual(['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx']);
-    expect(kokoroIncludes('fp32')).toEqual(['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx']);
+    expect(kokoroIncludes('q8')).toEqual([
+      'config.json',
+      'tokenizer.json',
+      'tokenizer_config.json',
+      'onnx/model_quantized.onnx',
+    ]);
+    expect(kokoroIncludes('fp32')).toEqual([
+      'config.json',
+      'tokenizer.json',
+      'tokenizer_config.json',
+      'onnx/model.onnx',
+    ]);
     expect(kokoroIncludes('q8', { voices: true })).toContain('voices/*.bin');
   });
   test('an unknown dtype is refused by name', () => {

@@ -8,6 +8,7 @@ export function modelKeyPrefix(prefix: string, repo: string, commit: string): st
   assertRepoId(repo);
   if (!/^[0-9a-f]{40}$/.test(commit)) throw invalidInput(`commit must be 40 hex digits, got ${JSON.stringify(commit)}`);
   const trimmed = prefix.replace(/^\/+|\/+$/g, '');
-  if (trimmed.split('/').some((part) => part === '.' || part === '..')) throw invalidInput(`prefix must not contain "." or "..": ${JSON.stringify(prefix)}`);
+  if (trimmed.split('/').some((part) => part === '.' || part === '..'))
+    throw invalidInput(`prefix must not contain "." or "..": ${JSON.stringify(prefix)}`);
   return `${trimmed === '' ? '' : `${trimmed}/`}${repo}/${commit}/`;
 }

@@ -10,7 +10,13 @@ export const MANIFEST_NAME = 'manifest.json';
 const manifestSchema = z.object({
   repo: z.string().min(1),
   commit: z.string().regex(COMMIT),
-  files: z.array(z.object({ path: z.string().min(1), size: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
+  files: z.array(
+    z.object({
+      path: z.string().min(1),
+      size: z.number().int().nonnegative(),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    }),
+  ),
   time: z.string().datetime(),
 });
 
@@ -20,7 +26,12 @@ export type ManifestFile = Manifest['files'][number];
 /** Builds a manifest with files sorted by path, so equal contents give equal text (apart from time). */
 export function buildManifest(repo: string, commit: string, files: ManifestFile[], time = new Date()): Manifest {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { repo, commit, files: sorted.map(({ path, size, sha256 }) => ({ path, size, sha256 })), time: time.toISOString() };
+  return {
+    repo,
+    commit,
+    files: sorted.map(({ path, size, sha256 }) => ({ path, size, sha256 })),
+    time: time.toISOString(),
+  };
 }
 
 export function serializeManifest(manifest: Manifest): string {
@@ -43,7 +54,10 @@ export function parseManifest(text: string, where: string): Manifest {
 /** True when both lists hold the same paths with the same sizes and digests. */
 export function sameFiles(a: readonly ManifestFile[], b: readonly ManifestFile[]): boolean {
   const byPath = new Map(a.map((f) => [f.path, f]));
-  return a.length === b.length && b.every((f) => byPath.get(f.path)?.size === f.size && byPath.get(f.path)?.sha256 === f.sha256);
+  return (
+    a.length === b.length &&
+    b.every((f) => byPath.get(f.path)?.size === f.size && byPath.get(f.path)?.sha256 === f.sha256)
+  );
 }
 
 /**
@@ -55,7 +69,9 @@ export function selectFiles(files: readonly RepoFile[], include: readonly string
   if (include.length === 0) return [...files];
   const unmatched = include.filter((pattern) => !files.some((f) => posix.matchesGlob(f.path, pattern)));
   if (unmatched.length > 0) {
-    throw invalidInput(`include patterns matched no file in the revision: ${unmatched.map((p) => JSON.stringify(p)).join(', ')}`);
+    throw invalidInput(
+      `include patterns matched no file in the revision: ${unmatched.map((p) => JSON.stringify(p)).join(', ')}`,
+    );
   }
   return files.filter((f) => f.path !== MANIFEST_NAME && include.some((pattern) => posix.matchesGlob(f.path, pattern)));
 }

@@ -50,10 +50,13 @@ describe('withRetry', () => {
   });
   test('gives up after the last attempt with the last error', async () => {
     let calls = 0;
-    const run = withRetry(async () => {
-      calls++;
-      throw new HubHttpError(500, 'u', `try ${calls}`);
-    }, { ...fast, attempts: 3 });
+    const run = withRetry(
+      async () => {
+        calls++;
+        throw new HubHttpError(500, 'u', `try ${calls}`);
+      },
+      { ...fast, attempts: 3 },
+    );
     await expect(run).rejects.toThrow('try 3');
     expect(calls).toBe(3);
   });

@@ -22,9 +22,18 @@ let listing: Map<string, RepoFile>;
 
 beforeAll(async () => {
   [hub, s3stand] = await Promise.all([startHubStandIn(), startS3StandIn()]);
-  s3 = new S3Client({ endpoint: s3stand.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  s3 = new S3Client({
+    endpoint: s3stand.endpoint,
+    forcePathStyle: true,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   client = new HubClient({ endpoint: hub.url, retry: { baseDelayMs: 1 } });
-  commit = hub.addCommit(REPO, { 'config.json': '{"a":1}', 'onnx/model.onnx': large, 'voices/af.bin': Buffer.alloc(2048, 5) });
+  commit = hub.addCommit(REPO, {
+    'config.json': '{"a":1}',
+    'onnx/model.onnx': large,
+    'voices/af.bin': Buffer.alloc(2048, 5),
+  });
   listing = new Map((await client.resolveRevision(REPO, commit)).files.map((f) => [f.path, f]));
 });
 afterAll(async () => {
@@ -33,11 +42,23 @@ afterAll(async () => {
 });
 
 const copy = (path: string, keyPrefix: string) =>
-  copyFileToS3({ hub: client, s3, bucket: s3stand.bucket, keyPrefix, repo: REPO, commit, file: listing.get(path)!, partSize: 5 * MiB });
+  copyFileToS3({
+    hub: client,
+    s3,
+    bucket: s3stand.bucket,
+    keyPrefix,
+    repo: REPO,
+    commit,
+    file: listing.get(path)!,
+    partSize: 5 * MiB,
+  });
 /** Names of the S3 commands `fn` sends (read on the client's side of the wire). */
 async function recordCommands<T>(fn: () => Promise<T>): Promise<{ sent: string[]; result: T }> {
   const sent: string[] = [];
-  s3.middlewareStack.add((next, context) => (args) => (sent.push(String(context.commandName)), next(args)), { step: 'initialize', name: 'record' });
+  s3.middlewareStack.add((next, context) => (args) => (sent.push(String(context.commandName)), next(args)), {
+    step: 'initialize',
+    name: 'record',
+  });
   try {
     return { sent, result: await fn() };
   } finally {
@@ -45,7 +66,9 @@ async function recordCommands<T>(fn: () => Promise<T>): Promise<{ sent: string[]
   }
 }
 const keys = async (prefix: string) =>
-  ((await s3.send(new ListObjectsCommand({ Bucket: s3stand.bucket, Prefix: prefix }))).Contents ?? []).map((o) => o.Key);
+  ((await s3.send(new ListObjectsCommand({ Bucket: s3stand.bucket, Prefix: prefix }))).Contents ?? []).map(
+    (o) => o.Key,
+  );
 
 describe('copyFileToS3 (S3 sink)', () => {
   test('streams a file larger than one part as a multipart upload with its digest in metadata', async () => {
@@ -67,7 +90,10 @@ describe('copyFileToS3 (S3 sink)', () => {
   test('an object already present with the same size and digest is skipped without downloading', async () => {
     await copy('voices/af.bin', 'skip/');
     const downloads = hub.downloads('voices/af.bin');
-    expect(await copy('voices/af.bin', 'skip/')).toMatchObject({ copied: false, sha256: sha256(Buffer.alloc(2048, 5)) });
+    expect(await copy('voices/af.bin', 'skip/')).toMatchObject({
+      copied: false,
+      sha256: sha256(Buffer.alloc(2048, 5)),
+    });
     expect(await copy('config.json', 'skip/')).toMatchObject({ copied: true });
     expect(await copy('config.json', 'skip/')).toMatchObject({ copied: false });
     expect(hub.downloads('voices/af.bin')).toBe(downloads);
@@ -75,7 +101,9 @@ describe('copyFileToS3 (S3 sink)', () => {
 
   test('a corrupted large file aborts the multipart upload and leaves no object', async () => {
     hub.inject('onnx/model.onnx', { kind: 'corrupt' });
-    const { sent } = await recordCommands(() => expect(copy('onnx/model.onnx', 'bad/')).rejects.toMatchObject({ name: 'DigestMismatch' }));
+    const { sent } = await recordCommands(() =>
+      expect(copy('onnx/model.onnx', 'bad/')).rejects.toMatchObject({ name: 'DigestMismatch' }),
+    );
     expect(await keys('bad/')).toEqual([]);
     // s3rver answers AbortMultipartUpload with 405, so the abort is checked on the client's side.
     expect(sent).toContain('AbortMultipartUploadCommand');
@@ -94,7 +122,9 @@ describe('copyFileToS3 (S3 sink)', () => {
     const prefix = modelKeyPrefix('models', REPO, commit);
     expect(await readManifestFromS3(s3, s3stand.bucket, prefix)).toBeNull();
     const manifest = buildManifest(REPO, commit, [{ path: 'config.json', size: 7, sha256: sha256('{"a":1}') }]);
-    expect(await writeManifestToS3(s3, s3stand.bucket, prefix, manifest)).toBe(`models/${REPO}/${commit}/manifest.json`);
+    expect(await writeManifestToS3(s3, s3stand.bucket, prefix, manifest)).toBe(
+      `models/${REPO}/${commit}/manifest.json`,
+    );
     expect(await readManifestFromS3(s3, s3stand.bucket, prefix)).toEqual(manifest);
   });
 });

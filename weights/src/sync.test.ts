@@ -10,7 +10,13 @@ import { startHubStandIn, type HubStandIn } from './testing/index.ts';
 const REPO = 'acme/tiny-tts';
 const model = Buffer.alloc(300_000, 7);
 const quantized = Buffer.alloc(100_000, 9);
-const files = { 'config.json': '{"model_type":"style_text_to_speech_2"}', 'tokenizer.json': '{}', 'onnx/model.onnx': model, 'onnx/model_quantized.onnx': quantized, 'voices/af.bin': 'v' };
+const files = {
+  'config.json': '{"model_type":"style_text_to_speech_2"}',
+  'tokenizer.json': '{}',
+  'onnx/model.onnx': model,
+  'onnx/model_quantized.onnx': quantized,
+  'voices/af.bin': 'v',
+};
 const q8 = ['config.json', 'tokenizer.json', 'onnx/model_quantized.onnx'];
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
@@ -32,11 +38,22 @@ describe('syncToDirectory (filesystem sink)', () => {
   test('downloads the selected files, verifies them, reports progress and writes the manifest last', async () => {
     await freshDir();
     const progress: SyncProgress[] = [];
-    const manifest = await syncToDirectory({ repo: REPO, revision: 'main', include: q8, dir, hub: client, onProgress: (p) => progress.push(p) });
+    const manifest = await syncToDirectory({
+      repo: REPO,
+      revision: 'main',
+      include: q8,
+      dir,
+      hub: client,
+      onProgress: (p) => progress.push(p),
+    });
 
     expect(manifest).toMatchObject({ repo: REPO, commit });
     expect(manifest.files.map((f) => f.path)).toEqual(['config.json', 'onnx/model_quantized.onnx', 'tokenizer.json']);
-    expect(manifest.files.find((f) => f.path === 'onnx/model_quantized.onnx')).toEqual({ path: 'onnx/model_quantized.onnx', size: 100_000, sha256: sha256(quantized) });
+    expect(manifest.files.find((f) => f.path === 'onnx/model_quantized.onnx')).toEqual({
+      path: 'onnx/model_quantized.onnx',
+      size: 100_000,
+      sha256: sha256(quantized),
+    });
     expect((await readFile(join(dir, 'onnx/model_quantized.onnx'))).equals(quantized)).toBe(true);
     expect(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'))).toEqual(manifest);
     expect(await readdir(join(dir, 'onnx'))).toEqual(['model_quantized.onnx']); // no model.onnx, no partial files
@@ -51,7 +68,13 @@ describe('syncToDirectory (filesystem sink)', () => {
     await freshDir();
     const first = await syncToDirectory({ repo: REPO, revision: commit, include: q8, dir, hub: client });
     const before = hub.requests.length;
-    const second = await syncToDirectory({ repo: REPO, revision: commit, include: q8, dir, hub: new HubClient({ endpoint: 'http://127.0.0.1:9' }) });
+    const second = await syncToDirectory({
+      repo: REPO,
+      revision: commit,
+      include: q8,
+      dir,
+      hub: new HubClient({ endpoint: 'http://127.0.0.1:9' }),
+    });
     expect(second).toEqual(first);
     expect(hub.requests.length).toBe(before);
   });
@@ -76,14 +99,27 @@ describe('syncToDirectory (filesystem sink)', () => {
   test('a second dtype in the same folder keeps the first in the manifest', async () => {
     await freshDir();
     await syncToDirectory({ repo: REPO, revision: commit, include: q8, dir, hub: client });
-    const both = await syncToDirectory({ repo: REPO, revision: commit, include: ['config.json', 'tokenizer.json', 'onnx/model.onnx'], dir, hub: client });
-    expect(both.files.map((f) => f.path)).toEqual(['config.json', 'onnx/model.onnx', 'onnx/model_quantized.onnx', 'tokenizer.json']);
+    const both = await syncToDirectory({
+      repo: REPO,
+      revision: commit,
+      include: ['config.json', 'tokenizer.json', 'onnx/model.onnx'],
+      dir,
+      hub: client,
+    });
+    expect(both.files.map((f) => f.path)).toEqual([
+      'config.json',
+      'onnx/model.onnx',
+      'onnx/model_quantized.onnx',
+      'tokenizer.json',
+    ]);
   });
 
   test('a corrupted download fails with DigestMismatch, leaving neither the file nor a manifest', async () => {
     await freshDir();
     hub.inject('onnx/model_quantized.onnx', { kind: 'corrupt' });
-    await expect(syncToDirectory({ repo: REPO, revision: 'main', include: q8, dir, hub: client })).rejects.toMatchObject({ name: 'DigestMismatch' });
+    await expect(
+      syncToDirectory({ repo: REPO, revision: 'main', include: q8, dir, hub: client }),
+    ).rejects.toMatchObject({ name: 'DigestMismatch' });
     expect(await readdir(join(dir, 'onnx'))).toEqual([]);
     await expect(readFile(join(dir, 'manifest.json'))).rejects.toThrow(/ENOENT/);
   });
@@ -100,7 +136,9 @@ describe('syncToDirectory (filesystem sink)', () => {
   test('a download that keeps breaking fails with DownloadInterrupted', async () => {
     await freshDir();
     hub.inject('onnx/model_quantized.onnx', { kind: 'truncate', bytes: 1000 }, 3);
-    await expect(syncToDirectory({ repo: REPO, revision: 'main', include: q8, dir, hub: client })).rejects.toMatchObject({
+    await expect(
+      syncToDirectory({ repo: REPO, revision: 'main', include: q8, dir, hub: client }),
+    ).rejects.toMatchObject({
       name: 'DownloadInterrupted',
       message: expect.stringContaining('after 1000 of 100000 bytes'),
     });
@@ -109,7 +147,9 @@ describe('syncToDirectory (filesystem sink)', () => {
   test('pinned expectations that the listing contradicts fail with IntegrityError before downloading', async () => {
     await freshDir();
     const expected = { 'onnx/model_quantized.onnx': { size: 100_000, sha256: 'f'.repeat(64) } };
-    await expect(syncToDirectory({ repo: REPO, revision: 'main', include: q8, dir, hub: client, expected })).rejects.toMatchObject({ name: 'IntegrityError' });
+    await expect(
+      syncToDirectory({ repo: REPO, revision: 'main', include: q8, dir, hub: client, expected }),
+    ).rejects.toMatchObject({ name: 'IntegrityError' });
     await expect(readdir(join(dir, 'onnx'))).rejects.toThrow(/ENOENT/);
   });
 
@@ -117,7 +157,9 @@ describe('syncToDirectory (filesystem sink)', () => {
     await freshDir();
     const controller = new AbortController();
     controller.abort();
-    await expect(syncToDirectory({ repo: REPO, revision: 'main', include: q8, dir, hub: client, signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(
+      syncToDirectory({ repo: REPO, revision: 'main', include: q8, dir, hub: client, signal: controller.signal }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   test('two syncs into one folder at once both succeed (unique temporary names)', async () => {

@@ -7,7 +7,15 @@ import { join, posix } from 'node:path';
 import { integrityError } from './errors.ts';
 import { writeFileVerified } from './fs-sink.ts';
 import { COMMIT, HubClient, assertRepoId, type HubOptions, type RepoFile } from './hub.ts';
-import { MANIFEST_NAME, buildManifest, parseManifest, selectFiles, serializeManifest, type Manifest, type ManifestFile } from './manifest.ts';
+import {
+  MANIFEST_NAME,
+  buildManifest,
+  parseManifest,
+  selectFiles,
+  serializeManifest,
+  type Manifest,
+  type ManifestFile,
+} from './manifest.ts';
 
 export interface SyncProgress {
   /** The file being worked on (absent once everything is done). */
@@ -54,7 +62,12 @@ export async function readLocalManifest(dir: string): Promise<Manifest | null> {
 }
 
 /** True when the folder's manifest is for this commit and has files for every include pattern. */
-function manifestServes(manifest: Manifest | null, repo: string, commit: string, include: readonly string[]): manifest is Manifest {
+function manifestServes(
+  manifest: Manifest | null,
+  repo: string,
+  commit: string,
+  include: readonly string[],
+): manifest is Manifest {
   if (manifest === null || manifest.repo !== repo || manifest.commit !== commit) return false;
   return include.every((pattern) => manifest.files.some((f) => posix.matchesGlob(f.path, pattern)));
 }
@@ -83,16 +96,34 @@ export async function syncToDirectory(options: SyncToDirectoryOptions): Promise<
   const results: ManifestFile[] = [];
   for (const [index, file] of files.entries()) {
     const report = (fileBytes: number) =>
-      options.onProgress?.({ file: file.path, fileBytes, fileSize: file.size, bytes: doneBytes + fileBytes, totalBytes, filesDone: index, filesTotal: files.length });
+      options.onProgress?.({
+        file: file.path,
+        fileBytes,
+        fileSize: file.size,
+        bytes: doneBytes + fileBytes,
+        totalBytes,
+        filesDone: index,
+        filesTotal: files.length,
+      });
     const result = await writeFileVerified(hub, repo, resolved.commit, file, dir, { signal, onBytes: report });
     results.push({ path: result.path, size: result.size, sha256: result.sha256 });
     doneBytes += file.size;
   }
   checkExpected(results, options.expected);
-  options.onProgress?.({ fileBytes: 0, fileSize: 0, bytes: totalBytes, totalBytes, filesDone: files.length, filesTotal: files.length });
+  options.onProgress?.({
+    fileBytes: 0,
+    fileSize: 0,
+    bytes: totalBytes,
+    totalBytes,
+    filesDone: files.length,
+    filesTotal: files.length,
+  });
 
   // Keep earlier entries of the same commit (another dtype, say) whose files are still in place.
-  const kept = previous?.repo === repo && previous.commit === resolved.commit ? previous.files.filter((f) => !results.some((r) => r.path === f.path)) : [];
+  const kept =
+    previous?.repo === repo && previous.commit === resolved.commit
+      ? previous.files.filter((f) => !results.some((r) => r.path === f.path))
+      : [];
   const manifest = buildManifest(repo, resolved.commit, [...results, ...(await filterOnDisk(dir, kept))]);
   const tmp = join(dir, `${MANIFEST_NAME}.partial-${process.pid}-${Date.now()}`); // two syncs into one folder must not share it
   await writeFile(tmp, serializeManifest(manifest));
@@ -101,7 +132,14 @@ export async function syncToDirectory(options: SyncToDirectoryOptions): Promise<
 }
 
 async function filterOnDisk(dir: string, files: readonly ManifestFile[]): Promise<ManifestFile[]> {
-  const sizes = await Promise.all(files.map((f) => stat(join(dir, f.path)).then((s) => s.size, () => -1)));
+  const sizes = await Promise.all(
+    files.map((f) =>
+      stat(join(dir, f.path)).then(
+        (s) => s.size,
+        () => -1,
+      ),
+    ),
+  );
   return files.filter((f, i) => sizes[i] === f.size);
 }
 
@@ -113,7 +151,9 @@ function checkListed(files: readonly RepoFile[], expected: SyncToDirectoryOption
   for (const file of files) {
     const want = expected?.[file.path];
     if (want && (want.size !== file.size || (file.sha256 !== null && file.sha256 !== want.sha256))) {
-      throw integrityError(`${file.path} is listed as ${file.size} bytes, SHA-256 ${file.sha256 ?? '(not LFS)'}; pinned: ${want.size} bytes, ${want.sha256}`);
+      throw integrityError(
+        `${file.path} is listed as ${file.size} bytes, SHA-256 ${file.sha256 ?? '(not LFS)'}; pinned: ${want.size} bytes, ${want.sha256}`,
+      );
     }
   }
 }
@@ -122,7 +162,9 @@ function checkExpected(files: readonly ManifestFile[], expected: SyncToDirectory
   for (const file of files) {
     const want = expected?.[file.path];
     if (want && (want.size !== file.size || want.sha256 !== file.sha256)) {
-      throw integrityError(`${file.path} is ${file.size} bytes, SHA-256 ${file.sha256}; pinned: ${want.size} bytes, ${want.sha256}`);
+      throw integrityError(
+        `${file.path} is ${file.size} bytes, SHA-256 ${file.sha256}; pinned: ${want.size} bytes, ${want.sha256}`,
+      );
     }
   }
 }

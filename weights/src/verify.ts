@@ -78,7 +78,13 @@ export function createDigestCheck(file: RepoFile, onBytes?: (chunkBytes: number)
 
 /** Names a failure in the middle of a download: our own errors pass; a broken connection is an interruption. */
 export function asDownloadError(error: unknown, file: RepoFile, received: number): unknown {
-  if (error instanceof Error && (error.name === 'AbortError' || error.name.startsWith('Hub') || error.name === 'DigestMismatch' || error.name === 'DownloadInterrupted')) {
+  if (
+    error instanceof Error &&
+    (error.name === 'AbortError' ||
+      error.name.startsWith('Hub') ||
+      error.name === 'DigestMismatch' ||
+      error.name === 'DownloadInterrupted')
+  ) {
     return error;
   }
   return downloadInterrupted(file.path, received, file.size, error);

@@ -63,7 +63,13 @@ describe('UtteranceEncoder', () => {
   test('headers and the mulaw rate', () => {
     expect(effectiveSampleRate('mulaw', 24000)).toBe(8000);
     expect(effectiveSampleRate('wav', 16000)).toBe(16000);
-    expect(audioHeaders({ format: 'pcm_s16le', sampleRate: 16000 })['content-type']).toBe('audio/L16;rate=16000;channels=1');
-    expect(audioHeaders({ format: 'mulaw', sampleRate: 8000 })).toMatchObject({ 'x-audio-format': 'mulaw', 'x-sample-rate': '8000', 'x-channels': '1' });
+    expect(audioHeaders({ format: 'pcm_s16le', sampleRate: 16000 })['content-type']).toBe(
+      'audio/L16;rate=16000;channels=1',
+    );
+    expect(audioHeaders({ format: 'mulaw', sampleRate: 8000 })).toMatchObject({
+      'x-audio-format': 'mulaw',
+      'x-sample-rate': '8000',
+      'x-channels': '1',
+    });
   });
 });

@@ -26,7 +26,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const expectedSamples = (tokens: number, speed: number): number => Math.floor(((tokens + 2) * SAMPLES_PER_TOKEN) / speed);
+const expectedSamples = (tokens: number, speed: number): number =>
+  Math.floor(((tokens + 2) * SAMPLES_PER_TOKEN) / speed);
 
 describe('loadKokoroEngine on the stand-in model', () => {
   test('reports its start-up stages and voices', () => {
@@ -74,7 +75,12 @@ describe('loadKokoroEngine on the stand-in model', () => {
     expect(pieces.length).toBeGreaterThan(1);
     for (const piece of pieces) expect(piece.tokenIds.length).toBeLessThanOrEqual(MAX_PIECE_TOKENS);
     // Nothing dropped: every word is in some piece, in order.
-    expect(pieces.map((p) => p.text).join(' ').replace(/\s+/g, ' ')).toBe(long);
+    expect(
+      pieces
+        .map((p) => p.text)
+        .join(' ')
+        .replace(/\s+/g, ' '),
+    ).toBe(long);
   });
 
   test('British voices phonemise as en-gb', async () => {

@@ -15,10 +15,7 @@ export interface PrepRequest {
   text: string;
   lang: 'a' | 'b';
 }
-export type PrepReply =
-  | { id: number; pieces: PreparedPiece[] }
-  | { id: number; error: string }
-  | { ready: true };
+export type PrepReply = { id: number; pieces: PreparedPiece[] } | { id: number; error: string } | { ready: true };
 
 const { modelDir } = workerData as { modelDir: string };
 env.allowRemoteModels = false;
@@ -32,10 +29,13 @@ class Preparer extends KokoroTTS {
   }
 }
 // The model is never called; only generate()'s text path runs.
-const preparer = new Preparer(null as never, ((phonemes: string) => {
-  lastPhonemes = phonemes;
-  return tokenizer(phonemes, { add_special_tokens: false, truncation: false });
-}) as never);
+const preparer = new Preparer(
+  null as never,
+  ((phonemes: string) => {
+    lastPhonemes = phonemes;
+    return tokenizer(phonemes, { add_special_tokens: false, truncation: false });
+  }) as never,
+);
 
 // Any voice of the right language: only its first letter reaches the phonemiser.
 const LANGUAGE_VOICE = { a: 'af_heart', b: 'bf_emma' } as const;
@@ -66,6 +66,7 @@ parentPort!.postMessage({ ready: true } satisfies PrepReply);
 parentPort!.on('message', (req: PrepRequest) => {
   prepare(req.text, req.lang).then(
     (pieces) => parentPort!.postMessage({ id: req.id, pieces } satisfies PrepReply),
-    (err: unknown) => parentPort!.postMessage({ id: req.id, error: String((err as Error)?.message ?? err) } satisfies PrepReply),
+    (err: unknown) =>
+      parentPort!.postMessage({ id: req.id, error: String((err as Error)?.message ?? err) } satisfies PrepReply),
   );
 });

@@ -26,8 +26,6 @@ function nearestToMiddle(text: string, pattern: RegExp): number | undefined {
 /** Two non-empty halves of `text` (which has at least two characters). */
 export function halve(text: string): [string, string] {
   const cut =
-    nearestToMiddle(text, /[,;:—–](?=\s)|\s[-–—]\s/g) ??
-    nearestToMiddle(text, /\s+/g) ??
-    Math.ceil(text.length / 2);
+    nearestToMiddle(text, /[,;:—–](?=\s)|\s[-–—]\s/g) ?? nearestToMiddle(text, /\s+/g) ?? Math.ceil(text.length / 2);
   return [text.slice(0, cut).trim(), text.slice(cut).trim()];
 }

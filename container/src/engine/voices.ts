@@ -60,7 +60,9 @@ export class VoiceStore {
     if (!pending) {
       pending = readFile(path).then((buf) => {
         if (buf.byteLength !== VOICE_FILE_BYTES) {
-          throw new Error(`voice file ${path} has ${buf.byteLength} bytes, expected ${VOICE_FILE_BYTES} (float32 [510,1,256])`);
+          throw new Error(
+            `voice file ${path} has ${buf.byteLength} bytes, expected ${VOICE_FILE_BYTES} (float32 [510,1,256])`,
+          );
         }
         // Copy into an aligned buffer: Buffer slices may not be 4-byte aligned.
         return new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));

@@ -148,7 +148,12 @@ test('a job that throws does not stall the queue', async () => {
   const s = new Scheduler({ concurrency: 1, policy: 'deadline', onJobError: (e) => errors.push(e) });
   const lane = s.openLane(() => 0);
   const ran: string[] = [];
-  lane.enqueue({ estimatedAudioMs: 0, run: () => { throw new Error('boom'); } });
+  lane.enqueue({
+    estimatedAudioMs: 0,
+    run: () => {
+      throw new Error('boom');
+    },
+  });
   lane.enqueue({ estimatedAudioMs: 0, run: async () => void ran.push('second') });
   await s.whenIdle();
   await new Promise((r) => setImmediate(r));

@@ -73,7 +73,14 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
     const svc = service;
     wss.handleUpgrade(req, socket, head, (ws) => {
       if (sessions.size >= config.maxSessions) {
-        ws.send(JSON.stringify({ type: 'error', id: null, code: 'overloaded', message: `the server has ${sessions.size} sessions open (MAX_SESSIONS=${config.maxSessions}); retry later` }));
+        ws.send(
+          JSON.stringify({
+            type: 'error',
+            id: null,
+            code: 'overloaded',
+            message: `the server has ${sessions.size} sessions open (MAX_SESSIONS=${config.maxSessions}); retry later`,
+          }),
+        );
         ws.close(1013, 'too many sessions');
         return;
       }
@@ -111,7 +118,13 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
     if (closing) return;
     service = candidate;
     log.info(
-      { stage: 'ready', ms: Math.round(performance.now() - bootStarted), voices: engine.voices.length, scheduler: config.scheduler, maxConcurrentRuns: config.maxConcurrentRuns },
+      {
+        stage: 'ready',
+        ms: Math.round(performance.now() - bootStarted),
+        voices: engine.voices.length,
+        scheduler: config.scheduler,
+        maxConcurrentRuns: config.maxConcurrentRuns,
+      },
       'startup stage',
     );
   })();
@@ -154,7 +167,9 @@ const WARM_UP_TEXTS = [
 async function warmUp(engine: Engine, voice: string, workers: number): Promise<void> {
   for (let round = 0; round < 3; round++) {
     await Promise.all(
-      Array.from({ length: workers }, (_, i) => engine.prepare(WARM_UP_TEXTS[(i + round) % WARM_UP_TEXTS.length]!, voice)),
+      Array.from({ length: workers }, (_, i) =>
+        engine.prepare(WARM_UP_TEXTS[(i + round) % WARM_UP_TEXTS.length]!, voice),
+      ),
     );
   }
   const [piece] = await engine.prepare(WARM_UP_TEXTS[0]!, voice);

@@ -62,7 +62,10 @@ export class BidiSession {
         }
         // A client that stops reading would make us hold all its queued audio in memory.
         if (this.ws.bufferedAmount > this.service.config.maxWsBufferedBytes) {
-          this.service.log.warn({ session: this.id, bufferedBytes: this.ws.bufferedAmount }, 'client is not reading its audio; dropping the session');
+          this.service.log.warn(
+            { session: this.id, bufferedBytes: this.ws.bufferedAmount },
+            'client is not reading its audio; dropping the session',
+          );
           this.stream.close();
           this.ws.terminate();
         }

@@ -3,7 +3,12 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
 import { startServer, type RunningServer } from '../index.ts';
-import { MAX_AUDIO_FRAME_BYTES, type AudioEndMessage, type ErrorMessage, type ServerMessage } from '@kokoro-speech/protocol';
+import {
+  MAX_AUDIO_FRAME_BYTES,
+  type AudioEndMessage,
+  type ErrorMessage,
+  type ServerMessage,
+} from '@kokoro-speech/protocol';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { createLogger } from '../log.ts';
@@ -104,7 +109,8 @@ test('JSON in binary frames; config applies to later messages; frames stay withi
 
 test('cancel mid-stream: cancelled names the dropped ids and nothing stale arrives after it', async () => {
   const c = await connect();
-  for (let i = 0; i < 6; i++) c.send({ type: 'text', text: `${SENTENCES[i % 5]} ${SENTENCES[(i + 1) % 5]}`, id: `old${i}` });
+  for (let i = 0; i < 6; i++)
+    c.send({ type: 'text', text: `${SENTENCES[i % 5]} ${SENTENCES[(i + 1) % 5]}`, id: `old${i}` });
   await c.next((m) => m.type === 'audio_start');
   c.send({ type: 'cancel' });
   const cancelled = await c.next((m) => m.type === 'cancelled');
@@ -127,7 +133,8 @@ test('cancel mid-stream: cancelled names the dropped ids and nothing stale arriv
   const before = c.messages.slice(0, c.messages.indexOf(cancelled));
   const started = before.flatMap((m) => (m.type === 'audio_start' ? [m.id] : []));
   const ended = new Set(before.flatMap((m) => (m.type === 'audio_end' ? [m.id] : [])));
-  for (const id of started) expect(ended.has(id) || (cancelled.type === 'cancelled' && cancelled.ids.includes(id))).toBe(true);
+  for (const id of started)
+    expect(ended.has(id) || (cancelled.type === 'cancelled' && cancelled.ids.includes(id))).toBe(true);
 });
 
 test('end with nothing queued answers done at once; text after end is refused', async () => {
@@ -178,16 +185,52 @@ describe('every bad message gets an error and the session carries on', () => {
     ['malformed JSON', '{"type": "text", "text": ', false, { id: null, code: 'invalid_message' }, /malformed JSON/],
     ['malformed JSON in a binary frame', '\u0000\u0001', true, { id: null, code: 'invalid_message' }, /malformed JSON/],
     ['not an object', '[1,2]', false, { id: null, code: 'invalid_message' }, /JSON object/],
-    ['unknown type', { type: 'speak', text: 'hi' }, false, { id: null, code: 'invalid_message' }, /unknown message type "speak"/],
+    [
+      'unknown type',
+      { type: 'speak', text: 'hi' },
+      false,
+      { id: null, code: 'invalid_message' },
+      /unknown message type "speak"/,
+    ],
     ['missing type', { text: 'hi' }, false, { id: null, code: 'invalid_message' }, /unknown message type null/],
-    ['wrong field type in text', { type: 'text', text: 42, id: 'n42' }, false, { id: 'n42', code: 'invalid_message' }, /text/],
-    ['wrong field type in config', { type: 'config', speed: 'fast' }, false, { id: null, code: 'invalid_message' }, /speed/],
+    [
+      'wrong field type in text',
+      { type: 'text', text: 42, id: 'n42' },
+      false,
+      { id: 'n42', code: 'invalid_message' },
+      /text/,
+    ],
+    [
+      'wrong field type in config',
+      { type: 'config', speed: 'fast' },
+      false,
+      { id: null, code: 'invalid_message' },
+      /speed/,
+    ],
     ['speed out of range', { type: 'config', speed: 9 }, false, { id: null, code: 'invalid_message' }, /speed/],
     ['unknown field', { type: 'cancel', now: true }, false, { id: null, code: 'invalid_message' }, /now/],
     ['unknown voice', { type: 'config', voice: 'xx_nobody' }, false, { id: null, code: 'unknown_voice' }, /xx_nobody/],
-    ['empty text', { type: 'text', text: '   ', id: 'blank' }, false, { id: 'blank', code: 'invalid_message' }, /empty/],
-    ['oversized text', { type: 'text', text: 'a'.repeat(1001), id: 'big' }, false, { id: 'big', code: 'text_too_long' }, /1001 characters; the limit is 1000/],
-    ['oversized message', { type: 'text', text: 'a'.repeat(9000) }, false, { id: null, code: 'invalid_message' }, /limit is 8192/],
+    [
+      'empty text',
+      { type: 'text', text: '   ', id: 'blank' },
+      false,
+      { id: 'blank', code: 'invalid_message' },
+      /empty/,
+    ],
+    [
+      'oversized text',
+      { type: 'text', text: 'a'.repeat(1001), id: 'big' },
+      false,
+      { id: 'big', code: 'text_too_long' },
+      /1001 characters; the limit is 1000/,
+    ],
+    [
+      'oversized message',
+      { type: 'text', text: 'a'.repeat(9000) },
+      false,
+      { id: null, code: 'invalid_message' },
+      /limit is 8192/,
+    ],
   ];
 
   test.each(cases)('%s', async (_name, message, binary, expected, pattern) => {

@@ -30,7 +30,11 @@ beforeAll(async () => {
   engine = await loadKokoroEngine({ modelDir: model.dir, prepWorkers: 1 });
   // The server gets the engine only when the test lets it: /ping must say 503 until then.
   const gate = new Promise<KokoroEngine>((resolve) => (releaseEngine = () => resolve(engine)));
-  server = await startServer({ engine: gate, waitUntilReady: false, config: { maxTextChars: 2000, maxWsMessageBytes: 16384 } });
+  server = await startServer({
+    engine: gate,
+    waitUntilReady: false,
+    config: { maxTextChars: 2000, maxWsMessageBytes: 16384 },
+  });
   pingBeforeReady = (await fetch(`${server.url}/ping`)).status;
   upgradeBeforeReady = await upgradeStatus(BIDI_PATH);
   releaseEngine();
@@ -123,7 +127,8 @@ describe('POST /invocations errors', () => {
     expect(body.error.message).toMatch(message);
   };
 
-  test('malformed JSON', async () => expectError(await post('{"text": "hi"'), 400, 'invalid_message', /malformed JSON/));
+  test('malformed JSON', async () =>
+    expectError(await post('{"text": "hi"'), 400, 'invalid_message', /malformed JSON/));
   test('wrong field types and unknown fields', async () => {
     await expectError(await post({ text: 42 }), 400, 'invalid_message', /text/);
     await expectError(await post({ text: 'hi', speed: 'fast' }), 400, 'invalid_message', /speed/);
@@ -133,18 +138,34 @@ describe('POST /invocations errors', () => {
     await expectError(await post([1, 2]), 400, 'invalid_message', /invalid request/);
   });
   test('mulaw at another rate', async () =>
-    expectError(await post({ text: 'hi', format: 'mulaw', sample_rate: 16000 }), 400, 'invalid_message', /mulaw is 8000 Hz/));
-  test('unknown voice', async () => expectError(await post({ text: 'hi', voice: 'xx_nobody' }), 400, 'unknown_voice', /xx_nobody.*af_heart/));
+    expectError(
+      await post({ text: 'hi', format: 'mulaw', sample_rate: 16000 }),
+      400,
+      'invalid_message',
+      /mulaw is 8000 Hz/,
+    ));
+  test('unknown voice', async () =>
+    expectError(await post({ text: 'hi', voice: 'xx_nobody' }), 400, 'unknown_voice', /xx_nobody.*af_heart/));
   test('empty text', async () => {
     await expectError(await post({ text: '' }), 400, 'invalid_message', /empty/);
     await expectError(await post({ text: ' \n ' }), 400, 'invalid_message', /empty/);
   });
   test('oversized text and body', async () => {
-    await expectError(await post({ text: 'a'.repeat(2001) }), 413, 'text_too_long', /2001 characters; the limit is 2000/);
+    await expectError(
+      await post({ text: 'a'.repeat(2001) }),
+      413,
+      'text_too_long',
+      /2001 characters; the limit is 2000/,
+    );
     await expectError(await post({ text: 'a'.repeat(20000) }), 413, 'text_too_long', /bytes; the limit is 16384/);
   });
   test('a broken voice file in the model folder is an internal error, and the server carries on', async () => {
-    await expectError(await post({ text: 'hi there', voice: 'zz_broken' }), 500, 'internal', /zz_broken\.bin has 1000 bytes/);
+    await expectError(
+      await post({ text: 'hi there', voice: 'zz_broken' }),
+      500,
+      'internal',
+      /zz_broken\.bin has 1000 bytes/,
+    );
     expect((await post({ text: 'hi there' })).status).toBe(200);
   });
   test('unknown routes and methods', async () => {

@@ -6,12 +6,20 @@ import { SpeechError, asSpeechError } from './errors.ts';
 import type { SpeechService } from './speech-service.ts';
 import { UtteranceStream } from './utterance-stream.ts';
 
-export async function handleInvocation(req: IncomingMessage, res: ServerResponse, service: SpeechService, requestId: string): Promise<void> {
+export async function handleInvocation(
+  req: IncomingMessage,
+  res: ServerResponse,
+  service: SpeechService,
+  requestId: string,
+): Promise<void> {
   const started = performance.now();
   const logLine: Record<string, unknown> = { request: requestId, route: 'POST /invocations' };
   let stream: UtteranceStream | undefined;
   const finish = (status: number, extra: Record<string, unknown> = {}) =>
-    service.log.info({ ...logLine, status, durationMs: Math.round(performance.now() - started), ...extra }, 'request done');
+    service.log.info(
+      { ...logLine, status, durationMs: Math.round(performance.now() - started), ...extra },
+      'request done',
+    );
   try {
     const body = await readBody(req, service.config.maxWsMessageBytes);
     let json: unknown;

@@ -123,7 +123,10 @@ test('graceful shutdown: /ping turns 503, in-flight audio finishes, then session
   await c.next((m) => m.type === 'error');
   expect(c.messages.some((m) => m.type === 'audio_end')).toBe(false);
   const closing = server.close();
-  const ping = await fetch(`${server.url}/ping`).then((r) => r.status, () => 'refused');
+  const ping = await fetch(`${server.url}/ping`).then(
+    (r) => r.status,
+    () => 'refused',
+  );
   expect([503, 'refused']).toContain(ping);
   const end = await c.next<AudioEndMessage>((m) => m.type === 'audio_end');
   expect(end.id).toBe('last');

@@ -37,10 +37,12 @@ export class TestClient {
       else this.frames.push({ kind: 'json', message: serverMessageSchema.parse(JSON.parse(data.toString('utf8'))) });
       for (const wake of this.waiters.splice(0)) wake();
     });
-    this.closed = new Promise((resolve) => ws.once('close', (code) => {
-      resolve(code);
-      for (const wake of this.waiters.splice(0)) wake();
-    }));
+    this.closed = new Promise((resolve) =>
+      ws.once('close', (code) => {
+        resolve(code);
+        for (const wake of this.waiters.splice(0)) wake();
+      }),
+    );
   }
 
   static async connect(url: string): Promise<TestClient> {

@@ -120,7 +120,10 @@ export class UtteranceStream {
         run: () => {
           const done = this.service.engine.prepare(text, settings.voice);
           done.then(resolve, reject);
-          return done.then(() => {}, () => {});
+          return done.then(
+            () => {},
+            () => {},
+          );
         },
       });
     });
@@ -193,7 +196,12 @@ export class UtteranceStream {
       return;
     }
     u.synthesisMs += performance.now() - started;
-    this.service.estimator.observe(piece.tokenIds.length, piece.text.length, speed, (audio.length / this.service.engine.sampleRate) * 1000);
+    this.service.estimator.observe(
+      piece.tokenIds.length,
+      piece.text.length,
+      speed,
+      (audio.length / this.service.engine.sampleRate) * 1000,
+    );
     if (!this.live(u, generation)) return;
     u.results[i] = audio;
     this.deliver();

@@ -24,7 +24,10 @@ async function main(argv: string[]): Promise<number> {
       out: { type: 'string', short: 'o', default: 'answer.wav' },
       transport: { type: 'string', default: 'sse' },
       target: { type: 'string', default: process.env['KOKORO_TARGET'] ?? 'http://127.0.0.1:3000' },
-      qualifier: { type: 'string', ...(process.env['KOKORO_AGENT_QUALIFIER'] ? { default: process.env['KOKORO_AGENT_QUALIFIER'] } : {}) },
+      qualifier: {
+        type: 'string',
+        ...(process.env['KOKORO_AGENT_QUALIFIER'] ? { default: process.env['KOKORO_AGENT_QUALIFIER'] } : {}),
+      },
       voice: { type: 'string' },
       speed: { type: 'string' },
       'sample-rate': { type: 'string' },
@@ -38,7 +41,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const prompt = positionals.join(' ').trim();
   if (!prompt) throw new UsageError('a prompt is required');
-  if (values.transport !== 'sse' && values.transport !== 'ws') throw new UsageError(`--transport must be sse or ws, not ${values.transport}`);
+  if (values.transport !== 'sse' && values.transport !== 'ws')
+    throw new UsageError(`--transport must be sse or ws, not ${values.transport}`);
   const parsed = turnRequestSchema.safeParse({
     prompt,
     format: 'pcm_s16le',
@@ -47,16 +51,25 @@ async function main(argv: string[]): Promise<number> {
     ...(values['sample-rate'] === undefined ? {} : { sample_rate: Number(values['sample-rate']) }),
     ...(values.mode === undefined ? {} : { mode: values.mode }),
   });
-  if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  if (!parsed.success)
+    throw new UsageError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
 
   const target = isRuntimeArn(values.target)
-    ? new AgentCoreTarget({ arn: values.target, ...(values.qualifier === undefined ? {} : { qualifier: values.qualifier }) })
+    ? new AgentCoreTarget({
+        arn: values.target,
+        ...(values.qualifier === undefined ? {} : { qualifier: values.qualifier }),
+      })
     : parseUrl(values.target);
   const recorder = new TurnRecorder();
   const ac = new AbortController();
   process.once('SIGINT', () => ac.abort(new Error('interrupted')));
   try {
-    const turn = streamTurn({ target, transport: values.transport as Transport, request: parsed.data, signal: ac.signal });
+    const turn = streamTurn({
+      target,
+      transport: values.transport as Transport,
+      request: parsed.data,
+      signal: ac.signal,
+    });
     for await (const event of turn.events) recorder.add(event);
   } finally {
     if (target instanceof AgentCoreTarget) target.destroy();
@@ -67,7 +80,9 @@ async function main(argv: string[]): Promise<number> {
   const wav = encodeWav(recorder.sampleRate, recorder.audio);
   await writeFile(values.out, wav);
   const samples = recorder.audioBytes / 2;
-  console.log(`wrote ${values.out}: ${samples} samples, ${Math.round((samples / recorder.sampleRate) * 1000)} ms at ${recorder.sampleRate} Hz`);
+  console.log(
+    `wrote ${values.out}: ${samples} samples, ${Math.round((samples / recorder.sampleRate) * 1000)} ms at ${recorder.sampleRate} Hz`,
+  );
   if (recorder.errors.length > 0 || !recorder.done) return 1;
   return 0;
 }

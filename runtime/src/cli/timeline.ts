@@ -80,7 +80,12 @@ export class TurnRecorder {
         this.metrics = event;
         // Where the agent's clock starts, as seen here: delivery delays only ever add, so take the
         // smallest offset any event with an agent time gives (start at 0, the first text at first_token_ms).
-        const offset = Math.min(this.startAt, event.first_token_ms !== null && this.firstTextAt !== null ? this.firstTextAt - event.first_token_ms : Infinity);
+        const offset = Math.min(
+          this.startAt,
+          event.first_token_ms !== null && this.firstTextAt !== null
+            ? this.firstTextAt - event.first_token_ms
+            : Infinity,
+        );
         for (const s of this.sentences) if (s.textMs !== null) s.textAt = s.textMs + offset;
         break;
       }

@@ -68,7 +68,13 @@ async function runSse(options: TurnOptions, emit: Emit, onSocket: (s: Socket) =>
   const body = Buffer.from(JSON.stringify(options.request));
   const stream =
     options.target instanceof URL
-      ? await postSse(new URL('invocations', withSlash(options.target)), body, options.sessionId, options.signal, onSocket)
+      ? await postSse(
+          new URL('invocations', withSlash(options.target)),
+          body,
+          options.sessionId,
+          options.signal,
+          onSocket,
+        )
       : (await options.target.invoke(body, options.sessionId ?? newRuntimeSessionId(), options.signal)).body;
   let error: Error | undefined;
   const parser = createParser({
@@ -90,7 +96,13 @@ async function runSse(options: TurnOptions, emit: Emit, onSocket: (s: Socket) =>
   }
 }
 
-function postSse(url: URL, body: Buffer, sessionId: string | undefined, signal: AbortSignal | undefined, onSocket: (s: Socket) => void): Promise<Readable> {
+function postSse(
+  url: URL,
+  body: Buffer,
+  sessionId: string | undefined,
+  signal: AbortSignal | undefined,
+  onSocket: (s: Socket) => void,
+): Promise<Readable> {
   const lib = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = lib.request(url, {

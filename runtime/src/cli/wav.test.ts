@@ -6,7 +6,13 @@ describe('WAV encoding', () => {
     const chunks = [new Uint8Array(4800 * 2), new Uint8Array(2400 * 2).fill(7)];
     const file = encodeWav(24000, chunks);
     expect(file.byteLength).toBe(44 + 7200 * 2);
-    expect(parseWav(file)).toEqual({ sampleRate: 24000, channels: 1, bitsPerSample: 16, samples: 7200, durationMs: 300 });
+    expect(parseWav(file)).toEqual({
+      sampleRate: 24000,
+      channels: 1,
+      bitsPerSample: 16,
+      samples: 7200,
+      durationMs: 300,
+    });
     expect(file.subarray(44 + 4800 * 2)[0]).toBe(7);
   });
 

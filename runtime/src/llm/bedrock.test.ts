@@ -40,7 +40,9 @@ describe('BedrockProvider (Strands agent over ConverseStream)', () => {
     expect(text).toBe('Hi there.');
     const request = fake.requests.at(-1)!;
     expect(decodeURIComponent(request.path)).toBe('/model/test.model-v1:0/converse-stream');
-    expect(request.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-west-2\/bedrock\//);
+    expect(request.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-west-2\/bedrock\//,
+    );
     expect(request.body).toMatchObject({
       messages: [{ role: 'user', content: [{ text: 'Hi there.' }] }],
       system: [{ text: 'Be brief.' }],
@@ -54,7 +56,11 @@ describe('BedrockProvider (Strands agent over ConverseStream)', () => {
     })();
     await expect(run).rejects.toBeInstanceOf(LlmError);
     fake.failNext(403, { message: 'You do not have access to the model' });
-    await expect((async () => { for await (const _ of provider.stream('x')); })()).rejects.toMatchObject({
+    await expect(
+      (async () => {
+        for await (const _ of provider.stream('x'));
+      })(),
+    ).rejects.toMatchObject({
       code: 'llm_unauthorized',
       message: expect.stringMatching(/bedrock LLM failed \(HTTP 403\)/),
     });
@@ -94,11 +100,17 @@ describe('BedrockProvider (Strands agent over ConverseStream)', () => {
         endpoint: fake.url,
         region: 'us-west-2',
         credentials: async () => {
-          throw Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' });
+          throw Object.assign(new Error('Could not load credentials from any providers'), {
+            name: 'CredentialsProviderError',
+          });
         },
       },
     });
-    await expect((async () => { for await (const _ of noCredentials.stream('x')); })()).rejects.toMatchObject({
+    await expect(
+      (async () => {
+        for await (const _ of noCredentials.stream('x'));
+      })(),
+    ).rejects.toMatchObject({
       code: 'llm_unauthorized',
       message: 'bedrock LLM failed: Could not load credentials from any providers',
     });

@@ -7,7 +7,9 @@ runProviderSuite('echo', async () => ({ provider: new EchoProvider({ firstTokenM
 
 describe('EchoProvider', () => {
   test('tokens join to the input for any text', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme-ascii' }), (text) => expect(echoTokens(text).join('')).toBe(text)));
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme-ascii' }), (text) => expect(echoTokens(text).join('')).toBe(text)),
+    );
     expect(echoTokens('Hello  world.\n\nThe incomprehensibilities end ')).toEqual([
       'Hello',
       '  world.',

@@ -34,13 +34,16 @@ export function toLlmError(provider: string, error: unknown, signal?: AbortSigna
 
 /** The error and the errors it wraps (Strands wraps the AWS SDK's in a ModelError). */
 function* causes(error: unknown): Generator<object> {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) yield e;
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
+    yield e;
 }
 
 /** The HTTP status of an openai or AWS SDK error, looking through wrapping errors' causes. */
 function httpStatus(error: unknown): number | undefined {
   for (const e of causes(error)) {
-    const candidate = (e as { status?: unknown }).status ?? (e as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
+    const candidate =
+      (e as { status?: unknown }).status ??
+      (e as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
     if (typeof candidate === 'number') return candidate;
   }
   return undefined;

@@ -50,7 +50,11 @@ describe('OpenAIProvider', () => {
     })();
     await expect(run).rejects.toBeInstanceOf(LlmError);
     fake.failNext(404, { error: { message: 'model nope not found' } });
-    await expect((async () => { for await (const _ of provider.stream('x')); })()).rejects.toMatchObject({
+    await expect(
+      (async () => {
+        for await (const _ of provider.stream('x'));
+      })(),
+    ).rejects.toMatchObject({
       code: 'llm_error',
       message: expect.stringMatching(/openai LLM failed \(HTTP 404\).*not found/),
     });
@@ -58,13 +62,19 @@ describe('OpenAIProvider', () => {
 
   test('a server that is not there is a clear error', async () => {
     const gone = new OpenAIProvider({ baseURL: 'http://127.0.0.1:1/v1', model: 'm' });
-    await expect((async () => { for await (const _ of gone.stream('x')); })()).rejects.toMatchObject({
+    await expect(
+      (async () => {
+        for await (const _ of gone.stream('x'));
+      })(),
+    ).rejects.toMatchObject({
       name: 'LlmError',
       message: expect.stringMatching(/^openai LLM failed: Connection error/),
     });
   });
 
   test('rejects a base URL that is not a URL', () => {
-    expect(() => new OpenAIProvider({ baseURL: 'localhost:8000', model: 'm' })).toThrow(/not an http\(s\) URL: localhost:8000/);
+    expect(() => new OpenAIProvider({ baseURL: 'localhost:8000', model: 'm' })).toThrow(
+      /not an http\(s\) URL: localhost:8000/,
+    );
   });
 });

@@ -24,7 +24,8 @@ export class OpenAIProvider implements LlmProvider {
   readonly #options: OpenAIProviderOptions;
 
   constructor(options: OpenAIProviderOptions) {
-    if (!/^https?:\/\//.test(options.baseURL) || !URL.canParse(options.baseURL)) throw new TypeError(`OpenAI base URL is not an http(s) URL: ${options.baseURL}`);
+    if (!/^https?:\/\//.test(options.baseURL) || !URL.canParse(options.baseURL))
+      throw new TypeError(`OpenAI base URL is not an http(s) URL: ${options.baseURL}`);
     if (!options.model) throw new TypeError('OpenAI model must not be empty');
     this.#options = options;
     this.description = `OpenAI-compatible model ${options.model} at ${options.baseURL}`;

@@ -5,7 +5,13 @@ import type { Http2ServerResponse } from 'node:http2';
 
 export type AnyResponse = ServerResponse | Http2ServerResponse;
 
-export function sendAwsError(res: AnyResponse, status: number, type: string, message: string, extra: Record<string, unknown> = {}): void {
+export function sendAwsError(
+  res: AnyResponse,
+  status: number,
+  type: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): void {
   if (res.headersSent) {
     res.end();
     return;

@@ -8,7 +8,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import WebSocket from 'ws';
-import { codec, decodePayloadPart, encodeException, encodePayloadPart, EVENT_STREAM_CONTENT_TYPE, readMessages } from '../sagemaker/event-stream.ts';
+import {
+  codec,
+  decodePayloadPart,
+  encodeException,
+  encodePayloadPart,
+  EVENT_STREAM_CONTENT_TYPE,
+  readMessages,
+} from '../sagemaker/event-stream.ts';
 import { sendAwsError } from './aws-errors.ts';
 import { EventVerifier, SignatureError } from './verify.ts';
 import type { VerifiedRequest } from './verify.ts';
@@ -34,7 +41,9 @@ export function bridgeBidiStream(
     socket.ping();
   }, pingIntervalMs);
   pinger.unref();
-  socket.on('pong', () => { unanswered = 0; });
+  socket.on('pong', () => {
+    unanswered = 0;
+  });
   const finish = (exception?: { type: string; body: Record<string, string> }) => {
     if (finished) return;
     finished = true;
@@ -43,10 +52,19 @@ export function bridgeBidiStream(
     if (!res.writableEnded) res.end();
     if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.terminate();
   };
-  req.on('close', () => { if (!inputEnded || socket.readyState !== WebSocket.CLOSED) socket.terminate(); });
+  req.on('close', () => {
+    if (!inputEnded || socket.readyState !== WebSocket.CLOSED) socket.terminate();
+  });
 
   socket.on('error', (error) => {
-    if (!res.headersSent) sendAwsError(res, 424, 'ModelError', `cannot reach the container's WebSocket at ${containerWsUrl}: ${error.message}`, { OriginalStatusCode: 502 });
+    if (!res.headersSent)
+      sendAwsError(
+        res,
+        424,
+        'ModelError',
+        `cannot reach the container's WebSocket at ${containerWsUrl}: ${error.message}`,
+        { OriginalStatusCode: 502 },
+      );
     finished = true;
     clearInterval(pinger);
   });
@@ -57,7 +75,13 @@ export function bridgeBidiStream(
   });
   socket.on('close', (code, reason) => {
     if (inputEnded) return finish();
-    finish({ type: 'ModelStreamError', body: { Message: `the model container closed the stream (WebSocket close ${code}${reason.length ? ` ${reason.toString()}` : ''})`, ErrorCode: 'ModelStreamError' } });
+    finish({
+      type: 'ModelStreamError',
+      body: {
+        Message: `the model container closed the stream (WebSocket close ${code}${reason.length ? ` ${reason.toString()}` : ''})`,
+        ErrorCode: 'ModelStreamError',
+      },
+    });
   });
   socket.on('open', () => {
     res.writeHead(200, { 'content-type': EVENT_STREAM_CONTENT_TYPE, 'x-amzn-requestid': randomUUID() });
@@ -81,7 +105,10 @@ export function bridgeBidiStream(
       }
     } catch (error) {
       if (error instanceof SignatureError) return finish({ type: error.code, body: { message: error.message } });
-      return finish({ type: 'InternalStreamFailure', body: { Message: `bad request stream: ${(error as Error).message}` } });
+      return finish({
+        type: 'InternalStreamFailure',
+        body: { Message: `bad request stream: ${(error as Error).message}` },
+      });
     }
     inputEnded = true;
     finish();

@@ -28,14 +28,26 @@ export async function bridgeResponseStream(
       signal: abort.signal,
     });
   } catch (error) {
-    return sendAwsError(res, 424, 'ModelError', `cannot reach the container at ${containerHttpUrl}: ${(error as Error).message}`, { OriginalStatusCode: 502 });
+    return sendAwsError(
+      res,
+      424,
+      'ModelError',
+      `cannot reach the container at ${containerHttpUrl}: ${(error as Error).message}`,
+      { OriginalStatusCode: 502 },
+    );
   }
   if (!upstream.ok || !upstream.body) {
     const text = await upstream.text().catch(() => '');
-    return sendAwsError(res, 424, 'ModelError', `Received client error (${upstream.status}) from primary with message "${text}"`, {
-      OriginalStatusCode: upstream.status,
-      OriginalMessage: text,
-    });
+    return sendAwsError(
+      res,
+      424,
+      'ModelError',
+      `Received client error (${upstream.status}) from primary with message "${text}"`,
+      {
+        OriginalStatusCode: upstream.status,
+        OriginalMessage: text,
+      },
+    );
   }
   out.writeHead(200, {
     'content-type': EVENT_STREAM_CONTENT_TYPE,
@@ -46,7 +58,12 @@ export async function bridgeResponseStream(
     for await (const chunk of upstream.body) out.write(encodePayloadPart({ bytes: chunk }));
   } catch (error) {
     if (!out.writableEnded && !out.destroyed) {
-      out.write(encodeException('ModelStreamError', { Message: `the container's response broke off: ${(error as Error).message}`, ErrorCode: 'ModelStreamError' }));
+      out.write(
+        encodeException('ModelStreamError', {
+          Message: `the container's response broke off: ${(error as Error).message}`,
+          ErrorCode: 'ModelStreamError',
+        }),
+      );
     }
   }
   if (!out.writableEnded) out.end();

@@ -9,7 +9,14 @@ import { HttpRequest } from '@smithy/protocol-http';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { openBidiStream } from '../sagemaker/bidi-client.ts';
 import type { BidiStream } from '../sagemaker/bidi-client.ts';
-import { codec, encodePayloadPart, EVENT_STREAM_CONTENT_TYPE, readMessages, decodeResponseEvent, STREAMING_PAYLOAD_HASH } from '../sagemaker/event-stream.ts';
+import {
+  codec,
+  encodePayloadPart,
+  EVENT_STREAM_CONTENT_TYPE,
+  readMessages,
+  decodeResponseEvent,
+  STREAMING_PAYLOAD_HASH,
+} from '../sagemaker/event-stream.ts';
 import type { ResponseEvent } from '../sagemaker/event-stream.ts';
 import { createSigner } from '../sagemaker/signing.ts';
 import { fakeAudio, startFakeContainer } from '../tts/testing/fake-container.ts';
@@ -33,13 +40,22 @@ afterAll(async () => {
 });
 
 const open = (overrides: Partial<Parameters<typeof openBidiStream>[0]> = {}) =>
-  openBidiStream({ endpointName: NAME, region: REGION, endpoint: router.url, credentials: LOCAL_CREDENTIALS, ...overrides });
+  openBidiStream({
+    endpointName: NAME,
+    region: REGION,
+    endpoint: router.url,
+    credentials: LOCAL_CREDENTIALS,
+    ...overrides,
+  });
 const json = (value: object) => fromUtf8(JSON.stringify(value));
 
 const iterators = new WeakMap<BidiStream, AsyncIterator<ResponseEvent>>();
 
 /** Reads response events until `until` says stop; JSON parts are parsed. */
-async function read(stream: BidiStream, until: (event: ResponseEvent, parsed: unknown) => boolean): Promise<Array<{ event: ResponseEvent; parsed: unknown }>> {
+async function read(
+  stream: BidiStream,
+  until: (event: ResponseEvent, parsed: unknown) => boolean,
+): Promise<Array<{ event: ResponseEvent; parsed: unknown }>> {
   const seen: Array<{ event: ResponseEvent; parsed: unknown }> = [];
   // One iterator per stream, advanced by hand: a `break` out of for-await would end the stream.
   let iterator = iterators.get(stream);
@@ -60,12 +76,17 @@ describe('bidirectional stream through the local router', () => {
     stream.send({ bytes: json({ type: 'text', text: 'Hello there.', id: 'a' }), dataType: 'UTF8' });
     stream.send({ bytes: json({ type: 'end' }), dataType: 'UTF8' });
     const seen = await read(stream, (_, parsed) => (parsed as { type?: string } | null)?.type === 'done');
-    const types = seen.map(({ event, parsed }) => (parsed as { type: string } | null)?.type ?? (event.type === 'PayloadPart' ? event.dataType : event.type));
+    const types = seen.map(
+      ({ event, parsed }) =>
+        (parsed as { type: string } | null)?.type ?? (event.type === 'PayloadPart' ? event.dataType : event.type),
+    );
     expect(types[0]).toBe('ready');
     expect(types.slice(1, 2)).toEqual(['audio_start']);
     expect(types.slice(-2)).toEqual(['audio_end', 'done']);
     const audio = seen.filter(({ event }) => event.type === 'PayloadPart' && event.dataType === 'BINARY');
-    expect(Buffer.concat(audio.map(({ event }) => (event as { bytes: Uint8Array }).bytes))).toEqual(fakeAudio('Hello there.'));
+    expect(Buffer.concat(audio.map(({ event }) => (event as { bytes: Uint8Array }).bytes))).toEqual(
+      fakeAudio('Hello there.'),
+    );
     stream.end();
     // After the end-of-input event the router closes the WebSocket and ends the response cleanly.
     await expect(read(stream, () => false)).resolves.toEqual([]);
@@ -99,7 +120,11 @@ describe('bidirectional stream through the local router', () => {
     await read(stream, (_, parsed) => (parsed as { type?: string } | null)?.type === 'ready');
     fake.closeSessions(1011);
     const seen = await read(stream, () => false);
-    expect(seen.at(-1)?.event).toMatchObject({ type: 'ModelStreamError', errorCode: 'ModelStreamError', message: expect.stringContaining('1011') });
+    expect(seen.at(-1)?.event).toMatchObject({
+      type: 'ModelStreamError',
+      errorCode: 'ModelStreamError',
+      message: expect.stringContaining('1011'),
+    });
     stream.close();
   });
 
@@ -125,17 +150,30 @@ describe('bidirectional stream through the local router', () => {
     const url = new URL(router.url);
     const request = await signer.sign(
       new HttpRequest({
-        method: 'POST', protocol: 'http:', hostname: url.hostname, port: Number(url.port),
+        method: 'POST',
+        protocol: 'http:',
+        hostname: url.hostname,
+        port: Number(url.port),
         path: `/endpoints/${NAME}/invocations-bidirectional-stream`,
-        headers: { host: url.host, 'content-type': EVENT_STREAM_CONTENT_TYPE, 'x-amz-content-sha256': STREAMING_PAYLOAD_HASH },
+        headers: {
+          host: url.host,
+          'content-type': EVENT_STREAM_CONTENT_TYPE,
+          'x-amz-content-sha256': STREAMING_PAYLOAD_HASH,
+        },
       }),
     );
     let prior = /Signature=(\w+)$/.exec(String(request.headers.authorization))![1]!;
     const signEvent = async (inner: Uint8Array, sent: Uint8Array = inner) => {
       const date = { ':date': { type: 'timestamp' as const, value: new Date() } };
-      const { signature } = await signer.sign({ message: { headers: date, body: inner }, priorSignature: prior }, { signingDate: date[':date'].value });
+      const { signature } = await signer.sign(
+        { message: { headers: date, body: inner }, priorSignature: prior },
+        { signingDate: date[':date'].value },
+      );
       prior = signature;
-      return codec.encode({ headers: { ...date, ':chunk-signature': { type: 'binary', value: Buffer.from(signature, 'hex') } }, body: sent });
+      return codec.encode({
+        headers: { ...date, ':chunk-signature': { type: 'binary', value: Buffer.from(signature, 'hex') } },
+        body: sent,
+      });
     };
     const session = connect(router.url);
     const h2 = session.request({ ...request.headers, ':method': 'POST', ':path': request.path });
@@ -153,7 +191,11 @@ describe('bidirectional stream through the local router', () => {
 
 describe('response-stream call through the local router (the SDK client)', () => {
   const client = (secret = LOCAL_CREDENTIALS.secretAccessKey) =>
-    new SageMakerRuntimeClient({ region: REGION, endpoint: router.url, credentials: { ...LOCAL_CREDENTIALS, secretAccessKey: secret } });
+    new SageMakerRuntimeClient({
+      region: REGION,
+      endpoint: router.url,
+      credentials: { ...LOCAL_CREDENTIALS, secretAccessKey: secret },
+    });
 
   test('streams the container body back as PayloadParts', async () => {
     const text = 'A response stream, re-assembled.';
@@ -173,7 +215,10 @@ describe('response-stream call through the local router (the SDK client)', () =>
 
   test('a wrong secret is rejected with InvalidSignatureException; a container 400 is a ModelError', async () => {
     const command = new InvokeEndpointWithResponseStreamCommand({ EndpointName: NAME, Body: fromUtf8('{"text":"x"}') });
-    await expect(client('wrong').send(command)).rejects.toMatchObject({ name: 'InvalidSignatureException', $metadata: { httpStatusCode: 403 } });
+    await expect(client('wrong').send(command)).rejects.toMatchObject({
+      name: 'InvalidSignatureException',
+      $metadata: { httpStatusCode: 403 },
+    });
     const bad = new InvokeEndpointWithResponseStreamCommand({ EndpointName: NAME, Body: fromUtf8('{"text":""}') });
     await expect(client().send(bad)).rejects.toMatchObject({ name: 'ModelError', OriginalStatusCode: 400 });
   });
@@ -183,9 +228,20 @@ describe('router and container failures', () => {
   test('an unreachable container is a 424 ModelError on both calls', async () => {
     const lonely = await startLocalSageMakerRouter({ containerUrl: 'http://127.0.0.1:1' });
     try {
-      await expect(openBidiStream({ endpointName: NAME, region: REGION, endpoint: lonely.url, credentials: LOCAL_CREDENTIALS })).rejects.toMatchObject({ status: 424, code: 'ModelError' });
-      const client = new SageMakerRuntimeClient({ region: REGION, endpoint: lonely.url, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
-      await expect(client.send(new InvokeEndpointWithResponseStreamCommand({ EndpointName: NAME, Body: fromUtf8('{"text":"x"}') }))).rejects.toMatchObject({ name: 'ModelError' });
+      await expect(
+        openBidiStream({ endpointName: NAME, region: REGION, endpoint: lonely.url, credentials: LOCAL_CREDENTIALS }),
+      ).rejects.toMatchObject({ status: 424, code: 'ModelError' });
+      const client = new SageMakerRuntimeClient({
+        region: REGION,
+        endpoint: lonely.url,
+        credentials: LOCAL_CREDENTIALS,
+        maxAttempts: 1,
+      });
+      await expect(
+        client.send(
+          new InvokeEndpointWithResponseStreamCommand({ EndpointName: NAME, Body: fromUtf8('{"text":"x"}') }),
+        ),
+      ).rejects.toMatchObject({ name: 'ModelError' });
     } finally {
       await lonely.close();
     }
@@ -199,8 +255,16 @@ describe('router and container failures', () => {
       ws.on('ping', () => pings.push(Date.now()));
       ws.send(JSON.stringify({ type: 'ready', protocol: 1, sample_rate: 24000, format: 'pcm_s16le', voices: [] }));
     });
-    const pinging = await startLocalSageMakerRouter({ containerUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, pingIntervalMs: 10 });
-    const stream = await openBidiStream({ endpointName: NAME, region: REGION, endpoint: pinging.url, credentials: LOCAL_CREDENTIALS });
+    const pinging = await startLocalSageMakerRouter({
+      containerUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      pingIntervalMs: 10,
+    });
+    const stream = await openBidiStream({
+      endpointName: NAME,
+      region: REGION,
+      endpoint: pinging.url,
+      credentials: LOCAL_CREDENTIALS,
+    });
     const seen = await read(stream, () => false);
     expect(pings.length).toBe(5);
     expect(seen.at(-1)?.event).toMatchObject({ type: 'ModelStreamError' });

@@ -44,7 +44,8 @@ const H2_PREFACE = Buffer.from('PRI * HTTP/2.0');
 
 function containerUrls(url: string): { http: string; ws: string } {
   const parsed = new URL(url);
-  if (!['http:', 'ws:', 'https:', 'wss:'].includes(parsed.protocol)) throw new TypeError(`containerUrl must be http(s):// or ws(s)://, got ${url}`);
+  if (!['http:', 'ws:', 'https:', 'wss:'].includes(parsed.protocol))
+    throw new TypeError(`containerUrl must be http(s):// or ws(s)://, got ${url}`);
   const secure = parsed.protocol === 'https:' || parsed.protocol === 'wss:';
   const base = `${parsed.host}${parsed.pathname.replace(/\/$/, '')}`;
   return { http: `${secure ? 'https' : 'http'}://${base}`, ws: `${secure ? 'wss' : 'ws'}://${base}` };
@@ -60,11 +61,19 @@ function replaying(socket: Socket, first: Buffer): Duplex {
   const duplex = new Duplex({
     read: () => void socket.resume(),
     write: (chunk, _encoding, callback) => void socket.write(chunk as Buffer, callback),
-    final: (callback) => { socket.end(); callback(); },
-    destroy: (error, callback) => { socket.destroy(error ?? undefined); callback(error); },
+    final: (callback) => {
+      socket.end();
+      callback();
+    },
+    destroy: (error, callback) => {
+      socket.destroy(error ?? undefined);
+      callback(error);
+    },
   });
   duplex.push(first);
-  socket.on('data', (chunk) => { if (!duplex.push(chunk)) socket.pause(); });
+  socket.on('data', (chunk) => {
+    if (!duplex.push(chunk)) socket.pause();
+  });
   socket.on('end', () => duplex.push(null));
   socket.on('close', () => duplex.destroy());
   socket.on('error', (error) => duplex.destroy(error));
@@ -79,20 +88,34 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
     const path = req.url ?? '/';
     if (path === '/ping') return void res.end('{}');
     const route = ROUTE.exec(path);
-    if (!route || req.method !== 'POST') return sendAwsError(res, 404, 'UnknownOperationException', `no operation at ${req.method} ${path}`);
+    if (!route || req.method !== 'POST')
+      return sendAwsError(res, 404, 'UnknownOperationException', `no operation at ${req.method} ${path}`);
     const [, name, operation] = route as unknown as [string, string, string];
     if (options.endpointName && decodeURIComponent(name) !== options.endpointName) {
       return sendAwsError(res, 400, 'ValidationError', `Endpoint ${decodeURIComponent(name)} not found.`);
     }
     const bidi = operation === 'invocations-bidirectional-stream';
-    if (bidi && req.httpVersionMajor !== 2) return sendAwsError(res, 400, 'ValidationError', 'the bidirectional stream needs HTTP/2');
+    if (bidi && req.httpVersionMajor !== 2)
+      return sendAwsError(res, 400, 'ValidationError', 'the bidirectional stream needs HTTP/2');
     try {
       const body = bidi ? undefined : await readBody(req);
-      const verified = await verifyRequest({ method: req.method!, path, headers: req.headers, ...(body ? { body } : { streaming: true }) }, known);
+      const verified = await verifyRequest(
+        { method: req.method!, path, headers: req.headers, ...(body ? { body } : { streaming: true }) },
+        known,
+      );
       if (bidi) {
-        const wsPath = String(req.headers['x-amzn-sagemaker-model-invocation-path'] ?? BIDI_PATH.slice(1)).replace(/^\/?/, '/');
+        const wsPath = String(req.headers['x-amzn-sagemaker-model-invocation-path'] ?? BIDI_PATH.slice(1)).replace(
+          /^\/?/,
+          '/',
+        );
         const query = req.headers['x-amzn-sagemaker-model-query-string'];
-        bridgeBidiStream(req as Http2ServerRequest, res as Http2ServerResponse, verified, `${container.ws}${wsPath}${query ? `?${String(query)}` : ''}`, options.pingIntervalMs);
+        bridgeBidiStream(
+          req as Http2ServerRequest,
+          res as Http2ServerResponse,
+          verified,
+          `${container.ws}${wsPath}${query ? `?${String(query)}` : ''}`,
+          options.pingIntervalMs,
+        );
       } else {
         await bridgeResponseStream(body!, req.headers, res, container.http);
       }
@@ -112,7 +135,9 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
     socket.on('close', () => sockets.delete(socket));
     socket.once('data', (first) => {
       socket.pause();
-      const isH2 = first.subarray(0, H2_PREFACE.length).equals(H2_PREFACE.subarray(0, Math.min(first.length, H2_PREFACE.length)));
+      const isH2 = first
+        .subarray(0, H2_PREFACE.length)
+        .equals(H2_PREFACE.subarray(0, Math.min(first.length, H2_PREFACE.length)));
       if (isH2) {
         // node:http2 reads from the socket's native handle, so bytes already read cannot be put
         // back: hand it a stream that replays them.

@@ -29,9 +29,14 @@ export interface SignedRequest {
   streaming?: boolean;
 }
 
-export interface VerifiedRequest { signature: string; region: string; credentials: AwsCredentialIdentity }
+export interface VerifiedRequest {
+  signature: string;
+  region: string;
+  credentials: AwsCredentialIdentity;
+}
 
-const AUTH = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;_.-]+), ?Signature=([0-9a-f]{64})$/;
+const AUTH =
+  /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;_.-]+), ?Signature=([0-9a-f]{64})$/;
 const MAX_SKEW_MS = 5 * 60_000;
 
 function same(a: string, b: string): boolean {
@@ -40,40 +45,74 @@ function same(a: string, b: string): boolean {
 
 function parseAmzDate(value: string): Date {
   const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(value);
-  if (!m) throw new SignatureError('IncompleteSignatureException', `x-amz-date ${JSON.stringify(value)} is not an ISO 8601 basic date`);
+  if (!m)
+    throw new SignatureError(
+      'IncompleteSignatureException',
+      `x-amz-date ${JSON.stringify(value)} is not an ISO 8601 basic date`,
+    );
   return new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!));
 }
 
-export async function verifyRequest(request: SignedRequest, known: AwsCredentialIdentity[], now = Date.now()): Promise<VerifiedRequest> {
+export async function verifyRequest(
+  request: SignedRequest,
+  known: AwsCredentialIdentity[],
+  now = Date.now(),
+): Promise<VerifiedRequest> {
   const header = (name: string) => {
     const value = request.headers[name];
     return Array.isArray(value) ? value.join(',') : value;
   };
   const match = AUTH.exec(header('authorization') ?? '');
-  if (!match) throw new SignatureError('IncompleteSignatureException', 'missing or malformed AWS4-HMAC-SHA256 Authorization header');
+  if (!match)
+    throw new SignatureError(
+      'IncompleteSignatureException',
+      'missing or malformed AWS4-HMAC-SHA256 Authorization header',
+    );
   const [, accessKeyId, day, region, service, signedHeaders, signature] = match as unknown as string[];
   const credentials = known.find((c) => c.accessKeyId === accessKeyId);
-  if (!credentials) throw new SignatureError('UnrecognizedClientException', `the security token included in the request is invalid (unknown access key ${accessKeyId})`);
-  if (service !== SIGNING_SERVICE) throw new SignatureError('InvalidSignatureException', `credential scope names service ${service}, expected ${SIGNING_SERVICE}`);
+  if (!credentials)
+    throw new SignatureError(
+      'UnrecognizedClientException',
+      `the security token included in the request is invalid (unknown access key ${accessKeyId})`,
+    );
+  if (service !== SIGNING_SERVICE)
+    throw new SignatureError(
+      'InvalidSignatureException',
+      `credential scope names service ${service}, expected ${SIGNING_SERVICE}`,
+    );
   const amzDate = header('x-amz-date') ?? '';
   const date = parseAmzDate(amzDate);
-  if (amzDate.slice(0, 8) !== day) throw new SignatureError('InvalidSignatureException', 'credential scope date does not match x-amz-date');
-  if (Math.abs(now - date.getTime()) > MAX_SKEW_MS) throw new SignatureError('InvalidSignatureException', 'signature expired: x-amz-date is more than 5 minutes from the server time');
+  if (amzDate.slice(0, 8) !== day)
+    throw new SignatureError('InvalidSignatureException', 'credential scope date does not match x-amz-date');
+  if (Math.abs(now - date.getTime()) > MAX_SKEW_MS)
+    throw new SignatureError(
+      'InvalidSignatureException',
+      'signature expired: x-amz-date is more than 5 minutes from the server time',
+    );
   // The payload hash header is signed, so it must match what it stands for.
   const payloadHash = header('x-amz-content-sha256');
   if (request.streaming && payloadHash !== STREAMING_PAYLOAD_HASH) {
-    throw new SignatureError('InvalidSignatureException', `a bidirectional stream must be signed with x-amz-content-sha256: ${STREAMING_PAYLOAD_HASH}`);
+    throw new SignatureError(
+      'InvalidSignatureException',
+      `a bidirectional stream must be signed with x-amz-content-sha256: ${STREAMING_PAYLOAD_HASH}`,
+    );
   }
-  if (request.body && payloadHash !== undefined && payloadHash !== createHash('sha256').update(request.body).digest('hex')) {
+  if (
+    request.body &&
+    payloadHash !== undefined &&
+    payloadHash !== createHash('sha256').update(request.body).digest('hex')
+  ) {
     throw new SignatureError('InvalidSignatureException', 'x-amz-content-sha256 does not match the body');
   }
   const names = signedHeaders!.split(';');
-  if (!names.includes('host')) throw new SignatureError('IncompleteSignatureException', 'the host header must be signed');
+  if (!names.includes('host'))
+    throw new SignatureError('IncompleteSignatureException', 'the host header must be signed');
   const headers: Record<string, string> = {};
   for (const name of names) {
     // Over HTTP/2 the :authority pseudo-header stands for host.
     const value = name === 'host' ? (header(':authority') ?? header('host')) : header(name);
-    if (value === undefined) throw new SignatureError('IncompleteSignatureException', `signed header ${name} is missing`);
+    if (value === undefined)
+      throw new SignatureError('IncompleteSignatureException', `signed header ${name} is missing`);
     headers[name] = value;
   }
   const [path, query = ''] = request.path.split('?', 2) as [string, string?];
@@ -90,8 +129,14 @@ export async function verifyRequest(request: SignedRequest, known: AwsCredential
     { signingDate: date },
   );
   const computed = /Signature=([0-9a-f]{64})$/.exec(String(expected.headers.authorization))?.[1] ?? '';
-  if (!same(computed, signature!) || !String(expected.headers.authorization).includes(`SignedHeaders=${signedHeaders}`)) {
-    throw new SignatureError('InvalidSignatureException', 'the request signature we calculated does not match the signature you provided');
+  if (
+    !same(computed, signature!) ||
+    !String(expected.headers.authorization).includes(`SignedHeaders=${signedHeaders}`)
+  ) {
+    throw new SignatureError(
+      'InvalidSignatureException',
+      'the request signature we calculated does not match the signature you provided',
+    );
   }
   return { signature: signature!, region: region!, credentials };
 }
@@ -117,7 +162,10 @@ export class EventVerifier {
       { signingDate: date.value },
     );
     if (!same(signature, Buffer.from(chunkSignature.value).toString('hex'))) {
-      throw new SignatureError('InvalidSignatureException', 'event signature does not match (wrong key, tampered event, or broken chain)');
+      throw new SignatureError(
+        'InvalidSignatureException',
+        'event signature does not match (wrong key, tampered event, or broken chain)',
+      );
     }
     this.#prior = signature;
     return outer.body;

@@ -21,13 +21,25 @@ let target: AgentCoreTarget;
 let gateway: WebServer;
 
 beforeAll(async () => {
-  stack = await startLocalStack(parseLocalOptions(['--offline', '--port', '0'], { ECHO_FIRST_TOKEN_MS: '10', ECHO_TOKENS_PER_SECOND: '400' }));
+  stack = await startLocalStack(
+    parseLocalOptions(['--offline', '--port', '0'], { ECHO_FIRST_TOKEN_MS: '10', ECHO_TOKENS_PER_SECOND: '400' }),
+  );
   dataPlane = await startAgentCoreStandIn(stack.url, ARN);
-  target = new AgentCoreTarget({ arn: ARN, endpoint: dataPlane.endpoint, credentials: async () => STAND_IN_CREDENTIALS });
+  target = new AgentCoreTarget({
+    arn: ARN,
+    endpoint: dataPlane.endpoint,
+    credentials: async () => STAND_IN_CREDENTIALS,
+  });
   gateway = await startWebServer({
     port: 0,
-    upstream: agentCoreUpstream(new AgentCoreTarget({ arn: ARN, endpoint: dataPlane.endpoint, credentials: async () => STAND_IN_CREDENTIALS })),
-    info: { llm: { name: 'remote', description: 'remote' }, model: { kind: 'remote', description: 'remote' }, target: { kind: 'agentcore', description: ARN } },
+    upstream: agentCoreUpstream(
+      new AgentCoreTarget({ arn: ARN, endpoint: dataPlane.endpoint, credentials: async () => STAND_IN_CREDENTIALS }),
+    ),
+    info: {
+      llm: { name: 'remote', description: 'remote' },
+      model: { kind: 'remote', description: 'remote' },
+      target: { kind: 'agentcore', description: ARN },
+    },
   });
 }, 60_000);
 
@@ -40,7 +52,12 @@ afterAll(async () => {
 
 async function turn(over: URL | AgentCoreTarget, transport: Transport, sessionId?: string): Promise<TurnRecorder> {
   const rec = new TurnRecorder();
-  const t = streamTurn({ target: over, transport, request: { prompt: PROMPT, format: 'pcm_s16le' }, ...(sessionId ? { sessionId } : {}) });
+  const t = streamTurn({
+    target: over,
+    transport,
+    request: { prompt: PROMPT, format: 'pcm_s16le' },
+    ...(sessionId ? { sessionId } : {}),
+  });
   for await (const event of t.events) rec.add(event);
   return rec;
 }
@@ -55,8 +72,15 @@ function expectWholeTurn(rec: TurnRecorder): void {
 
 describe('AgentCore runtime ARN', () => {
   test('parses region, account and id; refuses anything else', () => {
-    expect(parseRuntimeArn(ARN)).toEqual({ arn: ARN, region: 'us-west-2', account: '123456789012', runtimeId: 'kokoro_agent-AbC123' });
-    expect(() => parseRuntimeArn('arn:aws:lambda:us-west-2:123456789012:function/x')).toThrow(/not an AgentCore runtime ARN/);
+    expect(parseRuntimeArn(ARN)).toEqual({
+      arn: ARN,
+      region: 'us-west-2',
+      account: '123456789012',
+      runtimeId: 'kokoro_agent-AbC123',
+    });
+    expect(() => parseRuntimeArn('arn:aws:lambda:us-west-2:123456789012:function/x')).toThrow(
+      /not an AgentCore runtime ARN/,
+    );
   });
 });
 
@@ -66,7 +90,9 @@ describe('gateway to a deployed runtime', () => {
       const sessionId = `test-session-${transport}-0123456789abcdefghijkl`;
       const before = dataPlane.calls.length;
       expectWholeTurn(await turn(target, transport, sessionId));
-      expect(dataPlane.calls.slice(before)).toEqual([{ kind: transport === 'sse' ? 'invoke' : 'ws', arn: ARN, sessionId, signed: true }]);
+      expect(dataPlane.calls.slice(before)).toEqual([
+        { kind: transport === 'sse' ? 'invoke' : 'ws', arn: ARN, sessionId, signed: true },
+      ]);
     });
 
     test(`${transport}: the web server in gateway mode relays the page's turns, with the page's session id`, async () => {
@@ -80,9 +106,15 @@ describe('gateway to a deployed runtime', () => {
     });
 
     test(`${transport}: a wrong secret is refused by the runtime and reported`, async () => {
-      const wrong = new AgentCoreTarget({ arn: ARN, endpoint: dataPlane.endpoint, credentials: async () => ({ ...STAND_IN_CREDENTIALS, secretAccessKey: 'wrong' }) });
+      const wrong = new AgentCoreTarget({
+        arn: ARN,
+        endpoint: dataPlane.endpoint,
+        credentials: async () => ({ ...STAND_IN_CREDENTIALS, secretAccessKey: 'wrong' }),
+      });
       try {
-        await expect(turn(wrong, transport)).rejects.toThrow(transport === 'sse' ? /signature/ : /Unexpected server response: 403/);
+        await expect(turn(wrong, transport)).rejects.toThrow(
+          transport === 'sse' ? /signature/ : /Unexpected server response: 403/,
+        );
         expect(dataPlane.calls.at(-1)).toMatchObject({ signed: false });
       } finally {
         wrong.destroy();

@@ -75,7 +75,11 @@ export class AgentCoreTarget {
   }
 
   /** POST the turn request; resolves with the raw SSE body once the runtime answered. */
-  async invoke(body: Uint8Array, sessionId: string, signal?: AbortSignal): Promise<{ contentType: string; body: Readable }> {
+  async invoke(
+    body: Uint8Array,
+    sessionId: string,
+    signal?: AbortSignal,
+  ): Promise<{ contentType: string; body: Readable }> {
     const out = await this.#client.send(
       new InvokeAgentRuntimeCommand({
         agentRuntimeArn: this.runtime.arn,

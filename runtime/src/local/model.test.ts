@@ -43,8 +43,14 @@ describe('resolveModel', () => {
     const dir = join(scratch, 'own');
     await mkdir(join(dir, 'onnx'), { recursive: true });
     await writeFile(join(dir, 'onnx', 'model_quantized.onnx'), 'x');
-    await expect(resolveModel({ offline: false, dtype: 'q8', modelDir: dir, env: {} })).resolves.toMatchObject({ kind: 'kokoro', dir, dtype: 'q8' });
-    await expect(resolveModel({ offline: false, dtype: 'fp32', modelDir: dir, env: {} })).rejects.toThrow(/has no onnx\/model\.onnx \(needed for --dtype fp32\)/);
+    await expect(resolveModel({ offline: false, dtype: 'q8', modelDir: dir, env: {} })).resolves.toMatchObject({
+      kind: 'kokoro',
+      dir,
+      dtype: 'q8',
+    });
+    await expect(resolveModel({ offline: false, dtype: 'fp32', modelDir: dir, env: {} })).rejects.toThrow(
+      /has no onnx\/model\.onnx \(needed for --dtype fp32\)/,
+    );
   });
 
   test('the pinned revision in the user cache is used without any network', async () => {
@@ -57,17 +63,31 @@ describe('resolveModel', () => {
       await writeFile(join(dir, f.path), '');
       await truncate(join(dir, f.path), f.size); // sparse: the sizes are what the cache check reads
     }
-    await writeFile(join(dir, MANIFEST_NAME), serializeManifest(buildManifest(KOKORO_ONNX_REPO, KOKORO_ONNX_REVISION, files)));
-    await expect(resolveModel({ offline: false, dtype: 'q8', env })).resolves.toMatchObject({ kind: 'kokoro', dir, dtype: 'q8' });
+    await writeFile(
+      join(dir, MANIFEST_NAME),
+      serializeManifest(buildManifest(KOKORO_ONNX_REPO, KOKORO_ONNX_REVISION, files)),
+    );
+    await expect(resolveModel({ offline: false, dtype: 'q8', env })).resolves.toMatchObject({
+      kind: 'kokoro',
+      dir,
+      dtype: 'q8',
+    });
   });
 
   test('no weights and no way to download them: an error that names --offline and the other options', async () => {
     const env = { XDG_CACHE_HOME: join(scratch, 'empty-cache'), HF_ENDPOINT: unreachable };
-    const error = await resolveModel({ offline: false, dtype: 'fp32', env, retry: { attempts: 1 } }).catch((e: unknown) => e);
+    const error = await resolveModel({ offline: false, dtype: 'fp32', env, retry: { attempts: 1 } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(WeightsUnavailableError);
     const message = (error as Error).message;
     expect(message).toContain(unreachable);
-    for (const option of ['npm start -- --offline', 'KOKORO_MODEL_DIR=', 'HF_ENDPOINT=', join(scratch, 'empty-cache', 'kokoro-speech')]) {
+    for (const option of [
+      'npm start -- --offline',
+      'KOKORO_MODEL_DIR=',
+      'HF_ENDPOINT=',
+      join(scratch, 'empty-cache', 'kokoro-speech'),
+    ]) {
       expect(message).toContain(option);
     }
   });

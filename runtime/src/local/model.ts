@@ -76,9 +76,17 @@ export async function resolveModel(options: ResolveModelOptions): Promise<ModelC
   if (options.modelDir) {
     const file = join(options.modelDir, KOKORO_ONNX_FILES[options.dtype]);
     await access(file).catch(() => {
-      throw new Error(`KOKORO_MODEL_DIR=${options.modelDir} has no ${KOKORO_ONNX_FILES[options.dtype]} (needed for --dtype ${options.dtype})`);
+      throw new Error(
+        `KOKORO_MODEL_DIR=${options.modelDir} has no ${KOKORO_ONNX_FILES[options.dtype]} (needed for --dtype ${options.dtype})`,
+      );
     });
-    return { kind: 'kokoro', dir: options.modelDir, dtype: options.dtype, description: `Kokoro-82M ${options.dtype} (${options.modelDir})`, dispose: noop };
+    return {
+      kind: 'kokoro',
+      dir: options.modelDir,
+      dtype: options.dtype,
+      description: `Kokoro-82M ${options.dtype} (${options.modelDir})`,
+      dispose: noop,
+    };
   }
   const dir = defaultModelDir(KOKORO_ONNX_REPO, KOKORO_ONNX_REVISION, env);
   const endpoint = env['HF_ENDPOINT'] || 'https://huggingface.co';
@@ -91,7 +99,11 @@ export async function resolveModel(options: ResolveModelOptions): Promise<ModelC
       expected: KOKORO_ONNX_PINNED,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      hub: { endpoint, ...(env['HF_TOKEN'] ? { token: env['HF_TOKEN'] } : {}), ...(options.retry ? { retry: options.retry } : {}) },
+      hub: {
+        endpoint,
+        ...(env['HF_TOKEN'] ? { token: env['HF_TOKEN'] } : {}),
+        ...(options.retry ? { retry: options.retry } : {}),
+      },
     });
   } catch (err) {
     if (options.signal?.aborted) throw err;

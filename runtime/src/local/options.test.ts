@@ -6,19 +6,37 @@ const ARN = 'arn:aws:bedrock-agentcore:us-west-2:123456789012:runtime/kokoro_age
 describe('npm start options', () => {
   test('defaults: port 3000 on loopback, q8, echo announced as the default, local pipeline', () => {
     const o = parseLocalOptions([], {});
-    expect(o).toMatchObject({ port: 3000, host: '127.0.0.1', offline: false, dtype: 'q8', llm: { provider: 'echo' }, llmRequested: false });
+    expect(o).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      offline: false,
+      dtype: 'q8',
+      llm: { provider: 'echo' },
+      llmRequested: false,
+    });
     expect(o.target).toBeUndefined();
     expect(o.modelDir).toBeUndefined();
   });
 
   test('flags and environment', () => {
-    const o = parseLocalOptions(['--port', '0', '--offline', '--dtype', 'fp32', '--llm', 'bedrock', '--voice', 'bf_emma'], {
-      SYSTEM_PROMPT: 'Be brief.',
-      KOKORO_MODEL_DIR: '/models/kokoro',
-      BEDROCK_MODEL_ID: 'm',
-      AWS_REGION: 'eu-west-1',
+    const o = parseLocalOptions(
+      ['--port', '0', '--offline', '--dtype', 'fp32', '--llm', 'bedrock', '--voice', 'bf_emma'],
+      {
+        SYSTEM_PROMPT: 'Be brief.',
+        KOKORO_MODEL_DIR: '/models/kokoro',
+        BEDROCK_MODEL_ID: 'm',
+        AWS_REGION: 'eu-west-1',
+      },
+    );
+    expect(o).toMatchObject({
+      port: 0,
+      offline: true,
+      dtype: 'fp32',
+      modelDir: '/models/kokoro',
+      llmRequested: true,
+      voice: 'bf_emma',
+      systemPrompt: 'Be brief.',
     });
-    expect(o).toMatchObject({ port: 0, offline: true, dtype: 'fp32', modelDir: '/models/kokoro', llmRequested: true, voice: 'bf_emma', systemPrompt: 'Be brief.' });
     expect(o.llm).toEqual({ provider: 'bedrock', modelId: 'm', region: 'eu-west-1' });
   });
 
@@ -28,7 +46,9 @@ describe('npm start options', () => {
       baseURL: 'http://127.0.0.1:8000/v1',
       model: 'llama',
     });
-    expect(parseLocalOptions([], { LLM_PROVIDER: 'echo', ECHO_FIRST_TOKEN_MS: '0', ECHO_TOKENS_PER_SECOND: '500' }).llm).toEqual({
+    expect(
+      parseLocalOptions([], { LLM_PROVIDER: 'echo', ECHO_FIRST_TOKEN_MS: '0', ECHO_TOKENS_PER_SECOND: '500' }).llm,
+    ).toEqual({
       provider: 'echo',
       firstTokenMs: 0,
       tokensPerSecond: 500,
@@ -36,8 +56,14 @@ describe('npm start options', () => {
   });
 
   test('a deployed runtime from the flag or KOKORO_AGENT_RUNTIME_ARN', () => {
-    expect(parseLocalOptions(['--target', ARN, '--qualifier', 'live'], {})).toMatchObject({ target: ARN, qualifier: 'live' });
-    expect(parseLocalOptions([], { KOKORO_AGENT_RUNTIME_ARN: ARN, KOKORO_AGENT_QUALIFIER: 'live' })).toMatchObject({ target: ARN, qualifier: 'live' });
+    expect(parseLocalOptions(['--target', ARN, '--qualifier', 'live'], {})).toMatchObject({
+      target: ARN,
+      qualifier: 'live',
+    });
+    expect(parseLocalOptions([], { KOKORO_AGENT_RUNTIME_ARN: ARN, KOKORO_AGENT_QUALIFIER: 'live' })).toMatchObject({
+      target: ARN,
+      qualifier: 'live',
+    });
   });
 
   test('bad input gets a clear error naming the problem', () => {

@@ -68,17 +68,21 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
     throw new OptionsError((err as Error).message);
   }
   const port = Number(values.port ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new OptionsError(`--port must be 0-65535, not ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new OptionsError(`--port must be 0-65535, not ${values.port}`);
   const dtype = values.dtype ?? 'q8';
   if (dtype !== 'q8' && dtype !== 'fp32') throw new OptionsError(`--dtype must be q8 or fp32, not ${dtype}`);
   const target = values.target ?? env['KOKORO_AGENT_RUNTIME_ARN'] ?? undefined;
   if (target !== undefined && !isRuntimeArn(target)) {
-    throw new OptionsError(`--target must be an AgentCore runtime ARN (arn:aws:bedrock-agentcore:<region>:<account>:runtime/<id>), not ${target}`);
+    throw new OptionsError(
+      `--target must be an AgentCore runtime ARN (arn:aws:bedrock-agentcore:<region>:<account>:runtime/<id>), not ${target}`,
+    );
   }
   let agentUrl: URL | undefined;
   if (values.agent !== undefined) {
     agentUrl = URL.canParse(values.agent) ? new URL(values.agent) : undefined;
-    if (!agentUrl || !/^https?:$/.test(agentUrl.protocol)) throw new OptionsError(`--agent must be an http(s) URL, not ${values.agent}`);
+    if (!agentUrl || !/^https?:$/.test(agentUrl.protocol))
+      throw new OptionsError(`--agent must be an http(s) URL, not ${values.agent}`);
   }
   if (target !== undefined && agentUrl !== undefined) throw new OptionsError('give --target or --agent, not both');
   const requested = values.llm ?? env['LLM_PROVIDER'] ?? undefined;
@@ -114,8 +118,16 @@ function llmConfig(choice: string, env: NodeJS.ProcessEnv): LlmConfig {
     case 'openai': {
       const baseURL = env['OPENAI_BASE_URL'];
       const model = env['OPENAI_MODEL'];
-      if (!baseURL || !model) throw new OptionsError('--llm openai needs OPENAI_BASE_URL and OPENAI_MODEL (and OPENAI_API_KEY if the server wants one)');
-      return { provider: 'openai', baseURL, model, ...(env['OPENAI_API_KEY'] ? { apiKey: env['OPENAI_API_KEY'] } : {}) };
+      if (!baseURL || !model)
+        throw new OptionsError(
+          '--llm openai needs OPENAI_BASE_URL and OPENAI_MODEL (and OPENAI_API_KEY if the server wants one)',
+        );
+      return {
+        provider: 'openai',
+        baseURL,
+        model,
+        ...(env['OPENAI_API_KEY'] ? { apiKey: env['OPENAI_API_KEY'] } : {}),
+      };
     }
     case 'bedrock':
       return {

@@ -11,7 +11,8 @@ import { startLocalStack, type LocalStack } from './stack.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`SKIPPED: browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+if (!haveChromium)
+  console.warn(`SKIPPED: browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 const suite = haveChromium ? describe : describe.skip;
 
 const PROMPT = 'Streaming starts early. Then more follows at once! Does it all play?';
@@ -37,7 +38,14 @@ interface PageTurn {
   doneAt?: number;
   cancelled?: boolean;
   error?: string;
-  sentences: { id: string; index: number; text: string; samples: number; playStart: number | null; playEnd: number | null }[];
+  sentences: {
+    id: string;
+    index: number;
+    text: string;
+    samples: number;
+    playStart: number | null;
+    playEnd: number | null;
+  }[];
   metrics?: { audio_ms: number; sentences: number };
 }
 
@@ -54,7 +62,12 @@ let browser: Browser;
 
 suite('the page in Chromium', () => {
   beforeAll(async () => {
-    stack = await startLocalStack(parseLocalOptions(['--offline', '--port', '0', '--llm', 'echo'], { ECHO_FIRST_TOKEN_MS: '20', ECHO_TOKENS_PER_SECOND: '400' }));
+    stack = await startLocalStack(
+      parseLocalOptions(['--offline', '--port', '0', '--llm', 'echo'], {
+        ECHO_FIRST_TOKEN_MS: '20',
+        ECHO_TOKENS_PER_SECOND: '400',
+      }),
+    );
     // Flags per the field notes; playwright gives each launch a fresh profile folder of its own.
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -99,13 +112,17 @@ suite('the page in Chromium', () => {
     for (;;) {
       const [r, t] = await Promise.all([report(page), turns(page)]);
       if (r && check(r, t)) return;
-      if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}; worklet: ${JSON.stringify({ played: r?.played, received: r?.received.length })}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting until ${what}; worklet: ${JSON.stringify({ played: r?.played, received: r?.received.length })}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
   const samplesOf = (t: PageTurn | undefined) => t?.sentences.reduce((n, s) => n + s.samples, 0) ?? 0;
   /** Turn n's audio was all received by the page and all played by the worklet. */
-  const playedOut = (n: number) => (r: Report, t: PageTurn[]) => t[n - 1]?.doneAt != null && samplesOf(t[n - 1]) > 0 && r.played[String(n)] === samplesOf(t[n - 1]);
+  const playedOut = (n: number) => (r: Report, t: PageTurn[]) =>
+    t[n - 1]?.doneAt != null && samplesOf(t[n - 1]) > 0 && r.played[String(n)] === samplesOf(t[n - 1]);
 
   const report = (page: Page) => page.evaluate(() => window.kokoro.report());
   const turns = (page: Page) => page.evaluate(() => window.kokoro.turns());
@@ -120,7 +137,12 @@ suite('the page in Chromium', () => {
     test(`${transport}: text streams in, every sample reaches the worklet in order and plays, the timeline renders`, async () => {
       // What the agent sends for this prompt, fetched independently by the Node client.
       const expected = new TurnRecorder();
-      for await (const e of streamTurn({ target: new URL(stack.url), transport, request: { prompt: PROMPT, format: 'pcm_s16le' } }).events) expected.add(e);
+      for await (const e of streamTurn({
+        target: new URL(stack.url),
+        transport,
+        request: { prompt: PROMPT, format: 'pcm_s16le' },
+      }).events)
+        expected.add(e);
       expect(expected.sentences.length).toBeGreaterThanOrEqual(3);
 
       const page = await openPage();
@@ -142,13 +164,19 @@ suite('the page in Chromium', () => {
       const r = await report(page);
       expect(r.sampleRate).toBe(expected.sampleRate);
       const perSentence = expected.sentences.map((s) => ({ id: s.id, samples: s.audioBytes / 2 }));
-      const received = perSentence.map(({ id }) => ({ id, samples: r.received.filter((c) => c.id === id).reduce((n, c) => n + c.samples, 0) }));
+      const received = perSentence.map(({ id }) => ({
+        id,
+        samples: r.received.filter((c) => c.id === id).reduce((n, c) => n + c.samples, 0),
+      }));
       expect(received).toEqual(perSentence);
       expect(r.received.every((c) => c.turn === 1)).toBe(true);
       // In order: sentence by sentence, chunks numbered 0, 1, 2... within each.
       const order = r.received.map((c) => `${c.id}#${c.seq}`);
       const sorted = [...r.received]
-        .sort((a, b) => perSentence.findIndex((s) => s.id === a.id) - perSentence.findIndex((s) => s.id === b.id) || a.seq - b.seq)
+        .sort(
+          (a, b) =>
+            perSentence.findIndex((s) => s.id === a.id) - perSentence.findIndex((s) => s.id === b.id) || a.seq - b.seq,
+        )
         .map((c) => `${c.id}#${c.seq}`);
       expect(order).toEqual(sorted);
       for (const { id } of perSentence) {
@@ -162,8 +190,12 @@ suite('the page in Chromium', () => {
       // The timeline: a row per sentence (plus the LLM's), with times filled in.
       await page.waitForFunction(() => document.querySelectorAll('#timeline tbody tr').length > 1);
       expect(await page.locator('#timeline tbody tr').count()).toBe(expected.sentences.length + 1);
-      await expect(page.locator('#timeline .chip', { hasText: 'first sound' }).locator('dd').textContent()).resolves.toMatch(/^\d+ ms$/);
-      await expect(page.locator('#timeline .chip', { hasText: 'via' }).locator('dd').textContent()).resolves.toBe(transport === 'ws' ? 'WebSocket' : 'SSE');
+      await expect(
+        page.locator('#timeline .chip', { hasText: 'first sound' }).locator('dd').textContent(),
+      ).resolves.toMatch(/^\d+ ms$/);
+      await expect(page.locator('#timeline .chip', { hasText: 'via' }).locator('dd').textContent()).resolves.toBe(
+        transport === 'ws' ? 'WebSocket' : 'SSE',
+      );
       const played = (await turns(page))[0]!.sentences;
       expect(played.every((s) => s.playStart !== null && s.playEnd !== null && s.playEnd >= s.playStart)).toBe(true);
       expect(pageErrors.get(page)).toEqual([]);

@@ -7,7 +7,15 @@ function sink(isTTY: boolean): { stream: NodeJS.WriteStream; text: () => string 
   return { stream, text: () => text };
 }
 
-const step = (file: string | undefined, bytes: number) => ({ file, fileBytes: 0, fileSize: 92e6, bytes, totalBytes: 92e6, filesDone: 0, filesTotal: 4 });
+const step = (file: string | undefined, bytes: number) => ({
+  file,
+  fileBytes: 0,
+  fileSize: 92e6,
+  bytes,
+  totalBytes: 92e6,
+  filesDone: 0,
+  filesTotal: 4,
+});
 
 describe('download progress', () => {
   test('not a terminal: one line per file, then a summary', () => {
@@ -17,7 +25,9 @@ describe('download progress', () => {
     report(step('onnx/model_quantized.onnx', 10e6));
     report(step('onnx/model_quantized.onnx', 50e6));
     report({ ...step(undefined, 92e6), filesDone: 4 });
-    expect(out.text()).toBe('downloading config.json (92.0 MB)\ndownloading onnx/model_quantized.onnx (92.0 MB)\ndownloaded and verified 4 files, 92.0 MB\n');
+    expect(out.text()).toBe(
+      'downloading config.json (92.0 MB)\ndownloading onnx/model_quantized.onnx (92.0 MB)\ndownloaded and verified 4 files, 92.0 MB\n',
+    );
   });
 
   test('a terminal: one bar redrawn in place, ending at 100%', () => {

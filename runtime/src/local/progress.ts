@@ -24,7 +24,9 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr): (p: Sy
     const filled = Math.round(fraction * WIDTH);
     const bar = `${'█'.repeat(filled)}${'░'.repeat(WIDTH - filled)}`;
     const what = done ? 'verified' : (p.file ?? '');
-    stream.write(`\r${bar} ${(fraction * 100).toFixed(0).padStart(3)}%  ${mb(p.bytes)} / ${mb(p.totalBytes)}  ${what}`.padEnd(100));
+    stream.write(
+      `\r${bar} ${(fraction * 100).toFixed(0).padStart(3)}%  ${mb(p.bytes)} / ${mb(p.totalBytes)}  ${what}`.padEnd(100),
+    );
     if (done) stream.write('\n');
   };
 }

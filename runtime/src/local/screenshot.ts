@@ -14,10 +14,24 @@ const ANSWER =
 
 declare const window: { kokoro: { turns(): { sentences: { playStart: number | null }[] }[] } };
 
-const stack = await startLocalStack(parseLocalOptions(['--offline', '--port', '0', '--llm', 'echo'], { ECHO_FIRST_TOKEN_MS: '400', ECHO_TOKENS_PER_SECOND: '40' }));
+const stack = await startLocalStack(
+  parseLocalOptions(['--offline', '--port', '0', '--llm', 'echo'], {
+    ECHO_FIRST_TOKEN_MS: '400',
+    ECHO_TOKENS_PER_SECOND: '40',
+  }),
+);
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--autoplay-policy=no-user-gesture-required',
+  ],
 });
 try {
   const page = await browser.newPage({ viewport: { width: 1040, height: 900 }, deviceScaleFactor: 1.5 });
@@ -27,7 +41,9 @@ try {
   await page.waitForFunction(() => window.kokoro.turns()[0]?.sentences[0]?.playStart != null);
   await page.locator('#prompt').fill(ANSWER);
   await page.locator('#prompt').press('Enter');
-  await page.waitForFunction(() => window.kokoro.turns()[1]?.sentences[1]?.playStart != null, undefined, { timeout: 20_000 });
+  await page.waitForFunction(() => window.kokoro.turns()[1]?.sentences[1]?.playStart != null, undefined, {
+    timeout: 20_000,
+  });
   await page.waitForTimeout(600);
   await page.screenshot({ path: OUT, fullPage: true });
   console.log(`wrote ${OUT}`);

@@ -36,13 +36,17 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
   const log = hooks.log ?? (() => {});
   const closers: (() => Promise<void>)[] = [];
   const closeAll = async (): Promise<void> => {
-    for (const close of closers.splice(0).reverse()) await close().catch((err: unknown) => log(`shutdown: ${(err as Error).message}`));
+    for (const close of closers.splice(0).reverse())
+      await close().catch((err: unknown) => log(`shutdown: ${(err as Error).message}`));
   };
   try {
     let upstream;
     let info: PageInfo;
     if (options.target !== undefined) {
-      const target = new AgentCoreTarget({ arn: options.target, ...(options.qualifier === undefined ? {} : { qualifier: options.qualifier }) });
+      const target = new AgentCoreTarget({
+        arn: options.target,
+        ...(options.qualifier === undefined ? {} : { qualifier: options.qualifier }),
+      });
       upstream = agentCoreUpstream(target);
       info = {
         llm: { name: 'remote', description: 'as configured on the runtime' },
@@ -67,13 +71,23 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       });
       closers.push(() => model.dispose());
       log(`loading ${model.description}...`);
-      const container = await startServer({ modelDir: model.dir, config: { dtype: model.dtype, logLevel: 'warn' }, host: '127.0.0.1', port: 0 });
+      const container = await startServer({
+        modelDir: model.dir,
+        config: { dtype: model.dtype, logLevel: 'warn' },
+        host: '127.0.0.1',
+        port: 0,
+      });
       closers.push(() => container.close());
       const router = await startLocalSageMakerRouter({ containerUrl: container.url, host: '127.0.0.1', port: 0 });
       closers.push(() => router.close());
       const llm = createLlmProvider(llmConfig);
       // The same client code as on AWS: the SageMaker bidirectional stream, signed, to the router.
-      const tts = new SageMakerBidiTransport({ endpointName: LOCAL_ENDPOINT_NAME, region: LOCAL_REGION, endpoint: router.url, credentials: LOCAL_CREDENTIALS });
+      const tts = new SageMakerBidiTransport({
+        endpointName: LOCAL_ENDPOINT_NAME,
+        region: LOCAL_REGION,
+        endpoint: router.url,
+        credentials: LOCAL_CREDENTIALS,
+      });
       const agent = await startAgentServer({
         llm,
         tts,
@@ -93,7 +107,9 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
     const web = await startWebServer({ upstream, info, host: options.host, port: options.port });
     closers.push(() => web.close());
     if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
-      log(`warning: listening on ${options.host}, not only on loopback: anyone who can reach it can use your agent${options.target ? ' and your AWS credentials' : ''}`);
+      log(
+        `warning: listening on ${options.host}, not only on loopback: anyone who can reach it can use your agent${options.target ? ' and your AWS credentials' : ''}`,
+      );
     }
     return { url: web.url, port: web.port, info, close: closeAll };
   } catch (err) {
@@ -109,7 +125,9 @@ async function chooseLlm(options: LocalOptions, log: (line: string) => void): Pr
     await defaultProvider()();
     return options.llm;
   } catch (err) {
-    log(`warning: --llm bedrock asked for, but no AWS credentials resolve (${(err as Error).message}); using the echo model instead`);
+    log(
+      `warning: --llm bedrock asked for, but no AWS credentials resolve (${(err as Error).message}); using the echo model instead`,
+    );
     return { provider: 'echo' };
   }
 }

@@ -11,7 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { parseWav } from '../cli/wav.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const ENV = { ...process.env, ECHO_FIRST_TOKEN_MS: '20', ECHO_TOKENS_PER_SECOND: '400', LLM_PROVIDER: 'echo', NODE_OPTIONS: '' };
+const ENV = {
+  ...process.env,
+  ECHO_FIRST_TOKEN_MS: '20',
+  ECHO_TOKENS_PER_SECOND: '400',
+  LLM_PROVIDER: 'echo',
+  NODE_OPTIONS: '',
+};
 
 let server: ChildProcess;
 let output = '';
@@ -33,9 +39,13 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'say-'));
   // The start script's command itself (npm would add a process in between that dies on SIGINT at once).
-  const startScript = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const startScript = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
+    .scripts.start;
   expect(startScript).toBe('node runtime/src/local/main.ts');
-  server = spawn(join(ROOT, 'node_modules/.bin/node'), ['runtime/src/local/main.ts', '--offline', '--port', '0'], { cwd: ROOT, env: ENV });
+  server = spawn(join(ROOT, 'node_modules/.bin/node'), ['runtime/src/local/main.ts', '--offline', '--port', '0'], {
+    cwd: ROOT,
+    env: ENV,
+  });
   server.stdout!.on('data', (d: Buffer) => (output += d));
   server.stderr!.on('data', (d: Buffer) => (output += d));
   url = await new Promise<URL>((resolve, reject) => {
@@ -66,24 +76,42 @@ describe('npm start -- --offline', () => {
     const page = await fetch(url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('kokoro-speech');
-    expect(await (await fetch(new URL('/api/info', url))).json()).toMatchObject({ llm: { name: 'echo' }, model: { kind: 'stand-in' } });
+    expect(await (await fetch(new URL('/api/info', url))).json()).toMatchObject({
+      llm: { name: 'echo' },
+      model: { kind: 'stand-in' },
+    });
   });
 
   for (const transport of ['sse', 'ws'] as const) {
     test(`npm run say (${transport}) writes a valid WAV as long as the metrics event says`, async () => {
       const out = join(scratch, `${transport}.wav`);
       const prompt = 'The first sentence is here. A second one follows! And a third?';
-      const result = await run(['run', 'say', '--', prompt, '--out', out, '--transport', transport, '--target', url.toString()]);
+      const result = await run([
+        'run',
+        'say',
+        '--',
+        prompt,
+        '--out',
+        out,
+        '--transport',
+        transport,
+        '--target',
+        url.toString(),
+      ]);
       expect(result.stderr).not.toMatch(/say:/);
       expect(result.code).toBe(0);
-      const metrics = JSON.parse(/^metrics (\{.*\})$/m.exec(result.stdout)![1]!) as { audio_ms: number; sentences: number };
+      const metrics = JSON.parse(/^metrics (\{.*\})$/m.exec(result.stdout)![1]!) as {
+        audio_ms: number;
+        sentences: number;
+      };
       const wav = parseWav(await readFile(out));
       expect(wav).toMatchObject({ sampleRate: 24000, channels: 1, bitsPerSample: 16 });
       expect(wav.samples).toBeGreaterThan(0);
       expect(Math.abs(wav.durationMs - metrics.audio_ms)).toBeLessThan(1);
       // The timeline: one row per sentence, with its text.
       expect(metrics.sentences).toBe(3);
-      for (const text of ['The first sentence is here.', 'A second one follows!', 'And a third?']) expect(result.stdout).toContain(JSON.stringify(text));
+      for (const text of ['The first sentence is here.', 'A second one follows!', 'And a third?'])
+        expect(result.stdout).toContain(JSON.stringify(text));
       expect(result.stdout).toContain(`wrote ${out}: ${wav.samples} samples`);
     });
   }

@@ -39,7 +39,11 @@ export async function serveStatic(pathname: string, res: ServerResponse): Promis
     'x-content-type-options': 'nosniff',
     // The page talks only to its own origin (SSE and WebSocket) and runs only its own scripts.
     ...(file.endsWith('.html')
-      ? { 'content-security-policy': "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'", 'referrer-policy': 'no-referrer' }
+      ? {
+          'content-security-policy':
+            "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+          'referrer-policy': 'no-referrer',
+        }
       : {}),
   });
   res.end(res.req.method === 'HEAD' ? undefined : body);

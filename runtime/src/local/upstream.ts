@@ -42,7 +42,11 @@ export function agentServerUpstream(base: URL): Upstream {
         });
         req.on('error', reject);
         req.on('response', (res) =>
-          resolve({ status: res.statusCode ?? 502, contentType: res.headers['content-type'] ?? 'text/plain', body: res }),
+          resolve({
+            status: res.statusCode ?? 502,
+            contentType: res.headers['content-type'] ?? 'text/plain',
+            body: res,
+          }),
         );
         req.end(body);
       });

@@ -23,12 +23,20 @@ async function closedPort(): Promise<number> {
 
 let web: WebServer;
 beforeAll(async () => {
-  web = await startWebServer({ port: 0, info, upstream: agentServerUpstream(new URL(`http://127.0.0.1:${await closedPort()}`)) });
+  web = await startWebServer({
+    port: 0,
+    info,
+    upstream: agentServerUpstream(new URL(`http://127.0.0.1:${await closedPort()}`)),
+  });
 });
 afterAll(() => web.close());
 
 const post = (headers: Record<string, string>, path = '/api/invocations') =>
-  fetch(new URL(path, web.url), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"prompt":"hi"}' });
+  fetch(new URL(path, web.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: '{"prompt":"hi"}',
+  });
 
 describe('web server', () => {
   test('binds to loopback and serves the page, its modules and the SSE parser', async () => {
@@ -36,15 +44,32 @@ describe('web server', () => {
     const page = await fetch(web.url);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     expect(await page.text()).toContain('<textarea id="prompt"');
-    for (const path of ['/app.js', '/audio-worklet.js', '/player.js', '/transports.js', '/timeline.js', '/vendor/eventsource-parser/index.js', '/vendor/eventsource-parser/parse.js']) {
+    for (const path of [
+      '/app.js',
+      '/audio-worklet.js',
+      '/player.js',
+      '/transports.js',
+      '/timeline.js',
+      '/vendor/eventsource-parser/index.js',
+      '/vendor/eventsource-parser/parse.js',
+    ]) {
       const res = await fetch(new URL(path, web.url));
-      expect([path, res.status, res.headers.get('content-type')]).toEqual([path, 200, 'text/javascript; charset=utf-8']);
+      expect([path, res.status, res.headers.get('content-type')]).toEqual([
+        path,
+        200,
+        'text/javascript; charset=utf-8',
+      ]);
     }
     expect((await fetch(new URL('/styles.css', web.url))).status).toBe(200);
   });
 
   test('serves only its own files', async () => {
-    for (const path of ['/../package.json', '/%2e%2e/package.json', '/vendor/eventsource-parser/../package.json', '/nope.js']) {
+    for (const path of [
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/vendor/eventsource-parser/../package.json',
+      '/nope.js',
+    ]) {
       expect((await fetch(new URL(path, web.url))).status).toBe(404);
     }
   });
@@ -61,7 +86,9 @@ describe('web server', () => {
     // DNS rebinding: the right address, someone else's name.
     const rebound = await new Promise<number>((resolve, reject) => {
       const req = net.connect(web.port, '127.0.0.1', () =>
-        req.end(`POST /api/invocations HTTP/1.1\r\nHost: evil.example:${web.port}\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`),
+        req.end(
+          `POST /api/invocations HTTP/1.1\r\nHost: evil.example:${web.port}\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`,
+        ),
       );
       let text = '';
       req.on('data', (d) => (text += d));

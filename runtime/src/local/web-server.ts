@@ -86,7 +86,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${why}\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (client) => relayWebSocket(client, sessionOf(url.searchParams.get('session'))));
+    wss.handleUpgrade(req, socket, head, (client) =>
+      relayWebSocket(client, sessionOf(url.searchParams.get('session'))),
+    );
   });
 
   function relayWebSocket(client: WebSocket, sessionId: string): void {

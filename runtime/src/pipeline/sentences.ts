@@ -96,10 +96,20 @@ export class SentenceLedger {
         return;
       }
       case 'audio_end':
-        Object.assign(t, { synthesisMs: event.synthesis_ms, queueMs: event.queue_ms, durationMs: event.duration_ms, samples: event.samples });
+        Object.assign(t, {
+          synthesisMs: event.synthesis_ms,
+          queueMs: event.queue_ms,
+          durationMs: event.duration_ms,
+          samples: event.samples,
+        });
         this.audioMs += event.duration_ms;
         this.spoken++;
-        this.#emit({ type: 'sentence_end', id: t.id, duration_ms: event.duration_ms, synthesis_ms: event.synthesis_ms });
+        this.#emit({
+          type: 'sentence_end',
+          id: t.id,
+          duration_ms: event.duration_ms,
+          synthesis_ms: event.synthesis_ms,
+        });
         this.#done.get(t.id)?.resolve();
         return;
     }

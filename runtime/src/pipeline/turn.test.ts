@@ -29,12 +29,15 @@ afterAll(async () => container?.close());
 
 async function turn(policy: TurnPolicy, overrides: Partial<TurnContext> = {}, prompt = ANSWER, signal?: AbortSignal) {
   const events: PipelineEvent[] = [];
-  const result = await runTurn({ ...context, ...overrides }, {
-    request: { prompt },
-    policy,
-    emit: (e) => events.push(e),
-    ...(signal ? { signal } : {}),
-  });
+  const result = await runTurn(
+    { ...context, ...overrides },
+    {
+      request: { prompt },
+      policy,
+      emit: (e) => events.push(e),
+      ...(signal ? { signal } : {}),
+    },
+  );
   return { events, result };
 }
 
@@ -49,11 +52,21 @@ describe('runTurn', () => {
       const s = shape(events);
       expect(s[0]).toBe('start');
       expect(s.slice(-2)).toEqual(['metrics', 'done']);
-      expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe(ANSWER);
+      expect(
+        events
+          .filter((e) => e.type === 'text')
+          .map((e) => (e as { delta: string }).delta)
+          .join(''),
+      ).toBe(ANSWER);
       const sentences = sentencesOf(events);
       expect(sentences.map((x) => x.id)).toEqual(sentences.map((_, i) => `s${i}`));
       // Nothing lost or duplicated: the sentences joined are the answer (up to whitespace).
-      expect(sentences.map((x) => x.text).join(' ').replace(/\s+/g, ' ')).toBe(ANSWER.replace(/\s+/g, ' '));
+      expect(
+        sentences
+          .map((x) => x.text)
+          .join(' ')
+          .replace(/\s+/g, ' '),
+      ).toBe(ANSWER.replace(/\s+/g, ' '));
       for (const x of sentences) {
         expect(x.seqs).toEqual(x.seqs.map((_, i) => i));
         // pcm_s16le at 24 kHz: 48 bytes per ms; the bytes match the reported duration.
@@ -63,7 +76,10 @@ describe('runTurn', () => {
       const metrics = events.find((e) => e.type === 'metrics')!;
       expect(metrics).toMatchObject({ sentences: sentences.length });
       if (metrics.type !== 'metrics') throw new Error('unreachable');
-      expect(metrics.audio_ms).toBeCloseTo(sentences.reduce((a, x) => a + x.duration_ms!, 0), 1);
+      expect(metrics.audio_ms).toBeCloseTo(
+        sentences.reduce((a, x) => a + x.duration_ms!, 0),
+        1,
+      );
       expect(metrics.first_audio_ms!).toBeGreaterThanOrEqual(metrics.first_sentence_ms!);
       expect(metrics.first_sentence_ms!).toBeGreaterThanOrEqual(metrics.first_token_ms!);
       expect(result.sentences.every((t) => t.spoken.length > 0 && t.sentMs! >= t.readyMs)).toBe(true);
@@ -107,17 +123,20 @@ describe('runTurn', () => {
     const slow = new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 200 });
     const events: PipelineEvent[] = [];
     let cutAt = -1;
-    const result = await runTurn({ ...context, llm: slow }, {
-      request: { prompt: ANSWER.repeat(5) },
-      signal: controller.signal,
-      emit: (e) => {
-        events.push(e);
-        if (e.type === 'audio' && cutAt < 0) {
-          cutAt = events.length;
-          controller.abort();
-        }
+    const result = await runTurn(
+      { ...context, llm: slow },
+      {
+        request: { prompt: ANSWER.repeat(5) },
+        signal: controller.signal,
+        emit: (e) => {
+          events.push(e);
+          if (e.type === 'audio' && cutAt < 0) {
+            cutAt = events.length;
+            controller.abort();
+          }
+        },
       },
-    });
+    );
     expect(result.outcome).toBe('cancelled');
     expect(events.slice(cutAt).map((e) => e.type)).toEqual(['metrics', 'done']);
     expect(events.at(-1)).toEqual({ type: 'done', cancelled: true });
@@ -130,14 +149,17 @@ describe('runTurn', () => {
       const tts = new WebSocketTransport({ url: `ws://127.0.0.1:${proxy.port}` });
       const events: PipelineEvent[] = [];
       let audioOfS1 = 0;
-      const result = await runTurn({ ...context, tts }, {
-        request: { prompt: ANSWER },
-        emit: (e) => {
-          events.push(e);
-          // Cut the connection after s1 has delivered part of its audio.
-          if (e.type === 'audio' && e.id === 's1' && ++audioOfS1 === 1) proxy.cutAll();
+      const result = await runTurn(
+        { ...context, tts },
+        {
+          request: { prompt: ANSWER },
+          emit: (e) => {
+            events.push(e);
+            // Cut the connection after s1 has delivered part of its audio.
+            if (e.type === 'audio' && e.id === 's1' && ++audioOfS1 === 1) proxy.cutAll();
+          },
         },
-      });
+      );
       expect(result.outcome).toBe('completed');
       const broken = sentencesOf(events);
       expect(audioOfS1).toBeGreaterThan(1);
@@ -154,33 +176,53 @@ describe('runTurn', () => {
     const { events, result } = await turn('stream', {}, prompt);
     expect(result.outcome).toBe('completed');
     expect(shape(events)).toEqual(['start', 'text', 'metrics', 'done']);
-    expect(events.find((e) => e.type === 'metrics')).toMatchObject({ sentences: 0, first_sentence_ms: null, first_audio_ms: null, audio_ms: 0 });
+    expect(events.find((e) => e.type === 'metrics')).toMatchObject({
+      sentences: 0,
+      first_sentence_ms: null,
+      first_audio_ms: null,
+      audio_ms: 0,
+    });
   });
 
   test('a turn over its time limit ends with a timeout error, its work stopped', async () => {
     const events: PipelineEvent[] = [];
     const slow = new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 20 });
-    const result = await runTurn({ ...context, llm: slow }, { request: { prompt: ANSWER }, timeoutMs: 300, emit: (e) => events.push(e) });
+    const result = await runTurn(
+      { ...context, llm: slow },
+      { request: { prompt: ANSWER }, timeoutMs: 300, emit: (e) => events.push(e) },
+    );
     expect(result.outcome).toBe('failed');
     expect(result.error).toEqual({ code: 'timeout', message: 'the turn took longer than 300 ms' });
     expect(shape(events).slice(-3)).toEqual(['metrics', 'error', 'done']);
     // The echo model would have needed seconds for the whole answer: it was stopped.
-    const shown = events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('');
+    const shown = events
+      .filter((e) => e.type === 'text')
+      .map((e) => (e as { delta: string }).delta)
+      .join('');
     expect(shown.length).toBeLessThan(ANSWER.length);
   });
 
   test('an unknown voice is an unknown_voice error naming the voices', async () => {
     const events: PipelineEvent[] = [];
-    const result = await runTurn(context, { request: { prompt: 'Hello there, friend.', voice: 'xx_nobody' }, emit: (e) => events.push(e) });
+    const result = await runTurn(context, {
+      request: { prompt: 'Hello there, friend.', voice: 'xx_nobody' },
+      emit: (e) => events.push(e),
+    });
     expect(result.outcome).toBe('failed');
-    expect(result.error).toMatchObject({ code: 'unknown_voice', message: expect.stringMatching(/"xx_nobody".*af_heart/) });
+    expect(result.error).toMatchObject({
+      code: 'unknown_voice',
+      message: expect.stringMatching(/"xx_nobody".*af_heart/),
+    });
     expect(shape(events).slice(-3)).toEqual(['metrics', 'error', 'done']);
     expect(events.some((e) => e.type === 'audio')).toBe(false);
   });
 
   test('no TTS endpoint: a tts_unavailable error, and the turn ends', async () => {
     const { result, events } = await turn('stream', { tts: new WebSocketTransport({ url: 'ws://127.0.0.1:1' }) });
-    expect(result.error).toMatchObject({ code: 'tts_unavailable', message: expect.stringMatching(/cannot open a TTS session/) });
+    expect(result.error).toMatchObject({
+      code: 'tts_unavailable',
+      message: expect.stringMatching(/cannot open a TTS session/),
+    });
     expect(events.at(-1)).toEqual({ type: 'done' });
   });
 
@@ -190,7 +232,10 @@ describe('runTurn', () => {
       const llm = new OpenAIProvider({ baseURL: `${fake.url}/v1`, model: 'm' });
       fake.failNext(400, { error: { message: 'context too long' } });
       const { result, events } = await turn('stream', { llm });
-      expect(result.error).toMatchObject({ code: 'llm_error', message: expect.stringMatching(/HTTP 400.*context too long/) });
+      expect(result.error).toMatchObject({
+        code: 'llm_error',
+        message: expect.stringMatching(/HTTP 400.*context too long/),
+      });
       expect(shape(events)).toEqual(['start', 'metrics', 'error', 'done']);
     } finally {
       await fake.close();

@@ -42,7 +42,10 @@ class Turn {
     this.#options = options;
     this.#requestId = options.requestId ?? randomUUID();
     this.#policy = options.policy ?? (options.request.mode === 'batch' ? 'batch' : 'stream');
-    this.#ledger = new SentenceLedger((event) => this.#emit(event), () => this.#now());
+    this.#ledger = new SentenceLedger(
+      (event) => this.#emit(event),
+      () => this.#now(),
+    );
   }
 
   #now(): number {
@@ -89,7 +92,10 @@ class Turn {
     if (signal?.aborted) this.#cancel();
     signal?.addEventListener('abort', () => this.#cancel(), { once: true });
     const { timeoutMs } = this.#options;
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.#fail('timeout', `the turn took longer than ${timeoutMs} ms`), timeoutMs);
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => this.#fail('timeout', `the turn took longer than ${timeoutMs} ms`), timeoutMs);
     try {
       return await this.#run(settings);
     } finally {
@@ -98,7 +104,12 @@ class Turn {
   }
 
   async #run(settings: Required<VoiceSettings>): Promise<TurnResult> {
-    this.#emit({ type: 'start', request_id: this.#requestId, sample_rate: settings.sample_rate, format: settings.format });
+    this.#emit({
+      type: 'start',
+      request_id: this.#requestId,
+      sample_rate: settings.sample_rate,
+      format: settings.format,
+    });
 
     // Open the TTS session while the LLM thinks: its connection time hides behind the first token.
     const opened = this.#cancelled ? Promise.resolve(null) : this.#openSession(settings);
@@ -129,7 +140,10 @@ class Turn {
     try {
       if (this.#stopped) return;
       const { llm, systemPrompt } = this.#context;
-      for await (const delta of llm.stream(this.#options.request.prompt, { signal: this.#abort.signal, ...(systemPrompt ? { systemPrompt } : {}) })) {
+      for await (const delta of llm.stream(this.#options.request.prompt, {
+        signal: this.#abort.signal,
+        ...(systemPrompt ? { systemPrompt } : {}),
+      })) {
         this.#firstTokenMs ??= this.#now();
         this.#emit({ type: 'text', delta });
         if (plan.wholeAnswerFirst) answer += delta;
@@ -138,9 +152,10 @@ class Turn {
     } catch (error) {
       if (this.#stopped) return;
       // The text shown so far is still spoken (below); the error follows its audio.
-      this.#llmError = error instanceof LlmError
-        ? { code: error.code, message: error.message }
-        : { code: 'llm_error', message: `${this.#context.llm.name} LLM failed: ${describe(error)}` };
+      this.#llmError =
+        error instanceof LlmError
+          ? { code: error.code, message: error.message }
+          : { code: 'llm_error', message: `${this.#context.llm.name} LLM failed: ${describe(error)}` };
     }
     if (this.#stopped) return;
     if (plan.wholeAnswerFirst) enqueue(plan.splitter.push(answer));
@@ -158,7 +173,10 @@ class Turn {
       const { voices } = await session.ready;
       if (voices.length > 0 && !voices.includes(settings.voice)) {
         const some = voices.slice(0, 12).join(', ');
-        this.#fail('unknown_voice', `unknown voice ${JSON.stringify(settings.voice)}; available: ${some}${voices.length > 12 ? ', ...' : ''}`);
+        this.#fail(
+          'unknown_voice',
+          `unknown voice ${JSON.stringify(settings.voice)}; available: ${some}${voices.length > 12 ? ', ...' : ''}`,
+        );
       }
       return session;
     } catch (error) {

@@ -7,8 +7,7 @@ import type { TurnPolicy } from './policies.ts';
 
 /** Turn events as the pipeline emits them: audio carries bytes (SSE base64-encodes them, WS sends binary). */
 export type PipelineEvent =
-  | Exclude<TurnEvent, { type: 'audio' }>
-  | { type: 'audio'; id: string; seq: number; data: Uint8Array };
+  Exclude<TurnEvent, { type: 'audio' }> | { type: 'audio'; id: string; seq: number; data: Uint8Array };
 
 export interface VoiceDefaults {
   voice: string;

@@ -13,7 +13,11 @@ import { SageMakerStreamError } from './errors.ts';
 import { codec, encodeException, encodePayloadPart, readMessages } from './event-stream.ts';
 import type { ResponseEvent } from './event-stream.ts';
 
-const CREDS = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session-token-1' };
+const CREDS = {
+  accessKeyId: 'AKIDEXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+  sessionToken: 'session-token-1',
+};
 let server: Http2Server | undefined;
 afterEach(async () => {
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
@@ -36,14 +40,25 @@ describe('openBidiStream on the wire', () => {
     let headers: IncomingHttpHeaders = {};
     const body: Buffer[] = [];
     let done!: () => void;
-    const received = new Promise<void>((resolve) => { done = resolve; });
+    const received = new Promise<void>((resolve) => {
+      done = resolve;
+    });
     const url = await peer((stream, h) => {
       headers = h;
       stream.respond({ ':status': 200, 'content-type': 'application/vnd.amazon.eventstream' });
       stream.on('data', (chunk: Buffer) => body.push(chunk));
-      stream.on('end', () => { stream.end(); done(); });
+      stream.on('end', () => {
+        stream.end();
+        done();
+      });
     });
-    const stream = await openBidiStream({ endpointName: 'my-endpoint', region: 'eu-west-1', endpoint: url, credentials: CREDS, targetVariant: 'blue' });
+    const stream = await openBidiStream({
+      endpointName: 'my-endpoint',
+      region: 'eu-west-1',
+      endpoint: url,
+      credentials: CREDS,
+      targetVariant: 'blue',
+    });
     stream.send({ bytes: fromUtf8('{"type":"config"}'), dataType: 'UTF8' });
     stream.send({ bytes: new Uint8Array([1, 2, 3]), dataType: 'BINARY', completionState: 'PARTIAL' });
     stream.end();
@@ -57,13 +72,23 @@ describe('openBidiStream on the wire', () => {
     expect(headers['x-amzn-sagemaker-target-variant']).toBe('blue');
     expect(headers['content-length']).toBeUndefined();
     const amzDate = String(headers['x-amz-date']);
-    const auth = /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/(\d{8})\/eu-west-1\/sagemaker\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(String(headers.authorization));
+    const auth =
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/(\d{8})\/eu-west-1\/sagemaker\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+        String(headers.authorization),
+      );
     expect(auth).not.toBeNull();
     expect(auth![1]).toBe(amzDate.slice(0, 8));
-    expect(auth![2]!.split(';')).toEqual(expect.arrayContaining(['host', 'content-type', 'x-amz-content-sha256', 'x-amz-date', 'x-amz-security-token']));
+    expect(auth![2]!.split(';')).toEqual(
+      expect.arrayContaining(['host', 'content-type', 'x-amz-content-sha256', 'x-amz-date', 'x-amz-security-token']),
+    );
 
     const outer = [];
-    for await (const message of readMessages((async function* () { yield Buffer.concat(body); })())) outer.push(message);
+    for await (const message of readMessages(
+      (async function* () {
+        yield Buffer.concat(body);
+      })(),
+    ))
+      outer.push(message);
     expect(outer).toHaveLength(3);
     let prior = auth![3]!;
     for (const message of outer) {
@@ -74,7 +99,10 @@ describe('openBidiStream on the wire', () => {
       expect(signature.type).toBe('binary');
       // Recompute: signing key for that event's date, string to sign per the field notes.
       const when = date.value as Date;
-      const iso = when.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+      const iso = when
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d{3}/, '');
       const day = iso.slice(0, 8);
       const key = hmac(hmac(hmac(hmac(`AWS4${CREDS.secretAccessKey}`, day), 'eu-west-1'), 'sagemaker'), 'aws4_request');
       const dateHeader = Buffer.alloc(1 + 5 + 1 + 8);
@@ -82,14 +110,27 @@ describe('openBidiStream on the wire', () => {
       dateHeader.write(':date', 1, 'ascii');
       dateHeader.writeUInt8(8, 6); // timestamp
       dateHeader.writeBigInt64BE(BigInt(when.getTime()), 7);
-      const toSign = ['AWS4-HMAC-SHA256-PAYLOAD', iso, `${day}/eu-west-1/sagemaker/aws4_request`, prior, sha256hex(dateHeader), sha256hex(message.body)].join('\n');
+      const toSign = [
+        'AWS4-HMAC-SHA256-PAYLOAD',
+        iso,
+        `${day}/eu-west-1/sagemaker/aws4_request`,
+        prior,
+        sha256hex(dateHeader),
+        sha256hex(message.body),
+      ].join('\n');
       const expected = hmac(key, toSign).toString('hex');
       expect(Buffer.from(signature.value as Uint8Array).toString('hex')).toBe(expected);
       prior = expected;
     }
     const inner = outer.slice(0, 2).map((m) => codec.decode(m.body));
-    const strings = (h: Record<string, { type: string; value: unknown }>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, v.value]));
-    expect(strings(inner[0]!.headers)).toEqual({ ':event-type': 'PayloadPart', ':message-type': 'event', ':content-type': 'application/octet-stream', DataType: 'UTF8' });
+    const strings = (h: Record<string, { type: string; value: unknown }>) =>
+      Object.fromEntries(Object.entries(h).map(([k, v]) => [k, v.value]));
+    expect(strings(inner[0]!.headers)).toEqual({
+      ':event-type': 'PayloadPart',
+      ':message-type': 'event',
+      ':content-type': 'application/octet-stream',
+      DataType: 'UTF8',
+    });
     expect(Buffer.from(inner[0]!.body).toString()).toBe('{"type":"config"}');
     expect(strings(inner[1]!.headers)).toMatchObject({ DataType: 'BINARY', CompletionState: 'PARTIAL' });
     expect([...inner[1]!.body]).toEqual([1, 2, 3]);
@@ -132,11 +173,24 @@ describe('openBidiStream on the wire', () => {
 
   test('an AWS error response becomes a SageMakerStreamError with code and status', async () => {
     const url = await peer((stream) => {
-      stream.respond({ ':status': 400, 'x-amzn-errortype': 'ValidationError:http://internal.amazon.com/coral/', 'content-type': 'application/json' });
+      stream.respond({
+        ':status': 400,
+        'x-amzn-errortype': 'ValidationError:http://internal.amazon.com/coral/',
+        'content-type': 'application/json',
+      });
       stream.end(JSON.stringify({ message: 'Endpoint e of account 1 not found.' }));
     });
-    const error = await openBidiStream({ endpointName: 'e', region: 'us-east-1', endpoint: url, credentials: CREDS }).catch((e: unknown) => e);
+    const error = await openBidiStream({
+      endpointName: 'e',
+      region: 'us-east-1',
+      endpoint: url,
+      credentials: CREDS,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SageMakerStreamError);
-    expect(error).toMatchObject({ code: 'ValidationError', status: 400, message: expect.stringContaining('not found') });
+    expect(error).toMatchObject({
+      code: 'ValidationError',
+      status: 400,
+      message: expect.stringContaining('not found'),
+    });
   });
 });

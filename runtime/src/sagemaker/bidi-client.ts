@@ -14,7 +14,13 @@ import { HttpRequest } from '@smithy/protocol-http';
 import type { HttpResponse } from '@smithy/protocol-http';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import { EVENT_STREAM_CONTENT_TYPE, STREAMING_PAYLOAD_HASH, decodeResponseEvent, encodePayloadPart, readMessages } from './event-stream.ts';
+import {
+  EVENT_STREAM_CONTENT_TYPE,
+  STREAMING_PAYLOAD_HASH,
+  decodeResponseEvent,
+  encodePayloadPart,
+  readMessages,
+} from './event-stream.ts';
 import type { PayloadPart, ResponseEvent } from './event-stream.ts';
 import { SageMakerStreamError, parseErrorResponse } from './errors.ts';
 import { createSigner, runtimeEndpoint } from './signing.ts';
@@ -46,7 +52,9 @@ export interface BidiStream {
   close(): void;
 }
 
-export async function resolveCredentials(credentials: BidiStreamOptions['credentials']): Promise<AwsCredentialIdentity> {
+export async function resolveCredentials(
+  credentials: BidiStreamOptions['credentials'],
+): Promise<AwsCredentialIdentity> {
   const source = credentials ?? defaultProvider();
   return typeof source === 'function' ? await source() : source;
 }
@@ -84,11 +92,20 @@ export async function openBidiStream(options: BidiStreamOptions): Promise<BidiSt
   let response: HttpResponse;
   try {
     const next = async (args: { request: unknown }) =>
-      handler.handle(args.request as HttpRequest, { ...(options.signal && { abortSignal: options.signal }), isEventStream: true });
-    ({ response } = (await payloadHandler.handle(next as never, { request: signed, input: {} })) as { response: HttpResponse });
+      handler.handle(args.request as HttpRequest, {
+        ...(options.signal && { abortSignal: options.signal }),
+        isEventStream: true,
+      });
+    ({ response } = (await payloadHandler.handle(next as never, { request: signed, input: {} })) as {
+      response: HttpResponse;
+    });
   } catch (error) {
     handler.destroy();
-    throw new SageMakerStreamError('NetworkingError', `cannot open the bidirectional stream at ${url.origin}: ${(error as Error).message}`, { cause: error });
+    throw new SageMakerStreamError(
+      'NetworkingError',
+      `cannot open the bidirectional stream at ${url.origin}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   const stream = response.body as ClientHttp2Stream;
   if (response.statusCode !== 200) {
@@ -101,7 +118,9 @@ export async function openBidiStream(options: BidiStreamOptions): Promise<BidiSt
   let inputEnded = false;
   let lastWasException = false;
   return {
-    send: (part) => { if (!input.writableEnded) input.write(encodePayloadPart(part)); },
+    send: (part) => {
+      if (!input.writableEnded) input.write(encodePayloadPart(part));
+    },
     end: () => {
       inputEnded = true;
       if (input.writableEnded) return;
@@ -124,7 +143,9 @@ export async function openBidiStream(options: BidiStreamOptions): Promise<BidiSt
         }
       } catch (error) {
         if (closed) return;
-        throw new SageMakerStreamError('StreamReset', `bidirectional stream failed: ${(error as Error).message}`, { cause: error });
+        throw new SageMakerStreamError('StreamReset', `bidirectional stream failed: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
       // A reset ends the body like a clean end (field notes, section 4), and behind
       // NodeHttp2Handler the RST_STREAM code is not kept (rstCode reads 0). So: a response that
@@ -132,7 +153,10 @@ export async function openBidiStream(options: BidiStreamOptions): Promise<BidiSt
       // our end, an aborted stream is a reset.
       if (closed || lastWasException) return;
       if (!inputEnded || stream.aborted || (stream.rstCode !== undefined && stream.rstCode !== 0)) {
-        throw new SageMakerStreamError('StreamReset', `the bidirectional stream ended abnormally${inputEnded ? '' : ' before the end of input'} (HTTP/2 code ${stream.rstCode})`);
+        throw new SageMakerStreamError(
+          'StreamReset',
+          `the bidirectional stream ended abnormally${inputEnded ? '' : ' before the end of input'} (HTTP/2 code ${stream.rstCode})`,
+        );
       }
     })(),
   };

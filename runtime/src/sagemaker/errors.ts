@@ -14,7 +14,11 @@ export class SageMakerStreamError extends Error {
 }
 
 /** Reads an AWS JSON error response (x-amzn-errortype header, `message`/`Message` in the body). */
-export function parseErrorResponse(status: number, headers: Record<string, string | undefined>, body: string): SageMakerStreamError {
+export function parseErrorResponse(
+  status: number,
+  headers: Record<string, string | undefined>,
+  body: string,
+): SageMakerStreamError {
   let parsed: { __type?: string; message?: string; Message?: string } = {};
   try {
     parsed = JSON.parse(body) as typeof parsed;
@@ -22,5 +26,9 @@ export function parseErrorResponse(status: number, headers: Record<string, strin
     parsed = { message: body.slice(0, 500) };
   }
   const type = (headers['x-amzn-errortype'] ?? parsed.__type ?? `Http${status}`).split(':')[0]!.split('#').at(-1)!;
-  return new SageMakerStreamError(type, `${type} (HTTP ${status}): ${parsed.message ?? parsed.Message ?? 'no message'}`, { status });
+  return new SageMakerStreamError(
+    type,
+    `${type} (HTTP ${status}): ${parsed.message ?? parsed.Message ?? 'no message'}`,
+    { status },
+  );
 }

@@ -45,7 +45,11 @@ export function encodePayloadPart(part: PayloadPart): Uint8Array {
 /** A modeled exception event (ModelStreamError, InternalStreamFailure, ...) with a JSON body. */
 export function encodeException(name: string, body: Record<string, string>): Uint8Array {
   return codec.encode({
-    headers: { ':message-type': str('exception'), ':exception-type': str(name), ':content-type': str('application/json') },
+    headers: {
+      ':message-type': str('exception'),
+      ':exception-type': str(name),
+      ':content-type': str('application/json'),
+    },
     body: fromUtf8(JSON.stringify(body)),
   });
 }
@@ -60,7 +64,8 @@ export function decodePayloadPart(message: Message): PayloadPart | null {
   if (header(message, ':message-type') !== 'event' || header(message, ':event-type') !== 'PayloadPart') return null;
   const dataType = header(message, 'DataType');
   const completionState = header(message, 'CompletionState');
-  if (dataType !== undefined && dataType !== 'UTF8' && dataType !== 'BINARY') throw new Error(`PayloadPart has an unknown DataType ${dataType}`);
+  if (dataType !== undefined && dataType !== 'UTF8' && dataType !== 'BINARY')
+    throw new Error(`PayloadPart has an unknown DataType ${dataType}`);
   if (completionState !== undefined && completionState !== 'PARTIAL' && completionState !== 'COMPLETE') {
     throw new Error(`PayloadPart has an unknown CompletionState ${completionState}`);
   }

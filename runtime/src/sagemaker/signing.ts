@@ -11,8 +11,10 @@ export function createSigner(credentials: AwsCredentialIdentity, region: string)
 
 /** The runtime endpoint: the given URL, or the regional one (bidi streams listen on 8443). */
 export function runtimeEndpoint(endpoint: string | undefined, region: string, port?: number): URL {
-  if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region)) throw new TypeError(`AWS_REGION must be a region name like us-east-1, got ${JSON.stringify(region)}`);
+  if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region))
+    throw new TypeError(`AWS_REGION must be a region name like us-east-1, got ${JSON.stringify(region)}`);
   const url = new URL(endpoint ?? `https://runtime.sagemaker.${region}.amazonaws.com${port ? `:${port}` : ''}`);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`SAGEMAKER_RUNTIME_URL must be http(s)://, got ${JSON.stringify(endpoint)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`SAGEMAKER_RUNTIME_URL must be http(s)://, got ${JSON.stringify(endpoint)}`);
   return url;
 }

@@ -45,9 +45,19 @@ function checkTurn(events: PipelineEvent[]) {
   const s = shape(events);
   expect(s[0]).toBe('start');
   expect(s.slice(-2)).toEqual(['metrics', 'done']);
-  expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe(PROMPT);
+  expect(
+    events
+      .filter((e) => e.type === 'text')
+      .map((e) => (e as { delta: string }).delta)
+      .join(''),
+  ).toBe(PROMPT);
   const sentences = sentencesOf(events);
-  expect(sentences.map((x) => x.text).join(' ').replace(/\s+/g, ' ')).toBe(PROMPT.replace(/\s+/g, ' '));
+  expect(
+    sentences
+      .map((x) => x.text)
+      .join(' ')
+      .replace(/\s+/g, ' '),
+  ).toBe(PROMPT.replace(/\s+/g, ' '));
   expect(sentences[0]!.text).toBe('Streaming speech starts speaking early,');
   for (const x of sentences) {
     expect(x.seqs).toEqual(x.seqs.map((_, i) => i));
@@ -63,11 +73,23 @@ describe.each([
   ['direct WebSocket', () => direct()],
   [
     'SageMaker bidi stream via the local router',
-    () => new SageMakerBidiTransport({ endpointName: 'kokoro-local', region: 'us-east-1', endpoint: router.url, credentials: LOCAL_CREDENTIALS }),
+    () =>
+      new SageMakerBidiTransport({
+        endpointName: 'kokoro-local',
+        region: 'us-east-1',
+        endpoint: router.url,
+        credentials: LOCAL_CREDENTIALS,
+      }),
   ],
   [
     'SageMaker response streams via the local router',
-    () => new SageMakerResponseStreamTransport({ endpointName: 'kokoro-local', region: 'us-east-1', endpoint: router.url, credentials: LOCAL_CREDENTIALS }),
+    () =>
+      new SageMakerResponseStreamTransport({
+        endpointName: 'kokoro-local',
+        region: 'us-east-1',
+        endpoint: router.url,
+        credentials: LOCAL_CREDENTIALS,
+      }),
   ],
 ])('agent server, TTS over %s', (_name, transport) => {
   let server: AgentServer;
@@ -93,7 +115,9 @@ describe.each([
       // Faster speech is shorter; at 16 kHz there are 32 bytes per ms.
       const second = sentencesOf(caller.turn(1));
       for (const x of second) expect(x.bytes / 32).toBeCloseTo(x.duration_ms!, 0);
-      expect(second.reduce((a, x) => a + x.duration_ms!, 0)).toBeLessThan(first.reduce((a, x) => a + x.duration_ms!, 0));
+      expect(second.reduce((a, x) => a + x.duration_ms!, 0)).toBeLessThan(
+        first.reduce((a, x) => a + x.duration_ms!, 0),
+      );
     } finally {
       caller.close();
     }
@@ -103,13 +127,25 @@ describe.each([
 describe('agent server: concurrency', () => {
   test('concurrent SSE turns each get their own text and audio', async () => {
     const server = await agent(direct());
-    const prompts = [PROMPT, 'A different answer for the second caller, with its own words. And a second sentence.', 'Third caller here. Short.'];
+    const prompts = [
+      PROMPT,
+      'A different answer for the second caller, with its own words. And a second sentence.',
+      'Third caller here. Short.',
+    ];
     const turns = await Promise.all(prompts.map((prompt) => sseTurn(server.url, { prompt })));
     turns.forEach(({ events }, i) => {
-      const text = events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('');
+      const text = events
+        .filter((e) => e.type === 'text')
+        .map((e) => (e as { delta: string }).delta)
+        .join('');
       expect(text).toBe(prompts[i]);
       const sentences = sentencesOf(events);
-      expect(sentences.map((x) => x.text).join(' ').replace(/\s+/g, ' ')).toBe(prompts[i]!.replace(/\s+/g, ' '));
+      expect(
+        sentences
+          .map((x) => x.text)
+          .join(' ')
+          .replace(/\s+/g, ' '),
+      ).toBe(prompts[i]!.replace(/\s+/g, ' '));
       for (const x of sentences) expect(x.bytes / 48).toBeCloseTo(x.duration_ms!, 0);
     });
     const ids = turns.map(({ events }) => (events[0] as { request_id: string }).request_id);
@@ -149,7 +185,12 @@ describe('agent server: cancel and disconnect', () => {
       await caller.until((events) => events.filter((e) => e.type === 'done').length === 2);
       expect(caller.turn(0).at(-1)).toEqual({ type: 'done', cancelled: true });
       const second = caller.turn(1);
-      expect(second.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe('New question. Answer it.');
+      expect(
+        second
+          .filter((e) => e.type === 'text')
+          .map((e) => (e as { delta: string }).delta)
+          .join(''),
+      ).toBe('New question. Answer it.');
     } finally {
       caller.close();
     }
@@ -161,21 +202,28 @@ describe('agent server: cancel and disconnect', () => {
       const server = await agent(direct(), { llm: new OpenAIProvider({ baseURL: `${fake.url}/v1`, model: 'm' }) });
       const controller = new AbortController();
       let busy: unknown;
-      await sseTurn(server.url, { prompt: PROMPT.repeat(3) }, {
-        controller,
-        onEvent: (e) => {
-          if (e.type === 'audio' && !controller.signal.aborted) {
-            void fetch(`${server.url}/ping`).then(async (r) => {
-              busy = await r.json();
-              controller.abort();
-            });
-          }
+      await sseTurn(
+        server.url,
+        { prompt: PROMPT.repeat(3) },
+        {
+          controller,
+          onEvent: (e) => {
+            if (e.type === 'audio' && !controller.signal.aborted) {
+              void fetch(`${server.url}/ping`).then(async (r) => {
+                busy = await r.json();
+                controller.abort();
+              });
+            }
+          },
         },
-      });
+      );
       expect(busy).toMatchObject({ status: 'HealthyBusy' });
       await fake.clientGone(); // the agent ended its LLM request
       for (;;) {
-        const ping = (await (await fetch(`${server.url}/ping`)).json()) as { status: string; time_of_last_update: number };
+        const ping = (await (await fetch(`${server.url}/ping`)).json()) as {
+          status: string;
+          time_of_last_update: number;
+        };
         expect(Number.isInteger(ping.time_of_last_update)).toBe(true);
         if (ping.status === 'Healthy') break;
         await new Promise((r) => setTimeout(r, 10));
@@ -201,7 +249,11 @@ describe('agent server: bad requests', () => {
   ])('POST /invocations with %s -> 400 invalid_request', async (_name, body, message) => {
     const { status, events } = await sseTurn(server.url, body);
     expect(status).toBe(400);
-    expect(events[0]).toMatchObject({ type: 'error', code: 'invalid_request', message: expect.stringMatching(message) });
+    expect(events[0]).toMatchObject({
+      type: 'error',
+      code: 'invalid_request',
+      message: expect.stringMatching(message),
+    });
   });
 
   test('routes: 413, 405, 404, /ping', async () => {
@@ -212,7 +264,9 @@ describe('agent server: bad requests', () => {
     expect(await get.json()).toEqual({ error: { code: 'method_not_allowed', message: 'use POST /invocations' } });
     const missing = await fetch(`${server.url}/nope`);
     expect(missing.status).toBe(404);
-    expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(/GET \/ping, POST \/invocations, GET \/ws/);
+    expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(
+      /GET \/ping, POST \/invocations, GET \/ws/,
+    );
     const ping = await fetch(`${server.url}/ping`);
     expect(ping.status).toBe(200);
     expect(await ping.json()).toEqual({ status: 'Healthy', time_of_last_update: expect.any(Number) });
@@ -223,7 +277,10 @@ describe('agent server: bad requests', () => {
     expect(status).toBe(200);
     expect(shape(events).slice(-3)).toEqual(['metrics', 'error', 'done']);
     expect(events.some((e) => e.type === 'audio' || e.type === 'sentence')).toBe(false);
-    expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'unknown_voice', message: expect.stringMatching(/zz_nobody.*af_heart/) });
+    expect(events.find((e) => e.type === 'error')).toMatchObject({
+      code: 'unknown_voice',
+      message: expect.stringMatching(/zz_nobody.*af_heart/),
+    });
   });
 
   test('WebSocket: bad messages get an error event and the socket stays usable', async () => {
@@ -244,27 +301,40 @@ describe('agent server: bad requests', () => {
       expect(caller.events.at(-1)).toEqual({ type: 'done' });
       caller.ws.send(Buffer.from([1, 2, 3]), { binary: true });
       await caller.until((events) => events.at(-1)?.type === 'error');
-      expect(caller.events.at(-1)).toEqual({ type: 'error', code: 'invalid_request', message: 'binary frames must carry a JSON message' });
+      expect(caller.events.at(-1)).toEqual({
+        type: 'error',
+        code: 'invalid_request',
+        message: 'binary frames must carry a JSON message',
+      });
     } finally {
       caller.close();
     }
   });
 
   test('over the turn limit: 503 busy with Retry-After', async () => {
-    const limited = await agent(direct(), { llm: new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 100 }), limits: { maxConcurrentTurns: 1 } });
+    const limited = await agent(direct(), {
+      llm: new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 100 }),
+      limits: { maxConcurrentTurns: 1 },
+    });
     const controller = new AbortController();
     let second: Response | undefined;
-    await sseTurn(limited.url, { prompt: PROMPT }, {
-      controller,
-      onEvent: (e) => {
-        if (e.type === 'start') {
-          void fetch(`${limited.url}/invocations`, { method: 'POST', body: JSON.stringify({ prompt: 'hi' }) }).then((r) => {
-            second = r;
-            controller.abort();
-          });
-        }
+    await sseTurn(
+      limited.url,
+      { prompt: PROMPT },
+      {
+        controller,
+        onEvent: (e) => {
+          if (e.type === 'start') {
+            void fetch(`${limited.url}/invocations`, { method: 'POST', body: JSON.stringify({ prompt: 'hi' }) }).then(
+              (r) => {
+                second = r;
+                controller.abort();
+              },
+            );
+          }
+        },
       },
-    });
+    );
     expect(second?.status).toBe(503);
     expect(second?.headers.get('retry-after')).toBe('1');
     expect(await second?.json()).toMatchObject({ error: { code: 'busy' } });

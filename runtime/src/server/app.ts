@@ -57,7 +57,12 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const log = options.logger ?? pino({ level: 'silent' });
   const turns = new TurnRunner(
-    { llm: options.llm, tts: options.tts, defaults, ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}) },
+    {
+      llm: options.llm,
+      tts: options.tts,
+      defaults,
+      ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+    },
     limits,
     log,
   );
@@ -74,7 +79,10 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
         request,
         (event) => {
           const { type, ...data } = event;
-          const payload = event.type === 'audio' ? { id: event.id, seq: event.seq, data: Buffer.from(event.data).toString('base64') } : data;
+          const payload =
+            event.type === 'audio'
+              ? { id: event.id, seq: event.seq, data: Buffer.from(event.data).toString('base64') }
+              : data;
           sse.event(type, JSON.stringify(payload));
         },
         gone.signal,
@@ -94,7 +102,8 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     const path = (req.url ?? '/').split('?')[0];
     const handle = async () => {
       if (path === '/ping') {
-        if (req.method !== 'GET' && req.method !== 'HEAD') throw new RequestError(405, 'method_not_allowed', 'use GET /ping');
+        if (req.method !== 'GET' && req.method !== 'HEAD')
+          throw new RequestError(405, 'method_not_allowed', 'use GET /ping');
         const body = JSON.stringify(turns.health.body());
         res.writeHead(200, { 'content-type': 'application/json' }).end(body);
       } else if (path === '/invocations') {
@@ -103,7 +112,11 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       } else if (path === '/ws') {
         throw new RequestError(400, 'invalid_request', 'GET /ws needs a WebSocket upgrade');
       } else {
-        throw new RequestError(404, 'not_found', `no route ${req.method} ${path}; the routes are GET /ping, POST /invocations, GET /ws`);
+        throw new RequestError(
+          404,
+          'not_found',
+          `no route ${req.method} ${path}; the routes are GET /ping, POST /invocations, GET /ws`,
+        );
       }
     };
     handle().catch((error: unknown) => {

@@ -2,7 +2,8 @@
 // and a stable code (the table is in runtime/README.md); one function writes them as JSON.
 import type { ServerResponse } from 'node:http';
 
-export type RequestErrorCode = 'invalid_request' | 'payload_too_large' | 'not_found' | 'method_not_allowed' | 'busy' | 'internal';
+export type RequestErrorCode =
+  'invalid_request' | 'payload_too_large' | 'not_found' | 'method_not_allowed' | 'busy' | 'internal';
 
 export class RequestError extends Error {
   readonly status: number;
@@ -22,19 +23,28 @@ export function sendError(res: ServerResponse, error: unknown, headers: Record<s
     return;
   }
   const body = JSON.stringify({ error: { code: known.code, message: known.message } });
-  res.writeHead(known.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+  res.writeHead(known.status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    ...headers,
+  });
   res.end(body);
 }
 
 /** Reads a request body up to `limit` bytes; a bigger one is a 413 without reading the rest. */
-export async function readBody(req: AsyncIterable<Buffer> & { headers: Record<string, unknown> }, limit: number): Promise<string> {
+export async function readBody(
+  req: AsyncIterable<Buffer> & { headers: Record<string, unknown> },
+  limit: number,
+): Promise<string> {
   const declared = Number(req.headers['content-length']);
-  if (declared > limit) throw new RequestError(413, 'payload_too_large', `request body is ${declared} bytes; the limit is ${limit}`);
+  if (declared > limit)
+    throw new RequestError(413, 'payload_too_large', `request body is ${declared} bytes; the limit is ${limit}`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += chunk.length;
-    if (size > limit) throw new RequestError(413, 'payload_too_large', `request body is over the limit of ${limit} bytes`);
+    if (size > limit)
+      throw new RequestError(413, 'payload_too_large', `request body is over the limit of ${limit} bytes`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -32,7 +32,11 @@ export function parseWsMessage(text: string): WsClientMessage {
   const json = parseJson(text);
   const type = (json as { type?: unknown } | null)?.type;
   if (type !== 'prompt' && type !== 'cancel') {
-    throw new RequestError(400, 'invalid_request', `message type must be "prompt" or "cancel", got ${JSON.stringify(type)}`);
+    throw new RequestError(
+      400,
+      'invalid_request',
+      `message type must be "prompt" or "cancel", got ${JSON.stringify(type)}`,
+    );
   }
   const parsed = wsClientMessageSchema.safeParse(json);
   if (!parsed.success) throw new RequestError(400, 'invalid_request', describeIssues(parsed.error));

@@ -32,6 +32,10 @@ test('frames events, splits multi-line data, refuses CR/LF in names, ignores wri
   const response = await fetch(url);
   expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
   expect(response.headers.get('cache-control')).toBe('no-cache, no-transform');
-  expect(await response.text()).toBe('event: one\ndata: {"a":1}\n\nevent: multi\ndata: line 1\ndata: line 2\ndata: line 3\n\n');
-  expect(results).toEqual([{ threw: 'SSE event name must be one non-empty line, got "bad\\nname"', afterClose: false }]);
+  expect(await response.text()).toBe(
+    'event: one\ndata: {"a":1}\n\nevent: multi\ndata: line 1\ndata: line 2\ndata: line 3\n\n',
+  );
+  expect(results).toEqual([
+    { threw: 'SSE event name must be one non-empty line, got "bad\\nname"', afterClose: false },
+  ]);
 });

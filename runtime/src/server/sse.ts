@@ -26,9 +26,13 @@ export class SseWriter {
 
   /** Writes one event; returns false when the caller is gone (nothing was written). */
   event(name: string, data: string): boolean {
-    if (/[\r\n]/.test(name) || name === '') throw new TypeError(`SSE event name must be one non-empty line, got ${JSON.stringify(name)}`);
+    if (/[\r\n]/.test(name) || name === '')
+      throw new TypeError(`SSE event name must be one non-empty line, got ${JSON.stringify(name)}`);
     if (this.closed) return false;
-    const lines = data.split(/\r\n|\r|\n/).map((line) => `data: ${line}\n`).join('');
+    const lines = data
+      .split(/\r\n|\r|\n/)
+      .map((line) => `data: ${line}\n`)
+      .join('');
     this.#res.write(`event: ${name}\n${lines}\n`);
     return true;
   }

@@ -29,12 +29,22 @@ export class TurnRunner {
   admit(): void {
     const { active } = this.health;
     if (active >= this.#limits.maxConcurrentTurns) {
-      throw new RequestError(503, 'busy', `agent is busy: ${active} turns running (limit ${this.#limits.maxConcurrentTurns}); retry shortly`);
+      throw new RequestError(
+        503,
+        'busy',
+        `agent is busy: ${active} turns running (limit ${this.#limits.maxConcurrentTurns}); retry shortly`,
+      );
     }
   }
 
   /** Runs one turn to its `done`; throws (before emitting anything) only when not admitted. */
-  async run(request: TurnRequest, emit: (event: PipelineEvent) => void, signal: AbortSignal, via: 'sse' | 'ws', session?: string): Promise<void> {
+  async run(
+    request: TurnRequest,
+    emit: (event: PipelineEvent) => void,
+    signal: AbortSignal,
+    via: 'sse' | 'ws',
+    session?: string,
+  ): Promise<void> {
     this.admit();
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal.reason);
@@ -44,8 +54,25 @@ export class TurnRunner {
     this.health.turnStarted();
     try {
       const requestId = randomUUID();
-      const result = await runTurn(this.#context, { request, emit, signal: controller.signal, requestId, timeoutMs: this.#limits.maxTurnMs });
-      this.#log.info({ request_id: requestId, session, via, mode: request.mode ?? 'stream', outcome: result.outcome, ...result.metrics, error: result.error }, 'turn');
+      const result = await runTurn(this.#context, {
+        request,
+        emit,
+        signal: controller.signal,
+        requestId,
+        timeoutMs: this.#limits.maxTurnMs,
+      });
+      this.#log.info(
+        {
+          request_id: requestId,
+          session,
+          via,
+          mode: request.mode ?? 'stream',
+          outcome: result.outcome,
+          ...result.metrics,
+          error: result.error,
+        },
+        'turn',
+      );
     } finally {
       signal.removeEventListener('abort', onAbort);
       this.#running.delete(controller);

@@ -7,7 +7,11 @@ import type { TurnRequest } from './events.ts';
 import { RequestError } from './errors.ts';
 import { parseWsMessage } from './requests.ts';
 
-export type StartTurn = (request: TurnRequest, emit: (event: PipelineEvent) => void, signal: AbortSignal) => Promise<void>;
+export type StartTurn = (
+  request: TurnRequest,
+  emit: (event: PipelineEvent) => void,
+  signal: AbortSignal,
+) => Promise<void>;
 
 export class WsSession {
   readonly #socket: WebSocket;
@@ -36,7 +40,8 @@ export class WsSession {
     let message;
     try {
       // JSON is accepted in binary frames too (some clients and proxies send everything binary).
-      if (isBinary && data.length > 0 && data[0] !== 0x7b) throw new RequestError(400, 'invalid_request', 'binary frames must carry a JSON message');
+      if (isBinary && data.length > 0 && data[0] !== 0x7b)
+        throw new RequestError(400, 'invalid_request', 'binary frames must carry a JSON message');
       message = parseWsMessage(data.toString('utf8'));
     } catch (error) {
       const message = error instanceof RequestError ? error.message : 'invalid message';

@@ -1,8 +1,18 @@
 // Inline speech rules: markdown spans, links, addresses, money, dates, units, symbols, emoji.
 import type { SpeechBuilder } from './speech-map.ts';
 import {
-  ABBREVIATIONS, MONTH_PATTERN, UNIT_PATTERN, monthName, monthNumber, ordinal, spokenClock, spokenDate, spokenEmail,
-  spokenHost, spokenMoney, spokenUnit,
+  ABBREVIATIONS,
+  MONTH_PATTERN,
+  UNIT_PATTERN,
+  monthName,
+  monthNumber,
+  ordinal,
+  spokenClock,
+  spokenDate,
+  spokenEmail,
+  spokenHost,
+  spokenMoney,
+  spokenUnit,
 } from './spoken-forms.ts';
 
 interface Rule {
@@ -15,8 +25,17 @@ interface Rule {
 }
 
 const FRACTIONS: Record<string, string> = {
-  '1/2': 'one half', '½': 'one half', '1/3': 'one third', '⅓': 'one third', '2/3': 'two thirds', '⅔': 'two thirds',
-  '1/4': 'one quarter', '¼': 'one quarter', '3/4': 'three quarters', '¾': 'three quarters', '24/7': '24 7',
+  '1/2': 'one half',
+  '½': 'one half',
+  '1/3': 'one third',
+  '⅓': 'one third',
+  '2/3': 'two thirds',
+  '⅔': 'two thirds',
+  '1/4': 'one quarter',
+  '¼': 'one quarter',
+  '3/4': 'three quarters',
+  '¾': 'three quarters',
+  '24/7': '24 7',
 };
 
 const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{N}])';
@@ -73,7 +92,8 @@ const RULES: Rule[] = [
   { re: '[*_~#`]+', speak: () => '' }, // emphasis, stray markers
   { re: '\\|+|->|=>|<-', speak: () => ' ' },
   {
-    re: '(?:\\p{Extended_Pictographic}|[\\u{1F1E6}-\\u{1F1FF}\\u{1F3FB}-\\u{1F3FF}\\uFE0E\\uFE0F\\u200D\\u20E3]|' +
+    re:
+      '(?:\\p{Extended_Pictographic}|[\\u{1F1E6}-\\u{1F1FF}\\u{1F3FB}-\\u{1F3FF}\\uFE0E\\uFE0F\\u200D\\u20E3]|' +
       '[•▪▫◦‣⁃►▸▶◀◂◆◇■□●○★☆✓✔✗✘✦✧➤➔→←↑↓↔⇒⇐⟶§¶†‡^\\\\])+',
     speak: () => ' ', // emoji and decorative symbols
   },

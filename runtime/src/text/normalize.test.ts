@@ -47,18 +47,27 @@ describe('numbers, money, times, dates, units, abbreviations', () => {
   test.each<[string, string]>([
     ['It costs $1,299.99 today.', 'It costs 1,299 dollars and 99 cents today.'],
     ['It costs $2026.', 'It costs 2,026 dollars.'], // kokoro-js would say "20 dollars 26"
-    ['Only $1 or €1.50 or £3 or ¥100 or ₹20', 'Only 1 dollar or 1 euro and 50 cents or 3 pounds or 100 yen or 20 rupees'],
+    [
+      'Only $1 or €1.50 or £3 or ¥100 or ₹20',
+      'Only 1 dollar or 1 euro and 50 cents or 3 pounds or 100 yen or 20 rupees',
+    ],
     ['Raised $5M and $2.5 billion', 'Raised 5 million dollars and 2.5 billion dollars'],
     ['Up 50% and 2.5% down', 'Up 50% and 2.5% down'], // espeak-ng says "percent" itself
     ['At 10:30 am, 14:30, 09:05 and 18:00', 'At 10:30 am, 14 30, 9 oh 5 and 18 hundred'],
     ['Due 2026-11-30 or 2026-13-45', 'Due November 30th, 2026 or 2026 13 45'],
     ['On Nov 30, Nov. 30, 2026 and March 3rd', 'On November 30th, November 30th, 2026 and March 3rd'],
     ['By 30 Nov 2026 or 1 May', 'By the 30th of November, 2026 or the 1st of May'],
-    ['5 km, 1 kg, 20°C, 68 °F, 90°, 200 ms, 1.5 GB, 60 mph, 30 km/h', '5 kilometers, 1 kilogram, 20 degrees Celsius, ' +
-      '68 degrees Fahrenheit, 90 degrees, 200 milliseconds, 1.5 gigabytes, 60 miles per hour, 30 kilometers per hour'],
+    [
+      '5 km, 1 kg, 20°C, 68 °F, 90°, 200 ms, 1.5 GB, 60 mph, 30 km/h',
+      '5 kilometers, 1 kilogram, 20 degrees Celsius, ' +
+        '68 degrees Fahrenheit, 90 degrees, 200 milliseconds, 1.5 gigabytes, 60 miles per hour, 30 kilometers per hour',
+    ],
     ['5 kms and 3 kgs of mass', '5 kms and 3 kgs of mass'], // not units: left alone
     ['Cities, e.g. Paris, i.e. big, vs. towns', 'Cities, for example Paris, that is big, versus towns'],
-    ['Ask Prof. Lee, approx. 5 people, No. 7, #1 and ~3 more', 'Ask Professor Lee, approximately 5 people, number 7, number 1 and about 3 more'],
+    [
+      'Ask Prof. Lee, approx. 5 people, No. 7, #1 and ~3 more',
+      'Ask Professor Lee, approximately 5 people, number 7, number 1 and about 3 more',
+    ],
     ['Coffee w/ milk, w/o sugar', 'Coffee with milk, without sugar'],
     ['Written in C# and F#', 'Written in C sharp and F sharp'],
     ['Dr. Smith met Mr. Jones', 'Dr. Smith met Mr. Jones'], // kokoro-js expands these itself
@@ -90,32 +99,96 @@ describe('mapping', () => {
   });
 });
 
-const markdownish = fc.array(fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom('# ', '## ', '- ', '* ', '1. ', '> ', '**', '*', '_', '__', '`', '```', '~~~', '~',
-    '|', '| a | b |', '|---|---|', '[', ']', '(', ')', '[x](http://a.b/c)', '![i](p.png)', '<b>', '#', '\\', '🎉', '👍🏽', '→') },
-  { weight: 4, arbitrary: fc.constantFrom('word', ' ', ' ', '\n', '\n\n', '$5', '€1,299.99', '10:30', '23:59', '2026-11-30',
-    'Nov 30', '5 km', '20°C', 'e.g.', 'vs.', 'https://x.io/a_b', 'a@b.co', '50%', '.', ',', 'C#') },
-  { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
-), { maxLength: 60 }).map((t) => t.join(''));
+const markdownish = fc
+  .array(
+    fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom(
+          '# ',
+          '## ',
+          '- ',
+          '* ',
+          '1. ',
+          '> ',
+          '**',
+          '*',
+          '_',
+          '__',
+          '`',
+          '```',
+          '~~~',
+          '~',
+          '|',
+          '| a | b |',
+          '|---|---|',
+          '[',
+          ']',
+          '(',
+          ')',
+          '[x](http://a.b/c)',
+          '![i](p.png)',
+          '<b>',
+          '#',
+          '\\',
+          '🎉',
+          '👍🏽',
+          '→',
+        ),
+      },
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom(
+          'word',
+          ' ',
+          ' ',
+          '\n',
+          '\n\n',
+          '$5',
+          '€1,299.99',
+          '10:30',
+          '23:59',
+          '2026-11-30',
+          'Nov 30',
+          '5 km',
+          '20°C',
+          'e.g.',
+          'vs.',
+          'https://x.io/a_b',
+          'a@b.co',
+          '50%',
+          '.',
+          ',',
+          'C#',
+        ),
+      },
+      { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
+    ),
+    { maxLength: 60 },
+  )
+  .map((t) => t.join(''));
 
 describe('properties', () => {
   test('never throws, never speaks markup, and the map tiles source and spoken text in order', () => {
-    fc.assert(fc.property(markdownish, (source) => {
-      const n = normalizeForSpeech(source);
-      expect(n.spoken).not.toMatch(/[*#`_~|]|\p{Extended_Pictographic}/u);
-      expect(n.spoken.trim()).toBe(n.spoken);
-      let src = 0;
-      let out = 0;
-      for (const s of n.segments) {
-        expect(s.sourceStart).toBe(src);
-        expect(s.spokenStart).toBe(out);
-        expect(s.sourceEnd).toBeGreaterThanOrEqual(s.sourceStart);
-        expect(s.spokenEnd).toBeGreaterThanOrEqual(s.spokenStart);
-        src = s.sourceEnd;
-        out = s.spokenEnd;
-      }
-      expect(src).toBe(source.length);
-      expect(out).toBe(n.spoken.length);
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(markdownish, (source) => {
+        const n = normalizeForSpeech(source);
+        expect(n.spoken).not.toMatch(/[*#`_~|]|\p{Extended_Pictographic}/u);
+        expect(n.spoken.trim()).toBe(n.spoken);
+        let src = 0;
+        let out = 0;
+        for (const s of n.segments) {
+          expect(s.sourceStart).toBe(src);
+          expect(s.spokenStart).toBe(out);
+          expect(s.sourceEnd).toBeGreaterThanOrEqual(s.sourceStart);
+          expect(s.spokenEnd).toBeGreaterThanOrEqual(s.spokenStart);
+          src = s.sourceEnd;
+          out = s.spokenEnd;
+        }
+        expect(src).toBe(source.length);
+        expect(out).toBe(n.spoken.length);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -77,7 +77,9 @@ function speakTableRow(b: SpeechBuilder, text: string, start: number, end: numbe
   let at = start;
   pipes.forEach((p, k) => {
     if (p > at) speakInline(b, text, at, p);
-    const outer = k === 0 && text.slice(start, p).trim() === '' || k === pipes.length - 1 && text.slice(p + 1, end).trim() === '';
+    const outer =
+      (k === 0 && text.slice(start, p).trim() === '') ||
+      (k === pipes.length - 1 && text.slice(p + 1, end).trim() === '');
     b.add(p, p + 1, outer ? ' ' : ', ');
     at = p + 1;
   });

@@ -34,7 +34,10 @@ export function resolveSegmenterOptions(options: SegmenterOptions): ResolvedOpti
   if (typeof options !== 'object' || options === null) {
     throw new TypeError('SentenceSegmenter: options must be an object');
   }
-  const o = { ...SEGMENTER_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
+  const o = {
+    ...SEGMENTER_DEFAULTS,
+    ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
+  };
   if (typeof o.earlyFirstPiece !== 'boolean') {
     throw new TypeError(`SentenceSegmenter: earlyFirstPiece must be a boolean, got ${String(o.earlyFirstPiece)}`);
   }

@@ -24,15 +24,19 @@ function measure(repeats: number, rounds: number): void {
   const t0 = process.hrtime.bigint();
   for (let r = 0; r < rounds; r++) pieces = run();
   const ns = Number(process.hrtime.bigint() - t0);
-  console.log(`segmenter: ${answer.length} chars, ${tokens.length} tokens, ${pieces.length} pieces: ` +
-    `${(ns / 1000 / (rounds * tokens.length)).toFixed(3)} µs per token (${(ns / 1e6 / rounds).toFixed(2)} ms per answer)`);
+  console.log(
+    `segmenter: ${answer.length} chars, ${tokens.length} tokens, ${pieces.length} pieces: ` +
+      `${(ns / 1000 / (rounds * tokens.length)).toFixed(3)} µs per token (${(ns / 1e6 / rounds).toFixed(2)} ms per answer)`,
+  );
   if (repeats > 10) return;
   for (let w = 0; w < 20; w++) pieces.forEach((p) => normalizeForSpeech(p));
   const t1 = process.hrtime.bigint();
   for (let r = 0; r < rounds; r++) pieces.forEach((p) => normalizeForSpeech(p));
   const ns1 = Number(process.hrtime.bigint() - t1);
-  console.log(`normalizeForSpeech: ${(ns1 / 1000 / (rounds * pieces.length)).toFixed(2)} µs per piece ` +
-    `(mean ${Math.round(answer.length / pieces.length)} chars)`);
+  console.log(
+    `normalizeForSpeech: ${(ns1 / 1000 / (rounds * pieces.length)).toFixed(2)} µs per piece ` +
+      `(mean ${Math.round(answer.length / pieces.length)} chars)`,
+  );
 }
 
 measure(4, 500); // a long answer (~1.7 kB)

@@ -26,21 +26,42 @@ describe('sentence ends', () => {
     ['What a wonderful day it is!! Shall we go out?', ['What a wonderful day it is!!', 'Shall we go out?']],
     ['The total comes to exactly $29. Next we pay it.', ['The total comes to exactly $29.', 'Next we pay it.']],
     ['The total comes to exactly $29.99 today for you.', ['The total comes to exactly $29.99 today for you.']],
-    ['Please upgrade to version v1.2.3 before Friday. It fixes it.', ['Please upgrade to version v1.2.3 before Friday.', 'It fixes it.']],
-    ['We will meet at 10:30 in the big room. Bring coffee.', ['We will meet at 10:30 in the big room.', 'Bring coffee.']],
+    [
+      'Please upgrade to version v1.2.3 before Friday. It fixes it.',
+      ['Please upgrade to version v1.2.3 before Friday.', 'It fixes it.'],
+    ],
+    [
+      'We will meet at 10:30 in the big room. Bring coffee.',
+      ['We will meet at 10:30 in the big room.', 'Bring coffee.'],
+    ],
     ['We will meet at 10 a.m. tomorrow in the big room.', ['We will meet at 10 a.m. tomorrow in the big room.']],
     ['We will meet tomorrow at 10 a.m. Then we will eat.', ['We will meet tomorrow at 10 a.m.', 'Then we will eat.']],
     ['Ask Dr. Smith and Mr. Jones about it, e.g. Monday.', ['Ask Dr. Smith and Mr. Jones about it, e.g. Monday.']],
     ['The U.S. Army arrived there in force.', ['The U.S. Army arrived there in force.']],
-    ['Read the docs at https://example.com/a.b?x=1 first. Then ask.', ['Read the docs at https://example.com/a.b?x=1 first.', 'Then ask.']],
-    ['Send mail to jane.doe@example.co.uk today. She replies fast.', ['Send mail to jane.doe@example.co.uk today.', 'She replies fast.']],
-    ['Please visit example.com. It has everything you need.', ['Please visit example.com.', 'It has everything you need.']],
+    [
+      'Read the docs at https://example.com/a.b?x=1 first. Then ask.',
+      ['Read the docs at https://example.com/a.b?x=1 first.', 'Then ask.'],
+    ],
+    [
+      'Send mail to jane.doe@example.co.uk today. She replies fast.',
+      ['Send mail to jane.doe@example.co.uk today.', 'She replies fast.'],
+    ],
+    [
+      'Please visit example.com. It has everything you need.',
+      ['Please visit example.com.', 'It has everything you need.'],
+    ],
     ['Well... maybe we could go there later on.', ['Well... maybe we could go there later on.']],
     ['I was thinking about it a lot… Then it came to me.', ['I was thinking about it a lot…', 'Then it came to me.']],
     ['She said "Stop. Now." and left the room quietly.', ['She said "Stop. Now." and left the room quietly.']],
     ['She said it very loudly: "Go now." Then she left.', ['She said it very loudly: "Go now."', 'Then she left.']],
-    ['It was sunny all day long (as forecast.) Then it rained.', ['It was sunny all day long (as forecast.)', 'Then it rained.']],
-    ['The effect is well known (see Fig. 3. It is big) anyway.', ['The effect is well known (see Fig. 3. It is big) anyway.']],
+    [
+      'It was sunny all day long (as forecast.) Then it rained.',
+      ['It was sunny all day long (as forecast.)', 'Then it rained.'],
+    ],
+    [
+      'The effect is well known (see Fig. 3. It is big) anyway.',
+      ['The effect is well known (see Fig. 3. It is big) anyway.'],
+    ],
     ['This is **really important.** Do not forget it.', ['This is **really important.**', 'Do not forget it.']],
     ['Look at item No. 5 in the list please.', ['Look at item No. 5 in the list please.']],
     ['No. I do not think that is right at all.', ['No. I do not think that is right at all.']], // "No." short: merged
@@ -57,9 +78,15 @@ describe('newlines and markdown', () => {
   test.each<[string, string[]]>([
     ['First paragraph\nSecond paragraph', ['First paragraph', 'Second paragraph']],
     ['Shopping list:\n- Eggs\n- Milk\n* Bread\n', ['Shopping list:', '- Eggs', '- Milk', '* Bread']],
-    ['Steps:\n1. Open the box.\n2. Take it out.\n10. Enjoy', ['Steps:', '1. Open the box.', '2. Take it out.', '10. Enjoy']],
+    [
+      'Steps:\n1. Open the box.\n2. Take it out.\n10. Enjoy',
+      ['Steps:', '1. Open the box.', '2. Take it out.', '10. Enjoy'],
+    ],
     ['# Heading\n\nBody text here.', ['# Heading', 'Body text here.']],
-    ['Code:\n```ts\nconst a = 1. \nb();\n\n```\nDone now.', ['Code:', '```ts\nconst a = 1. \nb();\n\n```', 'Done now.']],
+    [
+      'Code:\n```ts\nconst a = 1. \nb();\n\n```\nDone now.',
+      ['Code:', '```ts\nconst a = 1. \nb();\n\n```', 'Done now.'],
+    ],
     ['Tilde:\n~~~\nx. Y\n~~~\nEnd', ['Tilde:', '~~~\nx. Y\n~~~', 'End']],
     ['Unclosed:\n```\nx = 1\ny = 2', ['Unclosed:', '```\nx = 1\ny = 2']],
     ['Indented:\n    ```\nx. Y\nz', ['Indented:', '```', 'x. Y', 'z']], // 4 spaces: not a fence
@@ -74,7 +101,10 @@ describe('newlines and markdown', () => {
 
 describe('first piece', () => {
   test.each<[string, string[]]>([
-    ['Sure, I can help you with that, and here is how. Step one.', ['Sure, I can help you with that,', 'and here is how. Step one.']],
+    [
+      'Sure, I can help you with that, and here is how. Step one.',
+      ['Sure, I can help you with that,', 'and here is how. Step one.'],
+    ],
     ['Yes, it is, true. Next thing.', ['Yes, it is, true.', 'Next thing.']], // no clause after 5 words
     ['The short answer to that is: no. Here is why.', ['The short answer to that is:', 'no. Here is why.']],
     ['Paris is the capital of France; it is lovely.', ['Paris is the capital of France;', 'it is lovely.']],
@@ -96,12 +126,17 @@ describe('first piece', () => {
 
   test('marks pieces with index and first', () => {
     const pieces = spans(['Sure! This is the second sentence. ', 'And this is the third one.']);
-    expect(pieces.map((p) => [p.index, p.first])).toEqual([[0, true], [1, false], [2, false]]);
+    expect(pieces.map((p) => [p.index, p.first])).toEqual([
+      [0, true],
+      [1, false],
+      [2, false],
+    ]);
   });
 });
 
 describe('long sentences', () => {
-  const long = 'This sentence goes on and on, with one clause after another clause, ' +
+  const long =
+    'This sentence goes on and on, with one clause after another clause, ' +
     'and then some more words to make it long; it keeps going without any full stop at all';
   test('cut at a clause boundary below maxChars', () => {
     const pieces = segment(LEAD + long + '.', { maxChars: 80 }).slice(1);
@@ -118,7 +153,10 @@ describe('long sentences', () => {
     const pieces = segment(words, { maxChars: 40 });
     for (const p of pieces) expect(p.length).toBeLessThanOrEqual(40);
     expect(pieces.join(' ')).toBe(words);
-    expect(segment('a'.repeat(30) + '!** Next', { maxChars: 31, minChars: 1 })).toEqual(['a'.repeat(30) + '!', '** Next']);
+    expect(segment('a'.repeat(30) + '!** Next', { maxChars: 31, minChars: 1 })).toEqual([
+      'a'.repeat(30) + '!',
+      '** Next',
+    ]);
     const blob = 'x'.repeat(100);
     expect(segment(blob, { maxChars: 40 })).toEqual(['x'.repeat(40), 'x'.repeat(40), 'x'.repeat(20)]);
   });
@@ -150,7 +188,11 @@ describe('contract', () => {
     s.push('First answer, which is long enough to cut early, yes.');
     s.flush();
     expect(s.emitted).toBe(0);
-    expect(s.pushSpans('  Again, this answer is long enough to cut, yes.')[0]).toMatchObject({ start: 2, index: 0, first: true });
+    expect(s.pushSpans('  Again, this answer is long enough to cut, yes.')[0]).toMatchObject({
+      start: 2,
+      index: 0,
+      first: true,
+    });
   });
   test('rejects bad input with a clear error', () => {
     const s = new SentenceSegmenter();
@@ -163,8 +205,39 @@ describe('contract', () => {
 
 // Texts built from pieces that exercise every rule, plus arbitrary strings.
 const token = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('word', 'the', 'Dr.', 'e.g.', 'U.S.', 'a.m.', '$29.99', '$29.', 'v1.2.3', '10:30',
-    'https://x.io/a.b?c=1', 'a@b.co', '...', '…', '1.', '- ', '* ', '# ', '```', '~~~', '"', '(', ')', '“', '”', '**', 'No.', 'I.') },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      'word',
+      'the',
+      'Dr.',
+      'e.g.',
+      'U.S.',
+      'a.m.',
+      '$29.99',
+      '$29.',
+      'v1.2.3',
+      '10:30',
+      'https://x.io/a.b?c=1',
+      'a@b.co',
+      '...',
+      '…',
+      '1.',
+      '- ',
+      '* ',
+      '# ',
+      '```',
+      '~~~',
+      '"',
+      '(',
+      ')',
+      '“',
+      '”',
+      '**',
+      'No.',
+      'I.',
+    ),
+  },
   { weight: 6, arbitrary: fc.constantFrom(' ', ' ', ' ', '  ', '\n', '\n\n', '\t', '\r\n') },
   { weight: 4, arbitrary: fc.constantFrom('.', '!', '?', ',', ';', ':', ' - ', '—', '?!') },
   { weight: 3, arbitrary: fc.constantFrom('Next', 'And', 'it', 'we', '42', 'Ünïcode', '😀') },
@@ -193,38 +266,51 @@ function split(s: string, cuts: number[]): string[] {
 
 describe('properties', () => {
   test('pieces plus the whitespace between them equal the input', () => {
-    fc.assert(fc.property(text, fc.array(fc.nat(), { maxLength: 40 }), options, (s, cuts, opts) => {
-      const pieces = spans(split(s, cuts), opts);
-      let at = 0;
-      for (const p of pieces) {
-        expect(p.text).not.toBe('');
-        expect(p.text).toBe(s.slice(p.start, p.end));
-        expect(p.text.trim()).toBe(p.text);
-        expect(s.slice(at, p.start).trim()).toBe('');
-        at = p.end;
-      }
-      expect(s.slice(at).trim()).toBe('');
-      expect(pieces.map((p) => p.index)).toEqual(pieces.map((_, i) => i));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(text, fc.array(fc.nat(), { maxLength: 40 }), options, (s, cuts, opts) => {
+        const pieces = spans(split(s, cuts), opts);
+        let at = 0;
+        for (const p of pieces) {
+          expect(p.text).not.toBe('');
+          expect(p.text).toBe(s.slice(p.start, p.end));
+          expect(p.text.trim()).toBe(p.text);
+          expect(s.slice(at, p.start).trim()).toBe('');
+          at = p.end;
+        }
+        expect(s.slice(at).trim()).toBe('');
+        expect(pieces.map((p) => p.index)).toEqual(pieces.map((_, i) => i));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   test('pieces never depend on how the text was split into deltas, first piece included', () => {
-    fc.assert(fc.property(text, fc.array(fc.nat(), { maxLength: 40 }), options, (s, cuts, opts) => {
-      expect(spans(split(s, cuts), opts)).toEqual(spans([s], opts));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(text, fc.array(fc.nat(), { maxLength: 40 }), options, (s, cuts, opts) => {
+        expect(spans(split(s, cuts), opts)).toEqual(spans([s], opts));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   test('one character at a time gives the same pieces as one push', () => {
-    fc.assert(fc.property(text, (s) => {
-      expect(spans([...s].flatMap((ch) => ch.split('')))).toEqual(spans([s]));
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(spans([...s].flatMap((ch) => ch.split('')))).toEqual(spans([s]));
+      }),
+      { numRuns: 150 },
+    );
   });
 
   test('pieces outside code fences stay within maxChars', () => {
-    fc.assert(fc.property(text, options, (s, opts) => {
-      for (const p of spans([s], opts)) {
-        if (!p.text.includes('```') && !p.text.includes('~~~')) expect(p.text.length).toBeLessThanOrEqual(opts.maxChars);
-      }
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(text, options, (s, opts) => {
+        for (const p of spans([s], opts)) {
+          if (!p.text.includes('```') && !p.text.includes('~~~'))
+            expect(p.text.length).toBeLessThanOrEqual(opts.maxChars);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,7 +1,15 @@
 // Cuts an LLM's streamed text into speakable pieces as early as is safe (rules: README.md here).
 import {
-  CLAUSE_MARKS, TERMINATORS, endsSentence, isAlnum, isOpen, isSpace, readLineStart, readTerminator,
-  stepNesting, type Nesting,
+  CLAUSE_MARKS,
+  TERMINATORS,
+  endsSentence,
+  isAlnum,
+  isOpen,
+  isSpace,
+  readLineStart,
+  readTerminator,
+  stepNesting,
+  type Nesting,
 } from './segmenter-rules.ts';
 import { resolveSegmenterOptions, type SegmenterOptions, type ResolvedOptions } from './segmenter-options.ts';
 
@@ -207,7 +215,8 @@ export class SentenceSegmenter {
             const length = end - this.#pieceStart;
             if (length < (this.#count === 0 ? firstMinChars : minChars)) {
               this.#lastClause = end; // short sentence: merged with the next, still a good cut
-            } else if (length <= maxChars) { // longer: the length cut below takes over
+            } else if (length <= maxChars) {
+              // longer: the length cut below takes over
               this.#nesting = nest;
               this.#emit(end, out);
               this.#inToken = false;

@@ -62,13 +62,19 @@ export class SpeechBuilder {
  * segment copied verbatim map one to one; elsewhere the whole segment is returned. An empty or
  * out-of-range spoken range gives an empty range at the end of the source.
  */
-export function sourceRange(source: string, n: NormalizedText, spokenStart: number, spokenEnd: number): { start: number; end: number } {
+export function sourceRange(
+  source: string,
+  n: NormalizedText,
+  spokenStart: number,
+  spokenEnd: number,
+): { start: number; end: number } {
   let start = -1;
   let end = -1;
   for (const s of n.segments) {
     if (s.spokenEnd <= spokenStart || s.spokenStart === s.spokenEnd) continue; // dropped markup is not a caption
     if (s.spokenStart >= spokenEnd) break;
-    const verbatim = s.spokenEnd - s.spokenStart === s.sourceEnd - s.sourceStart &&
+    const verbatim =
+      s.spokenEnd - s.spokenStart === s.sourceEnd - s.sourceStart &&
       n.spoken.slice(s.spokenStart, s.spokenEnd) === source.slice(s.sourceStart, s.sourceEnd);
     const from = verbatim ? s.sourceStart + Math.max(0, spokenStart - s.spokenStart) : s.sourceStart;
     const to = verbatim ? s.sourceStart + Math.min(s.spokenEnd, spokenEnd) - s.spokenStart : s.sourceEnd;

@@ -8,8 +8,20 @@
 // "20 dollars 26", and it knows no €, ¥, ₹ or "$5M"; ISO dates come out "2026 to 11 to 30";
 // "Nov" is read as a word; units are spelt out ("5 GB" -> "G B"); 24-hour times keep their colon.
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September',
-  'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** "Nov", "Nov.", "Sept", "November" -> "November"; undefined if not a month. */
 export function monthName(word: string): string | undefined {
@@ -24,7 +36,8 @@ export function monthNumber(word: string): number {
   return name === undefined ? 0 : MONTHS.indexOf(name) + 1;
 }
 
-export const MONTH_PATTERN = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|' +
+export const MONTH_PATTERN =
+  '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|' +
   'Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)';
 
 /** 1 -> "1st", 22 -> "22nd", 13 -> "13th" (espeak-ng speaks these as ordinals). */
@@ -52,7 +65,7 @@ export function spokenClock(hours: string, minutes: string): string {
 
 const CURRENCIES: Record<string, [string, string, string, string]> = {
   // symbol: [unit, units, subunit, subunits]
-  '$': ['dollar', 'dollars', 'cent', 'cents'],
+  $: ['dollar', 'dollars', 'cent', 'cents'],
   '€': ['euro', 'euros', 'cent', 'cents'],
   '£': ['pound', 'pounds', 'penny', 'pence'],
   '¥': ['yen', 'yen', 'sen', 'sen'],
@@ -60,8 +73,15 @@ const CURRENCIES: Record<string, [string, string, string, string]> = {
 };
 
 const SCALES: Record<string, string> = {
-  k: 'thousand', K: 'thousand', M: 'million', B: 'billion', bn: 'billion',
-  thousand: 'thousand', million: 'million', billion: 'billion', trillion: 'trillion',
+  k: 'thousand',
+  K: 'thousand',
+  M: 'million',
+  B: 'billion',
+  bn: 'billion',
+  thousand: 'thousand',
+  million: 'million',
+  billion: 'billion',
+  trillion: 'trillion',
 };
 
 /** Groups thousands so that kokoro-js never reads a 4-digit amount as a year. */
@@ -82,27 +102,56 @@ export function spokenMoney(symbol: string, whole: string, fraction?: string, sc
 }
 
 const UNITS: Record<string, [string, string]> = {
-  km: ['kilometer', 'kilometers'], m: ['meter', 'meters'], cm: ['centimeter', 'centimeters'],
-  mm: ['millimeter', 'millimeters'], mi: ['mile', 'miles'], ft: ['foot', 'feet'],
-  kg: ['kilogram', 'kilograms'], g: ['gram', 'grams'], mg: ['milligram', 'milligrams'],
-  oz: ['ounce', 'ounces'], l: ['liter', 'liters'], L: ['liter', 'liters'], ml: ['milliliter', 'milliliters'],
-  mL: ['milliliter', 'milliliters'], ms: ['millisecond', 'milliseconds'], s: ['second', 'seconds'],
-  sec: ['second', 'seconds'], min: ['minute', 'minutes'], h: ['hour', 'hours'], hr: ['hour', 'hours'],
-  hrs: ['hour', 'hours'], KB: ['kilobyte', 'kilobytes'], kB: ['kilobyte', 'kilobytes'],
-  MB: ['megabyte', 'megabytes'], GB: ['gigabyte', 'gigabytes'], TB: ['terabyte', 'terabytes'],
-  Mbps: ['megabit per second', 'megabits per second'], Gbps: ['gigabit per second', 'gigabits per second'],
-  'km/h': ['kilometer per hour', 'kilometers per hour'], kph: ['kilometer per hour', 'kilometers per hour'],
-  mph: ['mile per hour', 'miles per hour'], W: ['watt', 'watts'], kW: ['kilowatt', 'kilowatts'],
-  kWh: ['kilowatt hour', 'kilowatt hours'], mAh: ['milliamp hour', 'milliamp hours'], V: ['volt', 'volts'],
-  px: ['pixel', 'pixels'], fps: ['frame per second', 'frames per second'],
-  '°C': ['degree Celsius', 'degrees Celsius'], '℃': ['degree Celsius', 'degrees Celsius'],
-  '°F': ['degree Fahrenheit', 'degrees Fahrenheit'], '℉': ['degree Fahrenheit', 'degrees Fahrenheit'],
+  km: ['kilometer', 'kilometers'],
+  m: ['meter', 'meters'],
+  cm: ['centimeter', 'centimeters'],
+  mm: ['millimeter', 'millimeters'],
+  mi: ['mile', 'miles'],
+  ft: ['foot', 'feet'],
+  kg: ['kilogram', 'kilograms'],
+  g: ['gram', 'grams'],
+  mg: ['milligram', 'milligrams'],
+  oz: ['ounce', 'ounces'],
+  l: ['liter', 'liters'],
+  L: ['liter', 'liters'],
+  ml: ['milliliter', 'milliliters'],
+  mL: ['milliliter', 'milliliters'],
+  ms: ['millisecond', 'milliseconds'],
+  s: ['second', 'seconds'],
+  sec: ['second', 'seconds'],
+  min: ['minute', 'minutes'],
+  h: ['hour', 'hours'],
+  hr: ['hour', 'hours'],
+  hrs: ['hour', 'hours'],
+  KB: ['kilobyte', 'kilobytes'],
+  kB: ['kilobyte', 'kilobytes'],
+  MB: ['megabyte', 'megabytes'],
+  GB: ['gigabyte', 'gigabytes'],
+  TB: ['terabyte', 'terabytes'],
+  Mbps: ['megabit per second', 'megabits per second'],
+  Gbps: ['gigabit per second', 'gigabits per second'],
+  'km/h': ['kilometer per hour', 'kilometers per hour'],
+  kph: ['kilometer per hour', 'kilometers per hour'],
+  mph: ['mile per hour', 'miles per hour'],
+  W: ['watt', 'watts'],
+  kW: ['kilowatt', 'kilowatts'],
+  kWh: ['kilowatt hour', 'kilowatt hours'],
+  mAh: ['milliamp hour', 'milliamp hours'],
+  V: ['volt', 'volts'],
+  px: ['pixel', 'pixels'],
+  fps: ['frame per second', 'frames per second'],
+  '°C': ['degree Celsius', 'degrees Celsius'],
+  '℃': ['degree Celsius', 'degrees Celsius'],
+  '°F': ['degree Fahrenheit', 'degrees Fahrenheit'],
+  '℉': ['degree Fahrenheit', 'degrees Fahrenheit'],
   '°': ['degree', 'degrees'],
 };
 
 /** Longest first, so "km/h" wins over "km" and "ms" over "m". */
-export const UNIT_PATTERN = Object.keys(UNITS).sort((a, b) => b.length - a.length)
-  .map((u) => u.replace(/[/.]/g, '\\$&')).join('|');
+export const UNIT_PATTERN = Object.keys(UNITS)
+  .sort((a, b) => b.length - a.length)
+  .map((u) => u.replace(/[/.]/g, '\\$&'))
+  .join('|');
 
 export function spokenUnit(number: string, unit: string): string {
   const [one, many] = UNITS[unit] ?? [unit, unit];
@@ -111,13 +160,26 @@ export function spokenUnit(number: string, unit: string): string {
 
 /** Abbreviations kokoro-js would spell out or read as a word. */
 export const ABBREVIATIONS: Record<string, string> = {
-  'e.g.': 'for example', 'i.e.': 'that is', 'approx.': 'approximately', 'vs.': 'versus', vs: 'versus',
-  'Prof.': 'Professor', 'Fig.': 'figure', 'w/o': 'without', 'w/': 'with', 'No.': 'number', 'no.': 'number',
+  'e.g.': 'for example',
+  'i.e.': 'that is',
+  'approx.': 'approximately',
+  'vs.': 'versus',
+  vs: 'versus',
+  'Prof.': 'Professor',
+  'Fig.': 'figure',
+  'w/o': 'without',
+  'w/': 'with',
+  'No.': 'number',
+  'no.': 'number',
 };
 
 /** "https://www.docs.example.com/a?b" -> "docs dot example dot com"; odd hosts -> "a link". */
 export function spokenHost(url: string): string {
-  const host = url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^www\./i, '').split(/[/?#:]/)[0] ?? '';
+  const host =
+    url
+      .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+      .replace(/^www\./i, '')
+      .split(/[/?#:]/)[0] ?? '';
   if (!/^[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+$/u.test(host) || /^[\d.]+$/.test(host) || host.length > 40) {
     return 'a link';
   }

@@ -9,7 +9,10 @@ export interface Deferred<T> {
 export function deferred<T>(): Deferred<T> {
   let resolve!: (value: T) => void;
   let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
   promise.catch(() => {});
   return { promise, resolve, reject };
 }

@@ -17,7 +17,16 @@ describe('createTransport', () => {
 
   test('bad settings get errors that name the variable', () => {
     expect(() => createTransport({ kind: 'websocket', url: 'http://x' })).toThrow(/KOKORO_URL must be a ws/);
-    expect(() => createTransport({ kind: 'sagemaker-bidi', endpointName: 'k', region: 'moon' })).toThrow(/AWS_REGION must be a region/);
-    expect(() => createTransport({ kind: 'sagemaker-response-stream', endpointName: 'k', region: 'us-east-1', endpoint: 'ftp://x' })).toThrow(/SAGEMAKER_RUNTIME_URL/);
+    expect(() => createTransport({ kind: 'sagemaker-bidi', endpointName: 'k', region: 'moon' })).toThrow(
+      /AWS_REGION must be a region/,
+    );
+    expect(() =>
+      createTransport({
+        kind: 'sagemaker-response-stream',
+        endpointName: 'k',
+        region: 'us-east-1',
+        endpoint: 'ftp://x',
+      }),
+    ).toThrow(/SAGEMAKER_RUNTIME_URL/);
   });
 });

@@ -39,7 +39,12 @@ export class ProtocolSession implements TtsSession {
   }
 
   /** Connects, sends `config` and resolves once the server's `ready` has arrived. */
-  static async open(opener: ChannelOpener, settings: VoiceSettings, signal?: AbortSignal, readyTimeoutMs = 15_000): Promise<ProtocolSession> {
+  static async open(
+    opener: ChannelOpener,
+    settings: VoiceSettings,
+    signal?: AbortSignal,
+    readyTimeoutMs = 15_000,
+  ): Promise<ProtocolSession> {
     const parsed = voiceSettingsSchema.strict().safeParse(settings);
     if (!parsed.success) throw new TypeError(`invalid voice settings: ${parsed.error.message}`);
     const session = new ProtocolSession(opener, parsed.data, readyTimeoutMs);
@@ -70,7 +75,8 @@ export class ProtocolSession implements TtsSession {
   cancel(): Promise<string[]> {
     if (this.#fatal) return Promise.reject(this.#fatal);
     const ids = this.#utterances.dropAll();
-    if (this.#state === 'closed' || this.#state === 'done' || this.#reconnecting || this.#idle) return Promise.resolve(ids);
+    if (this.#state === 'closed' || this.#state === 'done' || this.#reconnecting || this.#idle)
+      return Promise.resolve(ids);
     const done = deferred<string[]>();
     this.#cancels.push({ ids, done });
     this.#send({ type: 'cancel' });
@@ -120,8 +126,12 @@ export class ProtocolSession implements TtsSession {
     this.#awaitingReady = ready;
     const channel = await this.#opener(
       {
-        onMessage: (data) => { if (generation === this.#generation) this.#onMessage(data); },
-        onBroken: (error) => { if (generation === this.#generation) this.#onBroken(error); },
+        onMessage: (data) => {
+          if (generation === this.#generation) this.#onMessage(data);
+        },
+        onBroken: (error) => {
+          if (generation === this.#generation) this.#onBroken(error);
+        },
       },
       signal,
     );
@@ -137,7 +147,12 @@ export class ProtocolSession implements TtsSession {
       this.#awaitingReady = null;
       this.#generation++;
       channel.close();
-      ready.reject(new TtsTransportError('bad_response', `no ready message within ${this.#readyTimeoutMs} ms: is this a protocol v1 Kokoro container?`));
+      ready.reject(
+        new TtsTransportError(
+          'bad_response',
+          `no ready message within ${this.#readyTimeoutMs} ms: is this a protocol v1 Kokoro container?`,
+        ),
+      );
     }, this.#readyTimeoutMs);
     try {
       return await ready.promise;
@@ -220,7 +235,11 @@ export class ProtocolSession implements TtsSession {
       await this.#connect();
     } catch (reason) {
       const cause = reason instanceof TtsTransportError ? reason : error;
-      return this.#fail(new TtsTransportError(cause.code, `stream broke (${error.message}) and reconnecting failed: ${cause.message}`, { cause: reason }));
+      return this.#fail(
+        new TtsTransportError(cause.code, `stream broke (${error.message}) and reconnecting failed: ${cause.message}`, {
+          cause: reason,
+        }),
+      );
     }
     if (this.#closedMeanwhile()) return;
     this.#reconnecting = false;
@@ -228,7 +247,8 @@ export class ProtocolSession implements TtsSession {
     // The old server session is gone with everything it had queued: cancels are complete.
     for (const { ids, done } of this.#cancels.splice(0)) done.resolve(ids);
     this.#utterances.newStream();
-    for (const utterance of this.#utterances.pending.values()) this.#send({ type: 'text', text: utterance.text, id: utterance.id });
+    for (const utterance of this.#utterances.pending.values())
+      this.#send({ type: 'text', text: utterance.text, id: utterance.id });
     if (this.#state === 'ending') this.#send({ type: 'end' });
   }
 

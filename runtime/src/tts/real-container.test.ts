@@ -36,7 +36,15 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function realTarget(make: (url: { container: RunningServer; router: LocalSageMakerRouter; proxied: string; direct: boolean }) => TtsTransport, through: 'container' | 'router'): Promise<SuiteTarget> {
+async function realTarget(
+  make: (url: {
+    container: RunningServer;
+    router: LocalSageMakerRouter;
+    proxied: string;
+    direct: boolean;
+  }) => TtsTransport,
+  through: 'container' | 'router',
+): Promise<SuiteTarget> {
   const { container } = await sharedContainer();
   const router = await startLocalSageMakerRouter({ containerUrl: container.url, endpointName: 'kokoro' });
   const proxy: CutProxy = await startCutProxy(through === 'container' ? container.port : router.port);
@@ -53,11 +61,34 @@ async function realTarget(make: (url: { container: RunningServer; router: LocalS
 
 const sagemaker = { endpointName: 'kokoro', region: 'us-east-1', credentials: LOCAL_CREDENTIALS };
 
-transportSuite('websocket (real container, stand-in model)', () =>
-  realTarget(({ container, proxied, direct }) => new WebSocketTransport({ url: direct ? container.wsUrl : `ws://${proxied}` }), 'container'), { pipelined: 10 });
+transportSuite(
+  'websocket (real container, stand-in model)',
+  () =>
+    realTarget(
+      ({ container, proxied, direct }) => new WebSocketTransport({ url: direct ? container.wsUrl : `ws://${proxied}` }),
+      'container',
+    ),
+  { pipelined: 10 },
+);
 
-transportSuite('sagemaker-bidi (local router, real container, stand-in model)', () =>
-  realTarget(({ router, proxied, direct }) => new SageMakerBidiTransport({ ...sagemaker, endpoint: direct ? router.url : `http://${proxied}` }), 'router'), { pipelined: 10 });
+transportSuite(
+  'sagemaker-bidi (local router, real container, stand-in model)',
+  () =>
+    realTarget(
+      ({ router, proxied, direct }) =>
+        new SageMakerBidiTransport({ ...sagemaker, endpoint: direct ? router.url : `http://${proxied}` }),
+      'router',
+    ),
+  { pipelined: 10 },
+);
 
-transportSuite('sagemaker-response-stream (local router, real container, stand-in model)', () =>
-  realTarget(({ router, proxied, direct }) => new SageMakerResponseStreamTransport({ ...sagemaker, endpoint: direct ? router.url : `http://${proxied}` }), 'router'), { pipelined: 10 });
+transportSuite(
+  'sagemaker-response-stream (local router, real container, stand-in model)',
+  () =>
+    realTarget(
+      ({ router, proxied, direct }) =>
+        new SageMakerResponseStreamTransport({ ...sagemaker, endpoint: direct ? router.url : `http://${proxied}` }),
+      'router',
+    ),
+  { pipelined: 10 },
+);

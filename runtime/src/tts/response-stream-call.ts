@@ -37,10 +37,22 @@ export function classify(error: unknown): UtteranceRefused | TtsTransportError {
   if (status === 403 || e.name === 'InvalidSignatureException' || e.name === 'UnrecognizedClientException') {
     return new TtsTransportError('unauthorized', `${e.name}: ${e.message}`, { cause: error });
   }
-  if (e.name === 'ModelStreamError') return new TtsTransportError('model_stream_error', `ModelStreamError: ${e.message}`, { cause: error, retryable: true });
-  if (e.name === 'InternalStreamFailure') return new TtsTransportError('internal_stream_failure', `InternalStreamFailure: ${e.message}`, { cause: error, retryable: true });
-  if (status !== undefined && status < 500 && status !== 429) return new TtsTransportError('bad_response', `${e.name} (HTTP ${status}): ${e.message}`, { cause: error });
-  return new TtsTransportError('connection_lost', `${e.name ?? 'Error'}: ${e.message}`, { cause: error, retryable: true });
+  if (e.name === 'ModelStreamError')
+    return new TtsTransportError('model_stream_error', `ModelStreamError: ${e.message}`, {
+      cause: error,
+      retryable: true,
+    });
+  if (e.name === 'InternalStreamFailure')
+    return new TtsTransportError('internal_stream_failure', `InternalStreamFailure: ${e.message}`, {
+      cause: error,
+      retryable: true,
+    });
+  if (status !== undefined && status < 500 && status !== 429)
+    return new TtsTransportError('bad_response', `${e.name} (HTTP ${status}): ${e.message}`, { cause: error });
+  return new TtsTransportError('connection_lost', `${e.name ?? 'Error'}: ${e.message}`, {
+    cause: error,
+    retryable: true,
+  });
 }
 
 /** Audio of one utterance in whole samples of `bytesPerSample` bytes. */
@@ -61,7 +73,8 @@ export async function* invokeUtterance(
       }),
       { abortSignal: signal },
     );
-    if (!response.Body) throw new TtsTransportError('bad_response', 'InvokeEndpointWithResponseStream returned no body');
+    if (!response.Body)
+      throw new TtsTransportError('bad_response', 'InvokeEndpointWithResponseStream returned no body');
     for await (const event of response.Body) {
       const bytes = event.PayloadPart?.Bytes;
       if (!bytes?.byteLength) continue;
@@ -73,5 +86,10 @@ export async function* invokeUtterance(
   } catch (error) {
     throw classify(error);
   }
-  if (carry.byteLength) throw new TtsTransportError('connection_lost', `the audio stream ended inside a sample (${carry.byteLength} stray bytes)`, { retryable: true });
+  if (carry.byteLength)
+    throw new TtsTransportError(
+      'connection_lost',
+      `the audio stream ended inside a sample (${carry.byteLength} stray bytes)`,
+      { retryable: true },
+    );
 }

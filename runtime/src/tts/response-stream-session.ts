@@ -21,10 +21,18 @@ export interface ResponseStreamSessionOptions {
 export type SessionSettings = VoiceSettings & { format: 'pcm_s16le' | 'mulaw'; sample_rate: number };
 
 interface Utterance {
-  id: string; index: number; text: string;
+  id: string;
+  index: number;
+  text: string;
   state: 'queued' | 'running' | 'done' | 'refused';
-  buffered: Uint8Array[]; started: boolean; bytes: number; attempts: number;
-  abort: AbortController; queuedAt: number; startedAt: number; endedAt: number;
+  buffered: Uint8Array[];
+  started: boolean;
+  bytes: number;
+  attempts: number;
+  abort: AbortController;
+  queuedAt: number;
+  startedAt: number;
+  endedAt: number;
   refusal?: UtteranceRefused;
 }
 
@@ -48,7 +56,10 @@ export class ResponseStreamSession implements TtsSession {
     this.#options = options;
     this.#settings = settings;
     this.ready = Promise.resolve({ sample_rate: settings.sample_rate, format: settings.format, voices: [] });
-    this.#ended = new Promise<void>((resolve, reject) => { this.#endResolve = resolve; this.#endReject = reject; });
+    this.#ended = new Promise<void>((resolve, reject) => {
+      this.#endResolve = resolve;
+      this.#endReject = reject;
+    });
     this.#ended.catch(() => {});
   }
 
@@ -58,8 +69,18 @@ export class ResponseStreamSession implements TtsSession {
     const utteranceId = id === undefined ? newUtteranceId() : checkUtteranceId(id);
     if (this.#order.some((u) => u.id === utteranceId)) throw new Error(`utterance id ${utteranceId} is already in use`);
     this.#order.push({
-      id: utteranceId, index: this.#nextIndex++, text, state: 'queued', buffered: [], started: false, bytes: 0, attempts: 0,
-      abort: new AbortController(), queuedAt: performance.now(), startedAt: 0, endedAt: 0,
+      id: utteranceId,
+      index: this.#nextIndex++,
+      text,
+      state: 'queued',
+      buffered: [],
+      started: false,
+      bytes: 0,
+      attempts: 0,
+      abort: new AbortController(),
+      queuedAt: performance.now(),
+      startedAt: 0,
+      endedAt: 0,
     });
     this.#pump();
     return utteranceId;
@@ -111,7 +132,12 @@ export class ResponseStreamSession implements TtsSession {
     this.#running++;
     const bytesPerSample = this.#settings.format === 'mulaw' ? 1 : 2;
     try {
-      const request = { endpointName: this.#options.endpointName, text: u.text, settings: this.#settings, ...(this.#options.targetVariant && { targetVariant: this.#options.targetVariant }) };
+      const request = {
+        endpointName: this.#options.endpointName,
+        text: u.text,
+        settings: this.#settings,
+        ...(this.#options.targetVariant && { targetVariant: this.#options.targetVariant }),
+      };
       for await (const chunk of invokeUtterance(this.#client, request, bytesPerSample, u.abort.signal)) {
         if (u.abort.signal.aborted) return;
         if (this.#order[0] === u) this.#emitAudio(u, chunk);
@@ -133,7 +159,11 @@ export class ResponseStreamSession implements TtsSession {
         this.#queue.push({ type: 'reconnected', resent: [u.id] });
       } else {
         const e = error as TtsTransportError;
-        return this.#fail(u.attempts > 1 ? new TtsTransportError(e.code, `utterance ${u.id} failed again after a retry: ${e.message}`, { cause: e }) : e);
+        return this.#fail(
+          u.attempts > 1
+            ? new TtsTransportError(e.code, `utterance ${u.id} failed again after a retry: ${e.message}`, { cause: e })
+            : e,
+        );
       }
     } finally {
       this.#running--;
@@ -163,7 +193,10 @@ export class ResponseStreamSession implements TtsSession {
         if (!head.started) this.#emitAudio(head, new Uint8Array(0));
         const samples = head.bytes / (this.#settings.format === 'mulaw' ? 1 : 2);
         this.#queue.push({
-          type: 'audio_end', id: head.id, index: head.index, samples,
+          type: 'audio_end',
+          id: head.id,
+          index: head.index,
+          samples,
           duration_ms: (samples / this.#settings.sample_rate) * 1000,
           synthesis_ms: head.endedAt - head.startedAt,
           queue_ms: head.startedAt - head.queuedAt,

@@ -12,14 +12,22 @@ import { routedFakeTarget, startRoutedFake } from './testing/routed-fake.ts';
 import { collect, SENTENCES, transportSuite } from './testing/transport-suite.ts';
 import { SageMakerResponseStreamTransport } from './response-stream-transport.ts';
 
-const transport = (endpoint: string, secretAccessKey = LOCAL_CREDENTIALS.secretAccessKey, maxConcurrentCalls?: number) =>
+const transport = (
+  endpoint: string,
+  secretAccessKey = LOCAL_CREDENTIALS.secretAccessKey,
+  maxConcurrentCalls?: number,
+) =>
   new SageMakerResponseStreamTransport({
-    endpointName: 'kokoro', region: 'us-west-2', endpoint,
+    endpointName: 'kokoro',
+    region: 'us-west-2',
+    endpoint,
     credentials: { ...LOCAL_CREDENTIALS, secretAccessKey },
     ...(maxConcurrentCalls && { maxConcurrentCalls }),
   });
 
-transportSuite('sagemaker-response-stream (local router, fake peer)', () => routedFakeTarget((endpoint) => transport(endpoint)));
+transportSuite('sagemaker-response-stream (local router, fake peer)', () =>
+  routedFakeTarget((endpoint) => transport(endpoint)),
+);
 
 describe('SageMakerResponseStreamTransport specifics', () => {
   let fake: FakeContainer;
@@ -48,7 +56,10 @@ describe('SageMakerResponseStreamTransport specifics', () => {
       texts.forEach((text, i) => {
         const expected = fakeAudio(text, 16000);
         expect(Buffer.concat(audio.get(`c${i}`)!)).toEqual(expected);
-        expect(ends[i]).toMatchObject({ samples: expected.length / 2, duration_ms: (expected.length / 2 / 16000) * 1000 });
+        expect(ends[i]).toMatchObject({
+          samples: expected.length / 2,
+          duration_ms: (expected.length / 2 / 16000) * 1000,
+        });
       });
       session.close();
     }
@@ -85,11 +96,16 @@ describe('SageMakerResponseStreamTransport specifics', () => {
       setTimeout(() => res.destroy(), 10);
     });
     await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
-    const brokenRouter = await startLocalSageMakerRouter({ containerUrl: `http://127.0.0.1:${(broken.address() as AddressInfo).port}` });
+    const brokenRouter = await startLocalSageMakerRouter({
+      containerUrl: `http://127.0.0.1:${(broken.address() as AddressInfo).port}`,
+    });
     const session = await transport(brokenRouter.url).open({});
     session.speak('Never whole.', 'w');
     const events: string[] = [];
-    await expect(collect(session, (event) => void events.push(event.type))).rejects.toMatchObject({ name: 'TtsTransportError', code: 'model_stream_error' });
+    await expect(collect(session, (event) => void events.push(event.type))).rejects.toMatchObject({
+      name: 'TtsTransportError',
+      code: 'model_stream_error',
+    });
     expect(calls).toBe(2);
     expect(events).toContain('reconnected');
     await brokenRouter.close();

@@ -25,7 +25,8 @@ export class SageMakerResponseStreamTransport implements TtsTransport {
   readonly #client: SageMakerRuntimeClient;
 
   constructor(options: SageMakerResponseStreamTransportOptions) {
-    if (!options.endpointName) throw new TypeError('SAGEMAKER_ENDPOINT_NAME is required for the sagemaker-response-stream transport');
+    if (!options.endpointName)
+      throw new TypeError('SAGEMAKER_ENDPOINT_NAME is required for the sagemaker-response-stream transport');
     const url = runtimeEndpoint(options.endpoint, options.region); // bad region or URL: fail now
     const endpoint = options.endpoint === undefined ? undefined : url.toString().replace(/\/$/, '');
     this.#options = options;
@@ -43,7 +44,8 @@ export class SageMakerResponseStreamTransport implements TtsTransport {
     const parsed = voiceSettingsSchema.strict().safeParse(settings);
     if (!parsed.success) throw new TypeError(`invalid voice settings: ${parsed.error.message}`);
     const format = parsed.data.format ?? 'pcm_s16le';
-    if (format === 'wav') throw new TypeError('the response-stream transport delivers raw audio: ask for pcm_s16le or mulaw, not wav');
+    if (format === 'wav')
+      throw new TypeError('the response-stream transport delivers raw audio: ask for pcm_s16le or mulaw, not wav');
     const sample_rate = parsed.data.sample_rate ?? (format === 'mulaw' ? 8000 : 24000);
     const session = new ResponseStreamSession(this.#client, this.#options, { ...parsed.data, format, sample_rate });
     signal?.addEventListener('abort', () => session.close(), { once: true });

@@ -12,7 +12,9 @@ import { TtsTransportError } from './types.ts';
 
 const options = (endpoint: string, secretAccessKey = LOCAL_CREDENTIALS.secretAccessKey, maxPartBytes?: number) =>
   new SageMakerBidiTransport({
-    endpointName: 'kokoro', region: 'eu-west-1', endpoint,
+    endpointName: 'kokoro',
+    region: 'eu-west-1',
+    endpoint,
     credentials: { ...LOCAL_CREDENTIALS, secretAccessKey },
     ...(maxPartBytes && { maxPartBytes }),
   });
@@ -27,7 +29,11 @@ describe('SageMakerBidiTransport specifics', () => {
   afterAll(() => close());
 
   test('a wrong secret fails open() with an unauthorized TtsTransportError', async () => {
-    await expect(options(router.url, 'wrong').open({})).rejects.toMatchObject({ name: 'TtsTransportError', code: 'unauthorized', retryable: false });
+    await expect(options(router.url, 'wrong').open({})).rejects.toMatchObject({
+      name: 'TtsTransportError',
+      code: 'unauthorized',
+      retryable: false,
+    });
   });
 
   test('long messages travel as PARTIAL..COMPLETE parts and arrive as one message', async () => {
@@ -76,12 +82,18 @@ describe('SageMakerBidiTransport specifics', () => {
     process.env.AWS_ACCESS_KEY_ID = LOCAL_CREDENTIALS.accessKeyId;
     process.env.AWS_SECRET_ACCESS_KEY = LOCAL_CREDENTIALS.secretAccessKey;
     try {
-      const session = await new SageMakerBidiTransport({ endpointName: 'kokoro', region: 'eu-west-1', endpoint: router.url }).open({});
+      const session = await new SageMakerBidiTransport({
+        endpointName: 'kokoro',
+        region: 'eu-west-1',
+        endpoint: router.url,
+      }).open({});
       await expect(session.ready).resolves.toMatchObject({ voices: expect.arrayContaining(['af_heart']) });
       session.close();
     } finally {
-      if (saved.id === undefined) delete process.env.AWS_ACCESS_KEY_ID; else process.env.AWS_ACCESS_KEY_ID = saved.id;
-      if (saved.secret === undefined) delete process.env.AWS_SECRET_ACCESS_KEY; else process.env.AWS_SECRET_ACCESS_KEY = saved.secret;
+      if (saved.id === undefined) delete process.env.AWS_ACCESS_KEY_ID;
+      else process.env.AWS_ACCESS_KEY_ID = saved.id;
+      if (saved.secret === undefined) delete process.env.AWS_SECRET_ACCESS_KEY;
+      else process.env.AWS_SECRET_ACCESS_KEY = saved.secret;
     }
   });
 });

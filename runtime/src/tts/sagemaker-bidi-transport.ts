@@ -32,7 +32,10 @@ export function toTransportError(error: unknown): TtsTransportError {
   if (error instanceof SageMakerStreamError) {
     if (error.status === 403) return new TtsTransportError('unauthorized', error.message, { cause: error });
     if (error.status !== undefined) {
-      return new TtsTransportError('bad_response', error.message, { cause: error, retryable: error.status === 429 || error.status >= 500 });
+      return new TtsTransportError('bad_response', error.message, {
+        cause: error,
+        retryable: error.status === 429 || error.status >= 500,
+      });
     }
   }
   return new TtsTransportError('connection_lost', (error as Error).message, { cause: error, retryable: true });
@@ -41,7 +44,9 @@ export function toTransportError(error: unknown): TtsTransportError {
 async function pump(stream: BidiStream, handlers: ChannelHandlers, isClosed: () => boolean): Promise<void> {
   let fragments: Uint8Array[] = [];
   let fragmentType: DataType | undefined;
-  const broken = (error: TtsTransportError) => { if (!isClosed()) handlers.onBroken(error); };
+  const broken = (error: TtsTransportError) => {
+    if (!isClosed()) handlers.onBroken(error);
+  };
   try {
     for await (const event of stream.responses) {
       if (event.type === 'PayloadPart') {
@@ -52,9 +57,19 @@ async function pump(stream: BidiStream, handlers: ChannelHandlers, isClosed: () 
         fragments = [];
         handlers.onMessage(fragmentType === 'UTF8' ? toUtf8(bytes) : bytes);
       } else if (event.type === 'ModelStreamError') {
-        return broken(new TtsTransportError('model_stream_error', `ModelStreamError${event.errorCode ? ` ${event.errorCode}` : ''}: ${event.message}`, { retryable: true }));
+        return broken(
+          new TtsTransportError(
+            'model_stream_error',
+            `ModelStreamError${event.errorCode ? ` ${event.errorCode}` : ''}: ${event.message}`,
+            { retryable: true },
+          ),
+        );
       } else if (event.type === 'InternalStreamFailure') {
-        return broken(new TtsTransportError('internal_stream_failure', `InternalStreamFailure: ${event.message}`, { retryable: true }));
+        return broken(
+          new TtsTransportError('internal_stream_failure', `InternalStreamFailure: ${event.message}`, {
+            retryable: true,
+          }),
+        );
       } else {
         const auth = /Signature|UnrecognizedClient|AccessDenied|Token/.test(event.name);
         return broken(new TtsTransportError(auth ? 'unauthorized' : 'bad_response', `${event.name}: ${event.message}`));
@@ -71,7 +86,8 @@ export class SageMakerBidiTransport implements TtsTransport {
   readonly #options: SageMakerBidiTransportOptions;
 
   constructor(options: SageMakerBidiTransportOptions) {
-    if (!options.endpointName) throw new TypeError('SAGEMAKER_ENDPOINT_NAME is required for the sagemaker-bidi transport');
+    if (!options.endpointName)
+      throw new TypeError('SAGEMAKER_ENDPOINT_NAME is required for the sagemaker-bidi transport');
     runtimeEndpoint(options.endpoint, options.region); // bad region or URL: fail now, not at the first open()
     // One provider per transport: the default chain memoizes credentials until they expire, so
     // sessions do not each go back to the instance metadata service or SSO cache.
@@ -98,7 +114,11 @@ export class SageMakerBidiTransport implements TtsTransport {
         if (bytes.byteLength <= maxPartBytes) return stream.send({ bytes, dataType: 'UTF8' });
         for (let offset = 0; offset < bytes.byteLength; offset += maxPartBytes) {
           const last = offset + maxPartBytes >= bytes.byteLength;
-          stream.send({ bytes: bytes.subarray(offset, offset + maxPartBytes), dataType: 'UTF8', completionState: last ? 'COMPLETE' : 'PARTIAL' });
+          stream.send({
+            bytes: bytes.subarray(offset, offset + maxPartBytes),
+            dataType: 'UTF8',
+            completionState: last ? 'COMPLETE' : 'PARTIAL',
+          });
         }
       },
       close: () => {

@@ -6,7 +6,11 @@ import type { EventQueue } from './event-queue.ts';
 import { checkUtteranceId, newUtteranceId } from './ids.ts';
 import type { TtsEvent } from './types.ts';
 
-export interface Utterance { id: string; index: number; text: string }
+export interface Utterance {
+  id: string;
+  index: number;
+  text: string;
+}
 
 export class UtteranceTracker {
   /** Utterances sent whose audio is not complete, in send order. */
@@ -67,7 +71,15 @@ export class UtteranceTracker {
     if (!utterance) return false;
     this.pending.delete(message.id);
     const { samples, duration_ms, synthesis_ms, queue_ms } = message;
-    this.#queue.push({ type: 'audio_end', id: message.id, index: utterance.index, samples, duration_ms, synthesis_ms, queue_ms });
+    this.#queue.push({
+      type: 'audio_end',
+      id: message.id,
+      index: utterance.index,
+      samples,
+      duration_ms,
+      synthesis_ms,
+      queue_ms,
+    });
     return true;
   }
 

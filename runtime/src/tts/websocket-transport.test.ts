@@ -17,13 +17,18 @@ transportSuite('websocket (fake peer)', async () => {
     viaProxy: new WebSocketTransport({ url: `ws://127.0.0.1:${proxy.port}` }),
     proxy,
     expectedSamples: (text, rate) => fakeAudio(text, rate).length / 2,
-    close: async () => { await proxy.close(); await fake.close(); },
+    close: async () => {
+      await proxy.close();
+      await fake.close();
+    },
   };
 });
 
 describe('WebSocketTransport specifics', () => {
   let fake: FakeContainer;
-  beforeAll(async () => { fake = await startFakeContainer(); });
+  beforeAll(async () => {
+    fake = await startFakeContainer();
+  });
   afterAll(() => fake.close());
 
   test('rejects a URL that is not ws:// or wss://', () => {
@@ -49,7 +54,9 @@ describe('WebSocketTransport specifics', () => {
     await expect(transport.open({ speed: 9 })).rejects.toThrow(/invalid voice settings/);
     const closed = await startCutProxy(1);
     await closed.close();
-    await expect(new WebSocketTransport({ url: `ws://127.0.0.1:${closed.port}` }).open({})).rejects.toBeInstanceOf(TtsTransportError);
+    await expect(new WebSocketTransport({ url: `ws://127.0.0.1:${closed.port}` }).open({})).rejects.toBeInstanceOf(
+      TtsTransportError,
+    );
   });
 
   test('a container-side close mid-answer is recovered the same way', async () => {
@@ -94,7 +101,9 @@ describe('WebSocketTransport specifics', () => {
     const silent = new WebSocketServer({ port: 0, host: '127.0.0.1' });
     await new Promise((resolve) => silent.once('listening', resolve));
     const port = (silent.address() as AddressInfo).port;
-    await expect(new WebSocketTransport({ url: `ws://127.0.0.1:${port}`, connectTimeoutMs: 200 }).open({})).rejects.toMatchObject({
+    await expect(
+      new WebSocketTransport({ url: `ws://127.0.0.1:${port}`, connectTimeoutMs: 200 }).open({}),
+    ).rejects.toMatchObject({
       code: 'bad_response',
       message: expect.stringContaining('no ready message'),
     });

@@ -65,17 +65,35 @@ export class WebSocketTransport implements TtsTransport {
       });
       socket.on('message', (data, isBinary) => {
         const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-        handlers.onMessage(isBinary ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes.toString('utf8'));
+        handlers.onMessage(
+          isBinary ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes.toString('utf8'),
+        );
       });
       socket.on('error', (error) => {
-        if (!open) reject(new TtsTransportError('connection_lost', `cannot connect to ${this.url}: ${error.message}`, { cause: error, retryable: true }));
+        if (!open)
+          reject(
+            new TtsTransportError('connection_lost', `cannot connect to ${this.url}: ${error.message}`, {
+              cause: error,
+              retryable: true,
+            }),
+          );
       });
       socket.on('close', (code, reason) => {
         signal?.removeEventListener('abort', onAbort);
         if (!open) {
-          reject(new TtsTransportError('connection_lost', `connection to ${this.url} closed before it opened (${code})`, { retryable: true }));
+          reject(
+            new TtsTransportError('connection_lost', `connection to ${this.url} closed before it opened (${code})`, {
+              retryable: true,
+            }),
+          );
         } else if (!closedByUs) {
-          handlers.onBroken(new TtsTransportError('connection_lost', `container closed the WebSocket (${code}${reason.length ? ` ${reason.toString()}` : ''})`, { retryable: true }));
+          handlers.onBroken(
+            new TtsTransportError(
+              'connection_lost',
+              `container closed the WebSocket (${code}${reason.length ? ` ${reason.toString()}` : ''})`,
+              { retryable: true },
+            ),
+          );
         }
       });
     });

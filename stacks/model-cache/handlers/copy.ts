@@ -17,6 +17,13 @@ export async function handler(event: unknown): Promise<FileResult> {
     file: input.file,
     partSize: partMiB > 0 ? partMiB * 1024 * 1024 : DEFAULT_PART_SIZE,
   });
-  console.log(JSON.stringify({ message: result.copied ? 'copied' : 'already present', key: `${input.keyPrefix}${result.path}`, bytes: result.size, ms: Date.now() - started }));
+  console.log(
+    JSON.stringify({
+      message: result.copied ? 'copied' : 'already present',
+      key: `${input.keyPrefix}${result.path}`,
+      bytes: result.size,
+      ms: Date.now() - started,
+    }),
+  );
   return result;
 }

@@ -18,7 +18,11 @@ export async function handler(event: unknown): Promise<ManifestOutput> {
   const s3 = s3Client();
   const files = input.files.map(({ path, size, sha256 }) => ({ path, size, sha256 }));
   const existing = await readManifestFromS3(s3, input.bucket, input.keyPrefix);
-  const unchanged = existing !== null && existing.repo === input.repo && existing.commit === input.commit && sameFiles(existing.files, files);
+  const unchanged =
+    existing !== null &&
+    existing.repo === input.repo &&
+    existing.commit === input.commit &&
+    sameFiles(existing.files, files);
   const manifestKey = unchanged
     ? `${input.keyPrefix}${MANIFEST_NAME}`
     : await writeManifestToS3(s3, input.bucket, input.keyPrefix, buildManifest(input.repo, input.commit, files));

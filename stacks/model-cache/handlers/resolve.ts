@@ -23,7 +23,12 @@ export interface ResolveOutput {
 
 function setting(value: string | undefined, envName: string): string {
   const resolved = value ?? process.env[envName];
-  if (resolved === undefined || resolved === '') throw new WeightsError('InvalidSyncInput', `no ${envName.toLowerCase()} in the input and ${envName} is not set`, false);
+  if (resolved === undefined || resolved === '')
+    throw new WeightsError(
+      'InvalidSyncInput',
+      `no ${envName.toLowerCase()} in the input and ${envName} is not set`,
+      false,
+    );
   return resolved;
 }
 

@@ -15,10 +15,14 @@ beforeAll(async () => {
     const body = JSON.parse(Buffer.concat(await req.toArray()).toString());
     requests.push({ target: String(req.headers['x-amz-target']), body });
     if (body.SecretId !== secretArn) {
-      res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify({ __type: 'ResourceNotFoundException', Message: 'no such secret' }));
+      res
+        .writeHead(400, { 'content-type': 'application/x-amz-json-1.1' })
+        .end(JSON.stringify({ __type: 'ResourceNotFoundException', Message: 'no such secret' }));
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify({ ARN: secretArn, Name: 'hf', SecretString: 'hf_from_secret\n' }));
+    res
+      .writeHead(200, { 'content-type': 'application/x-amz-json-1.1' })
+      .end(JSON.stringify({ ARN: secretArn, Name: 'hf', SecretString: 'hf_from_secret\n' }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -28,7 +32,16 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 describe('hubToken', () => {
   const saved = { ...process.env };
   const withEnv = async <T>(env: Record<string, string>, fn: () => Promise<T>) => {
-    Object.assign(process.env, { AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' }, env);
+    Object.assign(
+      process.env,
+      {
+        AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint,
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'a',
+        AWS_SECRET_ACCESS_KEY: 'b',
+      },
+      env,
+    );
     try {
       return await fn();
     } finally {
@@ -45,7 +58,9 @@ describe('hubToken', () => {
   });
 
   test('HF_TOKEN wins, and no token at all is fine for public repositories', async () => {
-    await withEnv({ HF_TOKEN: 'hf_env', HF_TOKEN_SECRET_ARN: secretArn }, async () => expect(await hubToken()).toBe('hf_env'));
+    await withEnv({ HF_TOKEN: 'hf_env', HF_TOKEN_SECRET_ARN: secretArn }, async () =>
+      expect(await hubToken()).toBe('hf_env'),
+    );
     await withEnv({ HF_TOKEN: '', HF_TOKEN_SECRET_ARN: '' }, async () => expect(await hubToken()).toBeUndefined());
   });
 
@@ -58,6 +73,9 @@ describe('hubToken', () => {
 
 test('a bad step input names the fields', () => {
   expect(() => parseInput(copyInput, { repo: 'o/r', commit: 'main', bucket: 'b', keyPrefix: 'p/' }, 'copy')).toThrow(
-    expect.objectContaining({ name: 'InvalidSyncInput', message: expect.stringMatching(/copy input is invalid: commit: .*; file: /) }),
+    expect.objectContaining({
+      name: 'InvalidSyncInput',
+      message: expect.stringMatching(/copy input is invalid: commit: .*; file: /),
+    }),
   );
 });

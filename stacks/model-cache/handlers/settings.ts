@@ -16,7 +16,12 @@ export async function hubToken(env: NodeJS.ProcessEnv = process.env): Promise<st
   if (!arn) return undefined;
   if (cachedToken?.arn !== arn) {
     const secret = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
-    if (!secret.SecretString) throw new WeightsError('InvalidSyncInput', `secret ${arn} has no string value (store the token as plain text)`, false);
+    if (!secret.SecretString)
+      throw new WeightsError(
+        'InvalidSyncInput',
+        `secret ${arn} has no string value (store the token as plain text)`,
+        false,
+      );
     cachedToken = { arn, token: secret.SecretString.trim() };
   }
   return cachedToken.token;
@@ -41,7 +46,12 @@ export function parseInput<T>(schema: z.ZodType<T>, input: unknown, step: string
   return parsed.data;
 }
 
-const repoFile = z.object({ path: z.string().min(1), size: z.number().int().nonnegative(), sha256: z.string().nullable(), blobId: z.string().min(1) });
+const repoFile = z.object({
+  path: z.string().min(1),
+  size: z.number().int().nonnegative(),
+  sha256: z.string().nullable(),
+  blobId: z.string().min(1),
+});
 
 /** What the Map hands to each copy: the resolved commit and destination, and one file. */
 export const copyInput = z.object({
@@ -52,6 +62,11 @@ export const copyInput = z.object({
   file: repoFile,
 });
 
-export const fileResult = z.object({ path: z.string(), size: z.number().int(), sha256: z.string().regex(/^[0-9a-f]{64}$/), copied: z.boolean() });
+export const fileResult = z.object({
+  path: z.string(),
+  size: z.number().int(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  copied: z.boolean(),
+});
 
 export const manifestInput = copyInput.omit({ file: true }).extend({ files: z.array(fileResult) });

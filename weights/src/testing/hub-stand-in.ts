@@ -35,9 +35,12 @@ export interface HubStandIn {
   close(): Promise<void>;
 }
 
-const sha = (algorithm: string, ...parts: (Buffer | string)[]) => parts.reduce((h, p) => h.update(p), createHash(algorithm)).digest('hex');
+const sha = (algorithm: string, ...parts: (Buffer | string)[]) =>
+  parts.reduce((h, p) => h.update(p), createHash(algorithm)).digest('hex');
 
-export async function startHubStandIn(options: { token?: string; isLfs?: (path: string) => boolean } = {}): Promise<HubStandIn> {
+export async function startHubStandIn(
+  options: { token?: string; isLfs?: (path: string) => boolean } = {},
+): Promise<HubStandIn> {
   const isLfs = options.isLfs ?? ((path: string) => /\.(onnx|bin|safetensors)$/.test(path));
   const commits = new Map<string, Map<string, StoredFile>>(); // `${repo}@${commit}` -> files
   const refs = new Map<string, string>(); // `${repo}@${branch}` -> commit
@@ -71,11 +74,17 @@ export async function startHubStandIn(options: { token?: string; isLfs?: (path: 
     requests.push(path);
     const fault = takeFault(path, false);
     if (fault?.kind === 'status') {
-      res.writeHead(fault.status, fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter }).end(`injected ${fault.status}`);
+      res
+        .writeHead(fault.status, fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter })
+        .end(`injected ${fault.status}`);
       return;
     }
     if (path.startsWith('/cdn/') && req.headers.authorization) cdnAuthorizations.push(req.headers.authorization);
-    if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}` && !path.startsWith('/cdn/')) {
+    if (
+      options.token !== undefined &&
+      req.headers.authorization !== `Bearer ${options.token}` &&
+      !path.startsWith('/cdn/')
+    ) {
       res.writeHead(401).end('{"error":"Invalid credentials"}');
       return;
     }
@@ -91,7 +100,9 @@ export async function startHubStandIn(options: { token?: string; isLfs?: (path: 
         size: f.data.length,
         ...(f.lfs ? { lfs: { sha256: f.sha256, size: f.data.length, pointerSize: 134 } } : {}),
       }));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: repo, sha: commit, siblings }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ id: repo, sha: commit, siblings }));
       return;
     }
     m = /^\/([^/]+\/[^/]+)\/resolve\/([0-9a-f]{40})\/(.+)$/.exec(path);
@@ -99,7 +110,13 @@ export async function startHubStandIn(options: { token?: string; isLfs?: (path: 
     if (m && file) {
       res.setHeader('x-repo-commit', m[2]!);
       if (!file.lfs) return sendFile(res, path, file);
-      res.writeHead(302, { location: `${cdnUrl}/cdn/${file.sha256}/${m[3]}?signature=stand-in`, 'x-linked-etag': `"${file.sha256}"`, 'x-linked-size': file.data.length }).end();
+      res
+        .writeHead(302, {
+          location: `${cdnUrl}/cdn/${file.sha256}/${m[3]}?signature=stand-in`,
+          'x-linked-etag': `"${file.sha256}"`,
+          'x-linked-size': file.data.length,
+        })
+        .end();
       return;
     }
     m = /^\/cdn\/([0-9a-f]{64})\/(.+)$/.exec(path);
@@ -122,7 +139,12 @@ export async function startHubStandIn(options: { token?: string; isLfs?: (path: 
       const files = new Map<string, StoredFile>();
       for (const [path, content] of Object.entries(input)) {
         const data = Buffer.from(content);
-        files.set(path, { data, sha256: sha('sha256', data), blobId: sha('sha1', `blob ${data.length}\0`, data), lfs: isLfs(path) });
+        files.set(path, {
+          data,
+          sha256: sha('sha256', data),
+          blobId: sha('sha1', `blob ${data.length}\0`, data),
+          lfs: isLfs(path),
+        });
       }
       const commit = sha('sha1', repo, ...[...files].flatMap(([p, f]) => [p, f.sha256]), String(commits.size));
       commits.set(`${repo}@${commit}`, files);
@@ -134,10 +156,15 @@ export async function startHubStandIn(options: { token?: string; isLfs?: (path: 
     },
     downloads: (suffix) => bodies.filter((p) => p.endsWith(suffix)).length,
     close: async () => {
-      await Promise.all([server, cdn].map((s) => new Promise<void>((resolve, reject) => {
-        s.closeAllConnections();
-        s.close((error) => (error ? reject(error) : resolve()));
-      })));
+      await Promise.all(
+        [server, cdn].map(
+          (s) =>
+            new Promise<void>((resolve, reject) => {
+              s.closeAllConnections();
+              s.close((error) => (error ? reject(error) : resolve()));
+            }),
+        ),
+      );
     },
   };
 }

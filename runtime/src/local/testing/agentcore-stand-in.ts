@@ -10,9 +10,13 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity } from '@smithy/types';
 import WebSocket, { WebSocketServer } from 'ws';
 
-export const STAND_IN_CREDENTIALS: AwsCredentialIdentity = { accessKeyId: 'AKIDSTANDIN', secretAccessKey: 'stand-in-secret' };
+export const STAND_IN_CREDENTIALS: AwsCredentialIdentity = {
+  accessKeyId: 'AKIDSTANDIN',
+  secretAccessKey: 'stand-in-secret',
+};
 const SESSION_HEADER = 'x-amzn-bedrock-agentcore-runtime-session-id';
-const AUTH = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/;
+const AUTH =
+  /^AWS4-HMAC-SHA256 Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/;
 
 export interface AgentCoreStandIn {
   endpoint: string;
@@ -37,7 +41,14 @@ async function headerSignatureHolds(req: http.IncomingMessage, url: URL, body: B
   if (!m || m[1] !== STAND_IN_CREDENTIALS.accessKeyId || m[3] !== 'bedrock-agentcore') return false;
   const headers: Record<string, string> = {};
   for (const name of m[4]!.split(';')) headers[name] = String(req.headers[name] ?? '');
-  const request = new HttpRequest({ method: req.method ?? 'GET', hostname: url.hostname, path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body });
+  const request = new HttpRequest({
+    method: req.method ?? 'GET',
+    hostname: url.hostname,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers,
+    body,
+  });
   const signed = await signer(m[2]!).sign(request, { signingDate: amzDate(headers['x-amz-date'] ?? '') });
   return String(signed.headers['authorization']).endsWith(`Signature=${m[5]}`);
 }
@@ -48,7 +59,13 @@ async function presignHolds(url: URL, host: string): Promise<boolean> {
   const credential = q['X-Amz-Credential']?.split('/') ?? [];
   if (credential[0] !== STAND_IN_CREDENTIALS.accessKeyId || credential[3] !== 'bedrock-agentcore') return false;
   const query = Object.fromEntries(Object.entries(q).filter(([k]) => !k.startsWith('X-Amz-')));
-  const request = new HttpRequest({ method: 'GET', hostname: url.hostname, path: url.pathname, query, headers: { host } });
+  const request = new HttpRequest({
+    method: 'GET',
+    hostname: url.hostname,
+    path: url.pathname,
+    query,
+    headers: { host },
+  });
   const signed = await signer(credential[2]!).presign(request, {
     signingDate: amzDate(q['X-Amz-Date'] ?? ''),
     expiresIn: Number(q['X-Amz-Expires']),
@@ -72,10 +89,21 @@ export async function startAgentCoreStandIn(agentUrl: string, expectedArn: strin
     const sessionId = (req.headers[SESSION_HEADER] as string | undefined) ?? null;
     const signed = await headerSignatureHolds(req, url, body);
     calls.push({ kind: 'invoke', arn: arn ?? '', sessionId, signed });
-    if (!signed) return res.writeHead(403, { 'content-type': 'application/json' }).end('{"message":"The request signature we calculated does not match"}');
-    if (arn !== expectedArn) return res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"runtime not found"}');
-    const upstream = await fetch(new URL('/invocations', agentUrl), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body });
-    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'text/event-stream', [SESSION_HEADER]: sessionId ?? '' });
+    if (!signed)
+      return res
+        .writeHead(403, { 'content-type': 'application/json' })
+        .end('{"message":"The request signature we calculated does not match"}');
+    if (arn !== expectedArn)
+      return res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"runtime not found"}');
+    const upstream = await fetch(new URL('/invocations', agentUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body,
+    });
+    res.writeHead(upstream.status, {
+      'content-type': upstream.headers.get('content-type') ?? 'text/event-stream',
+      [SESSION_HEADER]: sessionId ?? '',
+    });
     await pipeline(upstream.body!, res).catch(() => undefined);
   });
   const wss = new WebSocketServer({ noServer: true });
@@ -83,7 +111,12 @@ export async function startAgentCoreStandIn(agentUrl: string, expectedArn: strin
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
     const arn = runtimeArn(url.pathname, 'ws');
     const signed = await presignHolds(url, String(req.headers.host));
-    calls.push({ kind: 'ws', arn: arn ?? '', sessionId: url.searchParams.get('X-Amzn-Bedrock-AgentCore-Runtime-Session-Id'), signed });
+    calls.push({
+      kind: 'ws',
+      arn: arn ?? '',
+      sessionId: url.searchParams.get('X-Amzn-Bedrock-AgentCore-Runtime-Session-Id'),
+      signed,
+    });
     if (!signed || arn !== expectedArn) {
       socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n');
       return;
@@ -91,7 +124,9 @@ export async function startAgentCoreStandIn(agentUrl: string, expectedArn: strin
     wss.handleUpgrade(req, socket, head, (client) => {
       const agent = new WebSocket(new URL('/ws', agentUrl.replace(/^http/, 'ws')));
       const early: [WebSocket.RawData, boolean][] = [];
-      client.on('message', (d, bin) => (agent.readyState === WebSocket.OPEN ? agent.send(d, { binary: bin }) : early.push([d, bin])));
+      client.on('message', (d, bin) =>
+        agent.readyState === WebSocket.OPEN ? agent.send(d, { binary: bin }) : early.push([d, bin]),
+      );
       agent.on('open', () => early.splice(0).forEach(([d, bin]) => agent.send(d, { binary: bin })));
       agent.on('message', (d, bin) => client.send(d, { binary: bin }));
       agent.on('close', () => client.close());

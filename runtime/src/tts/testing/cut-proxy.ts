@@ -26,8 +26,12 @@ export async function startCutProxy(targetPort: number, targetHost = '127.0.0.1'
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => {});
     }
-    client.on('data', (chunk: Buffer) => { bytes.up += chunk.length; });
-    upstream.on('data', (chunk: Buffer) => { bytes.down += chunk.length; });
+    client.on('data', (chunk: Buffer) => {
+      bytes.up += chunk.length;
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      bytes.down += chunk.length;
+    });
     client.pipe(upstream).pipe(client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
@@ -37,7 +41,9 @@ export async function startCutProxy(targetPort: number, targetHost = '127.0.0.1'
     port: (server.address() as AddressInfo).port,
     bytes,
     cutAll: () => sockets.forEach((socket) => socket.resetAndDestroy()),
-    refuseNew: (refuse) => { refusing = refuse; },
+    refuseNew: (refuse) => {
+      refusing = refuse;
+    },
     close: async () => {
       sockets.forEach((socket) => socket.destroy());
       await new Promise<void>((resolve) => server.close(() => resolve()));

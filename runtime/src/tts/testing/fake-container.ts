@@ -56,7 +56,15 @@ function session(socket: WebSocket, received: FakeContainer['received']): void {
         await new Promise(setImmediate);
       }
       if (current !== item.id) continue;
-      send({ type: 'audio_end', id: item.id, index, samples: pcm.length / 2, duration_ms: (pcm.length / 2 / sampleRate) * 1000, synthesis_ms: 1, queue_ms: 0 });
+      send({
+        type: 'audio_end',
+        id: item.id,
+        index,
+        samples: pcm.length / 2,
+        duration_ms: (pcm.length / 2 / sampleRate) * 1000,
+        synthesis_ms: 1,
+        queue_ms: 0,
+      });
       current = null;
     }
     running = false;

@@ -18,7 +18,14 @@ export interface RoutedFake {
 export async function startRoutedFake(endpointName?: string): Promise<RoutedFake> {
   const fake = await startFakeContainer();
   const router = await startLocalSageMakerRouter({ containerUrl: fake.url, ...(endpointName && { endpointName }) });
-  return { fake, router, close: async () => { await router.close(); await fake.close(); } };
+  return {
+    fake,
+    router,
+    close: async () => {
+      await router.close();
+      await fake.close();
+    },
+  };
 }
 
 /** The shared suite's target; `make` builds the transport for a router URL. */
@@ -30,6 +37,9 @@ export async function routedFakeTarget(make: (endpoint: string) => TtsTransport)
     viaProxy: make(`http://127.0.0.1:${proxy.port}`),
     proxy,
     expectedSamples: (text, rate) => fakeAudio(text, rate).length / 2,
-    close: async () => { await proxy.close(); await peer.close(); },
+    close: async () => {
+      await proxy.close();
+      await peer.close();
+    },
   };
 }

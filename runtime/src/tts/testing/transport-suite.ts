@@ -16,14 +16,32 @@ export interface SuiteTarget {
 }
 
 const SETTINGS = { format: 'pcm_s16le', sample_rate: 24000 } as const;
-export const SENTENCES = Array.from({ length: 20 }, (_, i) => `Sentence number ${i + 1} is spoken ${'quite '.repeat(i % 4)}clearly.`);
+export const SENTENCES = Array.from(
+  { length: 20 },
+  (_, i) => `Sentence number ${i + 1} is spoken ${'quite '.repeat(i % 4)}clearly.`,
+);
 
-interface Utterance { id: string; index: number; bytes: number; samples: number | null; starts: number }
-export interface Collected { utterances: Map<string, Utterance>; ends: string[]; errors: TtsEvent[]; reconnects: string[][]; events: TtsEvent[] }
+interface Utterance {
+  id: string;
+  index: number;
+  bytes: number;
+  samples: number | null;
+  starts: number;
+}
+export interface Collected {
+  utterances: Map<string, Utterance>;
+  ends: string[];
+  errors: TtsEvent[];
+  reconnects: string[][];
+  events: TtsEvent[];
+}
 
 /** Reads events until the iterator ends, checking that utterances never interleave. */
 /** onEvent may return 'abandon' to say the open utterance was cancelled (its audio_end never comes). */
-export async function collect(session: TtsSession, onEvent?: (event: TtsEvent) => void | 'abandon'): Promise<Collected> {
+export async function collect(
+  session: TtsSession,
+  onEvent?: (event: TtsEvent) => void | 'abandon',
+): Promise<Collected> {
   const result: Collected = { utterances: new Map(), ends: [], errors: [], reconnects: [], events: [] };
   let open: string | null = null;
   for await (const event of session.events()) {
@@ -42,7 +60,13 @@ export async function collect(session: TtsSession, onEvent?: (event: TtsEvent) =
       expect(open).toBeNull();
       open = event.id;
       const previous = result.utterances.get(event.id);
-      result.utterances.set(event.id, { id: event.id, index: event.index, bytes: 0, samples: null, starts: (previous?.starts ?? 0) + 1 });
+      result.utterances.set(event.id, {
+        id: event.id,
+        index: event.index,
+        bytes: 0,
+        samples: null,
+        starts: (previous?.starts ?? 0) + 1,
+      });
     } else if (event.type === 'audio') {
       expect(event.id).toBe(open);
       result.utterances.get(event.id)!.bytes += event.data.byteLength;
@@ -56,12 +80,20 @@ export async function collect(session: TtsSession, onEvent?: (event: TtsEvent) =
   return result;
 }
 
-export function transportSuite(name: string, setup: () => Promise<SuiteTarget>, options: { pipelined?: number } = {}): void {
+export function transportSuite(
+  name: string,
+  setup: () => Promise<SuiteTarget>,
+  options: { pipelined?: number } = {},
+): void {
   const pipelined = SENTENCES.slice(0, options.pipelined ?? SENTENCES.length);
   describe(`${name}: shared TTS transport suite`, () => {
     let target: SuiteTarget;
-    beforeAll(async () => { target = await setup(); });
-    afterAll(async () => { await target?.close(); });
+    beforeAll(async () => {
+      target = await setup();
+    });
+    afterAll(async () => {
+      await target?.close();
+    });
 
     const checkComplete = (collected: Collected, texts: string[], ids: string[], firstIndex = 0) => {
       expect(collected.ends).toEqual(ids);
@@ -117,7 +149,9 @@ export function transportSuite(name: string, setup: () => Promise<SuiteTarget>, 
       expect(first).toEqual(expect.arrayContaining(dropped));
       expect(collected.ends.filter((id) => dropped.includes(id))).toEqual([]);
       expect(collected.ends.at(-1)).toBe(after);
-      const afterCancel = collected.events.slice(collected.events.findIndex((e) => e.type === 'audio_start' && e.id === 'after'));
+      const afterCancel = collected.events.slice(
+        collected.events.findIndex((e) => e.type === 'audio_start' && e.id === 'after'),
+      );
       expect(afterCancel.every((e) => e.type !== 'audio' || e.id === 'after')).toBe(true);
       session.close();
     });
@@ -158,7 +192,11 @@ export function transportSuite(name: string, setup: () => Promise<SuiteTarget>, 
         expect(resent.length).toBeGreaterThan(0);
         expect(resent).toEqual(ids.slice(ids.length - resent.length));
       }
-      checkComplete({ ...collected, ends: collected.ends.filter((id, i, all) => all.lastIndexOf(id) === i) }, texts, ids);
+      checkComplete(
+        { ...collected, ends: collected.ends.filter((id, i, all) => all.lastIndexOf(id) === i) },
+        texts,
+        ids,
+      );
       session.close();
     });
 
