@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fixtureModelDir } from './server/test-support.ts';
+import { fixtureModelDir } from './testing/test-support.ts';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 let model: Awaited<ReturnType<typeof fixtureModelDir>>;

@@ -1,3 +1,6 @@
-// Protocol v1 between TTS clients and the Kokoro container: zod schemas, types and constants.
-// Its own package so that the agent's image carries these schemas without the model stack.
-export * from './messages.ts';
+// The contracts both ends of a connection import, as zod schemas, types and constants: protocol v1
+// between TTS clients and the Kokoro container (container.ts), and the turn contract between
+// callers and the agent (turn.ts). Its own package so that each image carries these schemas
+// without the other side's code.
+export * from './container.ts';
+export * from './turn.ts';

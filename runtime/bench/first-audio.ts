@@ -13,12 +13,12 @@ import { runTurn, type TurnContext, type TurnResult } from '../src/pipeline/turn
 import type { TurnPolicy } from '../src/pipeline/policies.ts';
 import { WebSocketTransport } from '../src/tts/websocket-transport.ts';
 import { SageMakerBidiTransport } from '../src/tts/sagemaker-bidi-transport.ts';
-import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '../src/local-sagemaker/index.ts';
+import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import { startAgentServer } from '../src/server/app.ts';
 import { pino } from 'pino';
 import { startContainerProcess } from './container-process.ts';
 import { ANSWER } from './first-audio-answer.ts';
-import { sseTurn } from '../test/turn-clients.ts';
+import { sseTurn } from '../src/testing/turn-clients.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' } } });
 const RUNS = Number(values.runs);

@@ -8,14 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '@kokoro-speech/container';
 import { writeFixtureModel } from '@kokoro-speech/container/fixture';
-import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '../src/local-sagemaker/index.ts';
-import { EventVerifier } from '../src/local-sagemaker/verify.ts';
-import { codec, encodePayloadPart } from '../src/sagemaker/event-stream.ts';
-import { createSigner } from '../src/sagemaker/signing.ts';
+import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import { EventVerifier } from '@kokoro-speech/sagemaker/router';
+import { codec, encodePayloadPart } from '@kokoro-speech/sagemaker';
+import { createSigner } from '@kokoro-speech/sagemaker';
 import { createTransport } from '../src/tts/factory.ts';
 import type { TransportConfig } from '../src/tts/factory.ts';
-import { startCutProxy } from '../src/tts/testing/cut-proxy.ts';
-import { startFakeContainer } from '../src/tts/testing/fake-container.ts';
+import { startCutProxy } from '../src/testing/cut-proxy.ts';
+import { startFakeContainer } from '@kokoro-speech/protocol/testing';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const ANSWER = [

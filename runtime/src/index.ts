@@ -2,16 +2,6 @@
 // SSE/WebSocket), its stages, and the pieces the local mode starts in-process.
 export { startAgentServer, DEFAULT_LIMITS, DEFAULT_VOICE, RequestError } from './server/index.ts';
 export type { AgentServer, AgentServerOptions, AgentLimits, RequestErrorCode } from './server/index.ts';
-export {
-  turnEventSchema,
-  turnRequestSchema,
-  wsClientMessageSchema,
-  type TurnEvent,
-  type TurnEventName,
-  type TurnRequest,
-  type WsClientMessage,
-  type MetricsEvent,
-} from './server/index.ts';
 export { startAgentFromConfig } from './agent.ts';
 export { loadConfig, ConfigError, DEFAULT_SYSTEM_PROMPT, type AgentConfig } from './config.ts';
 export {

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { startTestContainer, type TestContainer } from '../test/harness.ts';
-import { sseTurn } from '../test/turn-clients.ts';
+import { startTestContainer, type TestContainer } from './testing/harness.ts';
+import { sseTurn } from './testing/turn-clients.ts';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 let container: TestContainer;

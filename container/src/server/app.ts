@@ -10,10 +10,10 @@ import type { Engine } from '../engine/types.ts';
 import type { Logger } from '../log.ts';
 import { BIDI_PATH } from '@kokoro-speech/protocol';
 import { BidiSession } from './bidi-session.ts';
-import { SpeechError } from './errors.ts';
+import { SpeechError } from '../speech/errors.ts';
 import { handleInvocation, sendError } from './invocations.ts';
-import { withSimulatedDelay } from './simulated-delay.ts';
-import { SpeechService } from './speech-service.ts';
+import { withSimulatedDelay } from '../engine/simulated-delay.ts';
+import { SpeechService } from '../speech/speech-service.ts';
 
 export interface KokoroServer {
   /** Bound port (useful with port 0). */

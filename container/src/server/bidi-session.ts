@@ -3,9 +3,9 @@ import type { WebSocket } from 'ws';
 import { MAX_AUDIO_FRAME_BYTES, PROTOCOL_VERSION, type ServerMessage, type TextMessage } from '@kokoro-speech/protocol';
 import { effectiveSampleRate } from '../audio/index.ts';
 import { MessageError, parseClientMessage } from './client-message.ts';
-import { SpeechError, asSpeechError } from './errors.ts';
-import type { Settings, SpeechService } from './speech-service.ts';
-import { UtteranceStream, type UtteranceSink } from './utterance-stream.ts';
+import { SpeechError, asSpeechError } from '../speech/errors.ts';
+import type { Settings, SpeechService } from '../speech/speech-service.ts';
+import { UtteranceStream, type UtteranceSink } from '../speech/utterance-stream.ts';
 
 export class BidiSession {
   readonly id: string;

@@ -12,7 +12,7 @@ import {
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { createLogger } from '../log.ts';
-import { TestClient, fixtureModelDir, fixtureSamples, logCapture } from './test-support.ts';
+import { TestClient, fixtureModelDir, fixtureSamples, logCapture } from '../testing/test-support.ts';
 
 let model: Awaited<ReturnType<typeof fixtureModelDir>>;
 let engine: KokoroEngine;

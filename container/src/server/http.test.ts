@@ -4,7 +4,7 @@ import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
 import { startServer, type RunningServer } from '../index.ts';
 import WebSocket from 'ws';
 import { BIDI_PATH } from '@kokoro-speech/protocol';
-import { fixtureModelDir, fixtureSamples } from './test-support.ts';
+import { fixtureModelDir, fixtureSamples } from '../testing/test-support.ts';
 
 let model: Awaited<ReturnType<typeof fixtureModelDir>>;
 let engine: KokoroEngine;

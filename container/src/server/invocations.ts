@@ -2,9 +2,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { audioHeaders } from '../audio/index.ts';
 import { invocationRequestSchema } from '@kokoro-speech/protocol';
-import { SpeechError, asSpeechError } from './errors.ts';
-import type { SpeechService } from './speech-service.ts';
-import { UtteranceStream } from './utterance-stream.ts';
+import { SpeechError, asSpeechError } from '../speech/errors.ts';
+import type { SpeechService } from '../speech/speech-service.ts';
+import { UtteranceStream } from '../speech/utterance-stream.ts';
 
 export async function handleInvocation(
   req: IncomingMessage,

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer, type RunningServer } from '../index.ts';
 import { createLogger } from '../log.ts';
 import type { AudioEndMessage, ErrorMessage } from '@kokoro-speech/protocol';
-import { TestClient, fixtureModelDir, logCapture } from './test-support.ts';
+import { TestClient, fixtureModelDir, logCapture } from '../testing/test-support.ts';
 
 let model: Awaited<ReturnType<typeof fixtureModelDir>>;
 let server: RunningServer;

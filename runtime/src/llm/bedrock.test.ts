@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { NodeHttp2Handler } from '@smithy/node-http-handler';
 import { BedrockProvider, DEFAULT_BEDROCK_MODEL_ID } from './bedrock.ts';
 import { LlmError } from './errors.ts';
-import { runProviderSuite } from '../../test/llm-provider-suite.ts';
-import { startFakeBedrock, type FakeLlmServer } from '../../test/fake-llm-servers.ts';
+import { runProviderSuite } from '../testing/llm-provider-suite.ts';
+import { startFakeBedrock, type FakeLlmServer } from '../testing/fake-llm-servers.ts';
 
 const fakes: FakeLlmServer[] = [];
 afterAll(async () => void (await Promise.all(fakes.map((f) => f.close()))));

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { EchoProvider, echoTokens } from './echo.ts';
-import { runProviderSuite } from '../../test/llm-provider-suite.ts';
+import { runProviderSuite } from '../testing/llm-provider-suite.ts';
 
 runProviderSuite('echo', async () => ({ provider: new EchoProvider({ firstTokenMs: 5, tokensPerSecond: 2000 }) }));
 

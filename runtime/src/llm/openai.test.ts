@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { OpenAIProvider } from './openai.ts';
 import { LlmError } from './errors.ts';
-import { runProviderSuite } from '../../test/llm-provider-suite.ts';
-import { startFakeOpenAI, type FakeLlmServer } from '../../test/fake-llm-servers.ts';
+import { runProviderSuite } from '../testing/llm-provider-suite.ts';
+import { startFakeOpenAI, type FakeLlmServer } from '../testing/fake-llm-servers.ts';
 
 const fakes: FakeLlmServer[] = [];
 afterAll(async () => void (await Promise.all(fakes.map((f) => f.close()))));

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { EchoProvider } from '../llm/echo.ts';
 import { OpenAIProvider } from '../llm/openai.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
-import { startCutProxy } from '../tts/testing/cut-proxy.ts';
-import { turnEventSchema } from '../server/events.ts';
+import { startCutProxy } from '../testing/cut-proxy.ts';
+import { turnEventSchema } from '@kokoro-speech/protocol';
 import { runTurn, type PipelineEvent, type TurnContext } from './turn.ts';
 import type { TurnPolicy } from './policies.ts';
 import { RegexSentenceSplitter } from './policies.ts';
-import { sentencesOf, shape, startTestContainer, type TestContainer } from '../../test/harness.ts';
-import { startFakeOpenAI } from '../../test/fake-llm-servers.ts';
+import { sentencesOf, shape, startTestContainer, type TestContainer } from '../testing/harness.ts';
+import { startFakeOpenAI } from '../testing/fake-llm-servers.ts';
 
 const ANSWER =
   'Kokoro is a small text to speech model, and because it is small it can start speaking very quickly on a single GPU. ' +

@@ -6,14 +6,18 @@ import { OpenAIProvider } from '../llm/openai.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import { SageMakerBidiTransport } from '../tts/sagemaker-bidi-transport.ts';
 import { SageMakerResponseStreamTransport } from '../tts/response-stream-transport.ts';
-import { LOCAL_CREDENTIALS, startLocalSageMakerRouter, type LocalSageMakerRouter } from '../local-sagemaker/index.ts';
+import {
+  LOCAL_CREDENTIALS,
+  startLocalSageMakerRouter,
+  type LocalSageMakerRouter,
+} from '@kokoro-speech/sagemaker/router';
 import type { TtsTransport } from '../tts/types.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
-import { turnEventSchema } from './events.ts';
+import { turnEventSchema } from '@kokoro-speech/protocol';
 import type { PipelineEvent } from '../pipeline/turn.ts';
-import { sentencesOf, shape, startTestContainer, type TestContainer } from '../../test/harness.ts';
-import { sseTurn, WsCaller } from '../../test/turn-clients.ts';
-import { startFakeOpenAI } from '../../test/fake-llm-servers.ts';
+import { sentencesOf, shape, startTestContainer, type TestContainer } from '../testing/harness.ts';
+import { sseTurn, WsCaller } from '../testing/turn-clients.ts';
+import { startFakeOpenAI } from '../testing/fake-llm-servers.ts';
 
 const PROMPT =
   'Streaming speech starts speaking early, because the first clause of a long sentence is spoken at once. ' +

@@ -1,7 +1,12 @@
 // Parses and validates turn requests (POST /invocations bodies and WebSocket messages) into
 // clear, one-line error messages naming the field at fault.
 import type { z } from 'zod';
-import { turnRequestSchema, wsClientMessageSchema, type TurnRequest, type WsClientMessage } from './events.ts';
+import {
+  turnRequestSchema,
+  wsClientMessageSchema,
+  type TurnRequest,
+  type WsClientMessage,
+} from '@kokoro-speech/protocol';
 import { RequestError } from './errors.ts';
 
 function describeIssues(error: z.ZodError): string {

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { runTurn, type PipelineEvent, type TurnContext } from '../pipeline/turn.ts';
-import type { TurnRequest } from './events.ts';
+import type { TurnRequest } from '@kokoro-speech/protocol';
 import { RequestError } from './errors.ts';
 import { HealthStatus } from './ping.ts';
 

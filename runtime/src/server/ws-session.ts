@@ -3,7 +3,7 @@
 // with a `type`; audio goes as binary frames after its `sentence` event.
 import type WebSocket from 'ws';
 import type { PipelineEvent } from '../pipeline/turn.ts';
-import type { TurnRequest } from './events.ts';
+import type { TurnRequest } from '@kokoro-speech/protocol';
 import { RequestError } from './errors.ts';
 import { parseWsMessage } from './requests.ts';
 

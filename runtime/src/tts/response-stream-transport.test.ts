@@ -3,13 +3,13 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '../local-sagemaker/index.ts';
-import type { LocalSageMakerRouter } from '../local-sagemaker/index.ts';
-import { startCutProxy } from './testing/cut-proxy.ts';
-import { fakeAudio } from './testing/fake-container.ts';
-import type { FakeContainer } from './testing/fake-container.ts';
-import { routedFakeTarget, startRoutedFake } from './testing/routed-fake.ts';
-import { collect, SENTENCES, transportSuite } from './testing/transport-suite.ts';
+import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import type { LocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import { startCutProxy } from '../testing/cut-proxy.ts';
+import { fakeAudio } from '@kokoro-speech/protocol/testing';
+import type { FakeContainer } from '@kokoro-speech/protocol/testing';
+import { routedFakeTarget, startRoutedFake } from '../testing/routed-fake.ts';
+import { collect, SENTENCES, transportSuite } from '../testing/transport-suite.ts';
 import { SageMakerResponseStreamTransport } from './response-stream-transport.ts';
 
 const transport = (

@@ -4,7 +4,7 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { voiceSettingsSchema } from '@kokoro-speech/protocol';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import { runtimeEndpoint } from '../sagemaker/signing.ts';
+import { runtimeEndpoint } from '@kokoro-speech/sagemaker';
 import { ResponseStreamSession } from './response-stream-session.ts';
 import type { TtsSession, TtsTransport, VoiceSettings } from './types.ts';
 

@@ -1,12 +1,12 @@
 // SageMakerBidiTransport through the local router to the fake protocol-v1 peer.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { LOCAL_CREDENTIALS } from '../local-sagemaker/index.ts';
-import type { LocalSageMakerRouter } from '../local-sagemaker/index.ts';
-import { startCutProxy } from './testing/cut-proxy.ts';
-import { fakeAudio } from './testing/fake-container.ts';
-import type { FakeContainer } from './testing/fake-container.ts';
-import { routedFakeTarget, startRoutedFake } from './testing/routed-fake.ts';
-import { collect, SENTENCES, transportSuite } from './testing/transport-suite.ts';
+import { LOCAL_CREDENTIALS } from '@kokoro-speech/sagemaker/router';
+import type { LocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import { startCutProxy } from '../testing/cut-proxy.ts';
+import { fakeAudio } from '@kokoro-speech/protocol/testing';
+import type { FakeContainer } from '@kokoro-speech/protocol/testing';
+import { routedFakeTarget, startRoutedFake } from '../testing/routed-fake.ts';
+import { collect, SENTENCES, transportSuite } from '../testing/transport-suite.ts';
 import { SageMakerBidiTransport } from './sagemaker-bidi-transport.ts';
 import { TtsTransportError } from './types.ts';
 

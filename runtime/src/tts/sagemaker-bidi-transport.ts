@@ -4,11 +4,11 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import { openBidiStream } from '../sagemaker/bidi-client.ts';
-import type { BidiStream } from '../sagemaker/bidi-client.ts';
-import { SageMakerStreamError } from '../sagemaker/errors.ts';
-import { runtimeEndpoint } from '../sagemaker/signing.ts';
-import type { DataType } from '../sagemaker/event-stream.ts';
+import { openBidiStream } from '@kokoro-speech/sagemaker';
+import type { BidiStream } from '@kokoro-speech/sagemaker';
+import { SageMakerStreamError } from '@kokoro-speech/sagemaker';
+import { runtimeEndpoint } from '@kokoro-speech/sagemaker';
+import type { DataType } from '@kokoro-speech/sagemaker';
 import type { Channel, ChannelHandlers, ChannelOpener } from './channel.ts';
 import { ProtocolSession } from './protocol-session.ts';
 import { TtsTransportError } from './types.ts';

@@ -1,9 +1,9 @@
 // WebSocketTransport against the fake protocol-v1 peer (and, in real-container.test.ts, the real one).
 import { describe, expect, test, afterAll, beforeAll } from '@jest/globals';
-import { startCutProxy } from './testing/cut-proxy.ts';
-import { fakeAudio, startFakeContainer } from './testing/fake-container.ts';
-import type { FakeContainer } from './testing/fake-container.ts';
-import { transportSuite } from './testing/transport-suite.ts';
+import { startCutProxy } from '../testing/cut-proxy.ts';
+import { fakeAudio, startFakeContainer } from '@kokoro-speech/protocol/testing';
+import type { FakeContainer } from '@kokoro-speech/protocol/testing';
+import { transportSuite } from '../testing/transport-suite.ts';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { WebSocketTransport } from './websocket-transport.ts';

@@ -1,0 +1,196 @@
+// Streams one turn from an agent (the local web server, an agent server, or a deployed AgentCore
+// runtime) over SSE or WebSocket, and yields its events in order with their arrival times.
+import http from 'node:http';
+import https from 'node:https';
+import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { createParser } from 'eventsource-parser';
+import WebSocket from 'ws';
+import { turnEventSchema, type TurnEvent, type TurnRequest } from '@kokoro-speech/protocol';
+import { AgentCoreTarget, newRuntimeSessionId } from '../agentcore/agentcore.ts';
+
+export type Transport = 'sse' | 'ws';
+
+/** A turn event as the client sees it: audio carries decoded bytes, and every event its arrival time. */
+export type ClientEvent = (Exclude<TurnEvent, { type: 'audio' }> | { type: 'audio'; id: string; data: Uint8Array }) & {
+  /** Milliseconds since the request was sent. */
+  at: number;
+};
+
+export interface TurnOptions {
+  /** http(s) base URL (its /invocations and /ws are used) or a deployed runtime. */
+  target: URL | AgentCoreTarget;
+  transport: Transport;
+  request: TurnRequest;
+  signal?: AbortSignal;
+  /** AgentCore runtime session id (a new one if absent); passed on by the web server's gateway too. */
+  sessionId?: string;
+}
+
+export interface Turn {
+  events: AsyncIterable<ClientEvent>;
+  /** Bytes read from / written to the socket so far, headers and framing included (URL targets). */
+  wire(): { read: number; written: number };
+}
+
+export function streamTurn(options: TurnOptions): Turn {
+  const out = new Readable({ objectMode: true, read() {} });
+  const started = performance.now();
+  let socket: Socket | undefined;
+  const emit = (event: TurnEvent | { type: 'audio'; id: string; data: Uint8Array }): void => {
+    out.push({ ...event, at: performance.now() - started });
+  };
+  const fail = (err: unknown): void => {
+    out.destroy(err instanceof Error ? err : new Error(String(err)));
+  };
+  const run = options.transport === 'sse' ? runSse : runWs;
+  run(options, emit, (s) => (socket = s)).then(() => out.push(null), fail);
+  return {
+    events: out,
+    wire: () => ({ read: socket?.bytesRead ?? 0, written: socket?.bytesWritten ?? 0 }),
+  };
+}
+
+type Emit = (event: TurnEvent | { type: 'audio'; id: string; data: Uint8Array }) => void;
+
+function parseEvent(type: string, data: unknown): TurnEvent {
+  const parsed = turnEventSchema.safeParse({ ...(data as object), type });
+  if (!parsed.success) throw new Error(`bad ${type} event from the agent: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+function emitParsed(event: TurnEvent, emit: Emit): void {
+  if (event.type === 'audio') emit({ type: 'audio', id: event.id, data: Buffer.from(event.data, 'base64') });
+  else emit(event);
+}
+
+async function runSse(options: TurnOptions, emit: Emit, onSocket: (s: Socket) => void): Promise<void> {
+  const body = Buffer.from(JSON.stringify(options.request));
+  const stream =
+    options.target instanceof URL
+      ? await postSse(
+          new URL('invocations', withSlash(options.target)),
+          body,
+          options.sessionId,
+          options.signal,
+          onSocket,
+        )
+      : (await options.target.invoke(body, options.sessionId ?? newRuntimeSessionId(), options.signal)).body;
+  let error: Error | undefined;
+  const parser = createParser({
+    onEvent(message) {
+      if (error) return;
+      try {
+        emitParsed(parseEvent(message.event ?? 'message', JSON.parse(message.data)), emit);
+      } catch (err) {
+        error = err as Error;
+      }
+    },
+  });
+  for await (const chunk of stream) {
+    parser.feed(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+    if (error) {
+      stream.destroy();
+      throw error;
+    }
+  }
+}
+
+function postSse(
+  url: URL,
+  body: Buffer,
+  sessionId: string | undefined,
+  signal: AbortSignal | undefined,
+  onSocket: (s: Socket) => void,
+): Promise<Readable> {
+  const lib = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = lib.request(url, {
+      method: 'POST',
+      agent: false, // one socket per turn, so its byte counts belong to this turn alone
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        'content-length': body.byteLength,
+        ...(sessionId === undefined ? {} : { 'x-session-id': sessionId }), // the local web server's gateway passes it on
+      },
+      ...(signal === undefined ? {} : { signal }),
+    });
+    req.on('socket', onSocket);
+    req.on('error', reject);
+    req.on('response', async (res) => {
+      if (res.statusCode !== 200) {
+        let text = '';
+        for await (const c of res) text += c;
+        reject(new Error(`${url} answered ${res.statusCode}: ${text.slice(0, 500)}`));
+        return;
+      }
+      resolve(res);
+    });
+    req.end(body);
+  });
+}
+
+async function runWs(options: TurnOptions, emit: Emit, onSocket: (s: Socket) => void): Promise<void> {
+  const url =
+    options.target instanceof URL
+      ? wsUrl(options.target, options.sessionId)
+      : await options.target.presignWebSocket(options.sessionId ?? newRuntimeSessionId());
+  const ws = new WebSocket(url, { perMessageDeflate: false });
+  ws.binaryType = 'nodebuffer';
+  ws.on('upgrade', (res) => onSocket(res.socket));
+  const abort = (): void => {
+    if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'cancel' }));
+    ws.terminate();
+  };
+  options.signal?.addEventListener('abort', abort, { once: true });
+  // Binary audio frames name no sentence: they belong to the earliest sentence whose
+  // sentence_end has not arrived yet (audio comes in sentence order).
+  const pending: string[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      ws.on('open', () => ws.send(JSON.stringify({ ...options.request, type: 'prompt' })));
+      ws.on('error', reject);
+      ws.on('close', (code, reason) => {
+        if (options.signal?.aborted) reject(options.signal.reason);
+        else reject(new Error(`agent WebSocket closed before the turn was done (${code} ${reason.toString()})`));
+      });
+      ws.on('message', (data, isBinary) => {
+        try {
+          if (isBinary) {
+            const id = pending[0];
+            if (id === undefined) throw new Error('audio frame arrived outside any sentence');
+            emit({ type: 'audio', id, data: new Uint8Array(data as Buffer) });
+            return;
+          }
+          const raw = JSON.parse((data as Buffer).toString('utf8')) as { type?: unknown };
+          const event = parseEvent(String(raw.type), raw);
+          if (event.type === 'sentence') pending.push(event.id);
+          if (event.type === 'sentence_end' && pending.includes(event.id)) pending.splice(pending.indexOf(event.id), 1);
+          emitParsed(event, emit);
+          if (event.type === 'done') resolve();
+        } catch (err) {
+          reject(err);
+        }
+      });
+    });
+  } finally {
+    options.signal?.removeEventListener('abort', abort);
+    ws.removeAllListeners('close');
+    ws.on('error', () => {});
+    ws.close();
+  }
+}
+
+function withSlash(base: URL): URL {
+  const u = new URL(base);
+  if (!u.pathname.endsWith('/')) u.pathname += '/';
+  return u;
+}
+
+function wsUrl(base: URL, sessionId: string | undefined): string {
+  const u = new URL('ws', withSlash(base));
+  u.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (sessionId !== undefined) u.searchParams.set('session', sessionId);
+  return u.toString();
+}

@@ -1,0 +1,141 @@
+// Command line and environment of `npm start`: which port, which model, which LLM, which agent.
+import { parseArgs } from 'node:util';
+import type { LlmConfig } from '@kokoro-speech/runtime';
+import { isRuntimeArn } from '../agentcore/agentcore.ts';
+import type { LocalDtype } from './model.ts';
+
+export const USAGE = `usage: npm start -- [options]
+  --port N             page port on 127.0.0.1 (default 3000; 0 picks a free one)
+  --host ADDR          bind address (default 127.0.0.1; anything else exposes the agent)
+  --offline            stand-in model: a tone instead of a voice, no download
+  --dtype q8|fp32      Kokoro weights to load (default q8: fast on CPU)
+  --model-dir DIR      a folder with the Kokoro ONNX files (or KOKORO_MODEL_DIR)
+  --llm echo|bedrock|openai
+                       default: LLM_PROVIDER, else openai when OPENAI_BASE_URL is set, else echo
+                       bedrock: BEDROCK_MODEL_ID, AWS_REGION and AWS credentials;
+                       openai: OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API_KEY
+  --voice ID           default voice (or KOKORO_VOICE; default af_heart)
+  --target ARN         use a deployed AgentCore runtime instead of the local pipeline
+                       (or KOKORO_AGENT_RUNTIME_ARN; AWS credentials from the usual chain)
+  --qualifier NAME     AgentCore endpoint, e.g. live (or KOKORO_AGENT_QUALIFIER; default DEFAULT)
+  --agent URL          use an agent server that is already running (npm run -w runtime start)`;
+
+export type LlmChoice = 'echo' | 'bedrock' | 'openai';
+
+export interface LocalOptions {
+  port: number;
+  host: string;
+  offline: boolean;
+  dtype: LocalDtype;
+  modelDir: string | undefined;
+  llm: LlmConfig;
+  /** Set when the LLM was asked for explicitly (flag or LLM_PROVIDER), not picked by default. */
+  llmRequested: boolean;
+  /** The agent's system prompt (SYSTEM_PROMPT; default: the runtime's voice-friendly one). */
+  systemPrompt: string | undefined;
+  /** Default voice (--voice or KOKORO_VOICE; default af_heart). */
+  voice: string | undefined;
+  target: string | undefined;
+  qualifier: string | undefined;
+  agentUrl: URL | undefined;
+  help: boolean;
+}
+
+export class OptionsError extends Error {
+  override name = 'OptionsError';
+}
+
+export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): LocalOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        offline: { type: 'boolean' },
+        dtype: { type: 'string' },
+        'model-dir': { type: 'string' },
+        llm: { type: 'string' },
+        voice: { type: 'string' },
+        target: { type: 'string' },
+        qualifier: { type: 'string' },
+        agent: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    throw new OptionsError((err as Error).message);
+  }
+  const port = Number(values.port ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new OptionsError(`--port must be 0-65535, not ${values.port}`);
+  const dtype = values.dtype ?? 'q8';
+  if (dtype !== 'q8' && dtype !== 'fp32') throw new OptionsError(`--dtype must be q8 or fp32, not ${dtype}`);
+  const target = values.target ?? env['KOKORO_AGENT_RUNTIME_ARN'] ?? undefined;
+  if (target !== undefined && !isRuntimeArn(target)) {
+    throw new OptionsError(
+      `--target must be an AgentCore runtime ARN (arn:aws:bedrock-agentcore:<region>:<account>:runtime/<id>), not ${target}`,
+    );
+  }
+  let agentUrl: URL | undefined;
+  if (values.agent !== undefined) {
+    agentUrl = URL.canParse(values.agent) ? new URL(values.agent) : undefined;
+    if (!agentUrl || !/^https?:$/.test(agentUrl.protocol))
+      throw new OptionsError(`--agent must be an http(s) URL, not ${values.agent}`);
+  }
+  if (target !== undefined && agentUrl !== undefined) throw new OptionsError('give --target or --agent, not both');
+  const requested = values.llm ?? env['LLM_PROVIDER'] ?? undefined;
+  return {
+    port,
+    host: values.host ?? '127.0.0.1',
+    offline: values.offline ?? false,
+    dtype,
+    modelDir: values['model-dir'] ?? env['KOKORO_MODEL_DIR'] ?? undefined,
+    llm: llmConfig(requested ?? (env['OPENAI_BASE_URL'] ? 'openai' : 'echo'), env),
+    llmRequested: requested !== undefined,
+    systemPrompt: env['SYSTEM_PROMPT'] || undefined,
+    voice: values.voice ?? (env['KOKORO_VOICE'] || undefined),
+    target,
+    qualifier: values.qualifier ?? env['KOKORO_AGENT_QUALIFIER'] ?? undefined,
+    agentUrl,
+    help: values.help ?? false,
+  };
+}
+
+function llmConfig(choice: string, env: NodeJS.ProcessEnv): LlmConfig {
+  const num = (name: string): number | undefined => (env[name] ? Number(env[name]) : undefined);
+  switch (choice) {
+    case 'echo': {
+      const firstTokenMs = num('ECHO_FIRST_TOKEN_MS');
+      const tokensPerSecond = num('ECHO_TOKENS_PER_SECOND');
+      return {
+        provider: 'echo',
+        ...(firstTokenMs === undefined ? {} : { firstTokenMs }),
+        ...(tokensPerSecond === undefined ? {} : { tokensPerSecond }),
+      };
+    }
+    case 'openai': {
+      const baseURL = env['OPENAI_BASE_URL'];
+      const model = env['OPENAI_MODEL'];
+      if (!baseURL || !model)
+        throw new OptionsError(
+          '--llm openai needs OPENAI_BASE_URL and OPENAI_MODEL (and OPENAI_API_KEY if the server wants one)',
+        );
+      return {
+        provider: 'openai',
+        baseURL,
+        model,
+        ...(env['OPENAI_API_KEY'] ? { apiKey: env['OPENAI_API_KEY'] } : {}),
+      };
+    }
+    case 'bedrock':
+      return {
+        provider: 'bedrock',
+        ...(env['BEDROCK_MODEL_ID'] ? { modelId: env['BEDROCK_MODEL_ID'] } : {}),
+        ...(env['AWS_REGION'] ? { region: env['AWS_REGION'] } : {}),
+      };
+    default:
+      throw new OptionsError(`--llm must be echo, bedrock or openai, not ${choice}`);
+  }
+}

@@ -1,0 +1,138 @@
+// `npm start -- --offline` as a user runs it: the command the root `start` script runs, in a child
+// process. It comes up, serves the page, answers turns (here through `npm run say`, which must
+// write a WAV as long as the metrics say), and shuts down cleanly on Ctrl-C (SIGINT).
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseWav } from '../caller/wav.ts';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ENV = {
+  ...process.env,
+  ECHO_FIRST_TOKEN_MS: '20',
+  ECHO_TOKENS_PER_SECOND: '400',
+  LLM_PROVIDER: 'echo',
+  NODE_OPTIONS: '',
+};
+
+let server: ChildProcess;
+let output = '';
+let url: URL;
+let scratch: string;
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', args, { cwd: ROOT, env: ENV });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'say-'));
+  // The start script's command itself (npm would add a process in between that dies on SIGINT at once).
+  const startScript = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
+    .scripts.start;
+  expect(startScript).toBe('node local/src/stack/main.ts');
+  server = spawn(join(ROOT, 'node_modules/.bin/node'), ['local/src/stack/main.ts', '--offline', '--port', '0'], {
+    cwd: ROOT,
+    env: ENV,
+  });
+  server.stdout!.on('data', (d: Buffer) => (output += d));
+  server.stderr!.on('data', (d: Buffer) => (output += d));
+  url = await new Promise<URL>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /Open (http:\/\/127\.0\.0\.1:\d+\/) in your browser/.exec(output);
+      if (m) {
+        clearInterval(timer);
+        resolve(new URL(m[1]!));
+      }
+    }, 50);
+    server.once('exit', (code) => {
+      clearInterval(timer);
+      reject(new Error(`npm start exited (${code}):\n${output}`));
+    });
+  });
+}, 60_000);
+
+afterAll(async () => {
+  if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('npm start -- --offline', () => {
+  test('announces the echo model and the stand-in, and serves the page', async () => {
+    expect(output).toMatch(/LLM\s+echo/);
+    expect(output).toMatch(/the echo model is in use/);
+    expect(output).toMatch(/Speech\s+stand-in model: a tone/);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('kokoro-speech');
+    expect(await (await fetch(new URL('/api/info', url))).json()).toMatchObject({
+      llm: { name: 'echo' },
+      model: { kind: 'stand-in' },
+    });
+  });
+
+  for (const transport of ['sse', 'ws'] as const) {
+    test(`npm run say (${transport}) writes a valid WAV as long as the metrics event says`, async () => {
+      const out = join(scratch, `${transport}.wav`);
+      const prompt = 'The first sentence is here. A second one follows! And a third?';
+      const result = await run([
+        'run',
+        'say',
+        '--',
+        prompt,
+        '--out',
+        out,
+        '--transport',
+        transport,
+        '--target',
+        url.toString(),
+      ]);
+      expect(result.stderr).not.toMatch(/say:/);
+      expect(result.code).toBe(0);
+      const metrics = JSON.parse(/^metrics (\{.*\})$/m.exec(result.stdout)![1]!) as {
+        audio_ms: number;
+        sentences: number;
+      };
+      const wav = parseWav(await readFile(out));
+      expect(wav).toMatchObject({ sampleRate: 24000, channels: 1, bitsPerSample: 16 });
+      expect(wav.samples).toBeGreaterThan(0);
+      expect(Math.abs(wav.durationMs - metrics.audio_ms)).toBeLessThan(1);
+      // The timeline: one row per sentence, with its text.
+      expect(metrics.sentences).toBe(3);
+      for (const text of ['The first sentence is here.', 'A second one follows!', 'And a third?'])
+        expect(result.stdout).toContain(JSON.stringify(text));
+      expect(result.stdout).toContain(`wrote ${out}: ${wav.samples} samples`);
+    });
+  }
+
+  test('say explains bad usage', async () => {
+    const result = await run(['run', 'say', '--', '--transport', 'carrier-pigeon', 'hi']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--transport must be sse or ws/);
+  });
+
+  test('Ctrl-C shuts everything down cleanly', async () => {
+    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+    server.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(output).toMatch(/SIGINT: shutting down/);
+    expect(output).toMatch(/stopped/);
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(Number(url.port), '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(false)));
+      socket.once('error', () => resolve(true));
+    });
+    expect(refused).toBe(true);
+  });
+});

@@ -1,0 +1,165 @@
+// The local web server (node:http): serves the page from local/page, and relays turns from the
+// page (POST /api/invocations as SSE, GET /api/ws as WebSocket) to an agent server or a deployed
+// runtime. /invocations and /ws answer the same, so anything that speaks the AgentCore contract
+// (the say CLI, curl) can use this server as if it were the agent.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream/promises';
+import WebSocket, { WebSocketServer } from 'ws';
+import { isRuntimeSessionId, newRuntimeSessionId } from '../agentcore/agentcore.ts';
+import { originPolicy, refusal } from './origin.ts';
+import { serveStatic } from './static-files.ts';
+import type { Upstream } from './upstream.ts';
+
+const MAX_BODY_BYTES = 256 * 1024;
+
+/** What the page shows about this set-up (GET /api/info). */
+export interface PageInfo {
+  llm: { name: string; description: string };
+  model: { kind: 'kokoro' | 'stand-in' | 'remote'; description: string };
+  target: { kind: 'local' | 'agent' | 'agentcore'; description: string };
+}
+
+export interface WebServerOptions {
+  upstream: Upstream;
+  info: PageInfo;
+  /** Default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Default 3000; 0 picks a free port. */
+  port?: number;
+}
+
+export interface WebServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const host = options.host ?? '127.0.0.1';
+  const { upstream, info } = options;
+  const server = http.createServer();
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  let policy = originPolicy(host, options.port ?? 3000);
+
+  server.on('request', (req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 502, { error: { code: 'upstream', message: errorMessage(err) } });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.method === 'GET' && url.pathname === '/ping') return sendJson(res, 200, { status: 'Healthy' });
+    if (req.method === 'GET' && url.pathname === '/api/info') return sendJson(res, 200, info);
+    if (url.pathname === '/api/invocations' || url.pathname === '/invocations') {
+      if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'method', message: 'use POST' } });
+      const why = refusal(req, policy);
+      if (why) return sendJson(res, 403, { error: { code: 'forbidden', message: why } });
+      return relayInvocation(req, res);
+    }
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      if (await serveStatic(url.pathname, res)) return;
+    }
+    sendJson(res, 404, { error: { code: 'not_found', message: `no ${req.method} ${url.pathname}` } });
+  }
+
+  async function relayInvocation(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    const ac = new AbortController();
+    res.on('close', () => ac.abort()); // the page went away or barged in: cancel upstream at once
+    const answer = await upstream.invoke(body, sessionOf(req.headers['x-session-id']), ac.signal);
+    res.writeHead(answer.status, {
+      'content-type': answer.contentType,
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    });
+    res.flushHeaders();
+    await pipeline(answer.body, res).catch(() => answer.body.destroy());
+  }
+
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const why = url.pathname === '/api/ws' || url.pathname === '/ws' ? refusal(req, policy) : 'no WebSocket here';
+    if (why) {
+      socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${why}\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (client) =>
+      relayWebSocket(client, sessionOf(url.searchParams.get('session'))),
+    );
+  });
+
+  function relayWebSocket(client: WebSocket, sessionId: string): void {
+    const queued: { data: WebSocket.RawData; isBinary: boolean }[] = [];
+    let agent: WebSocket | undefined;
+    const closeBoth = (code = 1000, reason = ''): void => {
+      if (client.readyState <= WebSocket.OPEN) client.close(code, reason);
+      agent?.terminate();
+    };
+    client.on('message', (data, isBinary) => {
+      if (agent?.readyState === WebSocket.OPEN) agent.send(data, { binary: isBinary });
+      else queued.push({ data, isBinary });
+    });
+    client.on('close', () => agent?.terminate());
+    client.on('error', () => closeBoth());
+    upstream.webSocketUrl(sessionId).then(
+      (target) => {
+        if (client.readyState !== WebSocket.OPEN) return;
+        agent = new WebSocket(target, { perMessageDeflate: false });
+        agent.on('open', () => {
+          for (const m of queued.splice(0)) agent!.send(m.data, { binary: m.isBinary });
+        });
+        agent.on('message', (data, isBinary) => {
+          if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
+        });
+        agent.on('close', (code, reason) => closeBoth(code === 1005 || code === 1006 ? 1011 : code, reason.toString()));
+        agent.on('error', (err) => closeBoth(1011, `agent: ${errorMessage(err)}`.slice(0, 120)));
+      },
+      (err: unknown) => closeBoth(1011, `agent: ${errorMessage(err)}`.slice(0, 120)),
+    );
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  policy = originPolicy(host, port);
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}/`,
+    port,
+    async close() {
+      for (const c of wss.clients) c.terminate();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      upstream.close();
+    },
+  };
+}
+
+function sessionOf(value: string | string[] | null | undefined): string {
+  return typeof value === 'string' && isRuntimeSessionId(value) ? value : newRuntimeSessionId();
+}
+
+async function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).byteLength;
+    if (size > MAX_BODY_BYTES) throw new Error(`request body over ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-cache' }).end(text);
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,70 @@
+// Test harness: a real Kokoro container on loopback running the stand-in model, and helpers to
+// read a turn's events. No stubs of our own code: the container, transports and pipeline are real.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type RunningServer } from '@kokoro-speech/container';
+import { writeFixtureModel } from '@kokoro-speech/container/fixture';
+import type { PipelineEvent } from '../pipeline/turn.ts';
+
+export interface TestContainer {
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+export async function startTestContainer(config: Record<string, unknown> = {}): Promise<TestContainer> {
+  const dir = await mkdtemp(join(tmpdir(), 'kokoro-runtime-'));
+  await writeFixtureModel(dir);
+  const server = await startServer({ modelDir: dir, config: { dtype: 'fp32', ...config } });
+  return {
+    server,
+    close: async () => {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Event types in order, with consecutive audio events collapsed into one `audio*` entry. */
+export function shape(events: { type: string }[]): string[] {
+  const out: string[] = [];
+  for (const e of events) {
+    const name = e.type === 'audio' ? 'audio*' : e.type;
+    if (name === 'audio*' && out.at(-1) === 'audio*') continue;
+    if (name === 'text' && out.at(-1) === 'text') continue;
+    out.push(name);
+  }
+  return out;
+}
+
+export interface SentenceAudio {
+  id: string;
+  text: string;
+  spoken: string;
+  bytes: number;
+  seqs: number[];
+  duration_ms: number | undefined;
+}
+
+/** Groups audio by sentence, checking that audio comes between its sentence and sentence_end. */
+export function sentencesOf(events: PipelineEvent[]): SentenceAudio[] {
+  const out: SentenceAudio[] = [];
+  let open: SentenceAudio | null = null;
+  for (const e of events) {
+    if (e.type === 'sentence') {
+      if (open) throw new Error(`sentence ${e.id} started before ${open.id} ended`);
+      open = { id: e.id, text: e.text, spoken: e.spoken, bytes: 0, seqs: [], duration_ms: undefined };
+    } else if (e.type === 'audio') {
+      if (!open || open.id !== e.id) throw new Error(`audio of ${e.id} outside its sentence`);
+      open.bytes += e.data.byteLength;
+      open.seqs.push(e.seq);
+    } else if (e.type === 'sentence_end') {
+      if (!open || open.id !== e.id) throw new Error(`sentence_end of ${e.id} without its sentence`);
+      open.duration_ms = e.duration_ms;
+      out.push(open);
+      open = null;
+    }
+  }
+  if (open) throw new Error(`sentence ${open.id} never ended`);
+  return out;
+}

@@ -1,0 +1,45 @@
+// The fake peer behind the local SageMaker router: what both SageMaker transports are tested
+// against, in the shared suite (with a cut proxy in front of the router) and in their own tests.
+import { startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import type { LocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import type { TtsTransport } from '../tts/types.ts';
+import { startCutProxy } from './cut-proxy.ts';
+import { fakeAudio, startFakeContainer } from '@kokoro-speech/protocol/testing';
+import type { FakeContainer } from '@kokoro-speech/protocol/testing';
+import type { SuiteTarget } from './transport-suite.ts';
+
+export interface RoutedFake {
+  fake: FakeContainer;
+  router: LocalSageMakerRouter;
+  close(): Promise<void>;
+}
+
+/** `endpointName`, when given, is the only endpoint the router accepts. */
+export async function startRoutedFake(endpointName?: string): Promise<RoutedFake> {
+  const fake = await startFakeContainer();
+  const router = await startLocalSageMakerRouter({ containerUrl: fake.url, ...(endpointName && { endpointName }) });
+  return {
+    fake,
+    router,
+    close: async () => {
+      await router.close();
+      await fake.close();
+    },
+  };
+}
+
+/** The shared suite's target; `make` builds the transport for a router URL. */
+export async function routedFakeTarget(make: (endpoint: string) => TtsTransport): Promise<SuiteTarget> {
+  const peer = await startRoutedFake('kokoro');
+  const proxy = await startCutProxy(peer.router.port);
+  return {
+    transport: make(peer.router.url),
+    viaProxy: make(`http://127.0.0.1:${proxy.port}`),
+    proxy,
+    expectedSamples: (text, rate) => fakeAudio(text, rate).length / 2,
+    close: async () => {
+      await proxy.close();
+      await peer.close();
+    },
+  };
+}

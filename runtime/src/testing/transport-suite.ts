@@ -1,0 +1,224 @@
+// The shared test suite every TtsTransport runs (direct WebSocket, SageMaker bidi, response stream),
+// against the fake peer and against the real container on the stand-in model.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import type { TtsEvent, TtsSession, TtsTransport } from '../tts/types.ts';
+import { TtsTransportError } from '../tts/types.ts';
+import type { CutProxy } from './cut-proxy.ts';
+
+export interface SuiteTarget {
+  transport: TtsTransport;
+  /** The same transport routed through a proxy that can cut the connection. */
+  viaProxy: TtsTransport;
+  proxy: CutProxy;
+  /** Known sample count per text (the fake peer); absent for the real model. */
+  expectedSamples?: (text: string, sampleRate: number) => number;
+  close(): Promise<void>;
+}
+
+const SETTINGS = { format: 'pcm_s16le', sample_rate: 24000 } as const;
+export const SENTENCES = Array.from(
+  { length: 20 },
+  (_, i) => `Sentence number ${i + 1} is spoken ${'quite '.repeat(i % 4)}clearly.`,
+);
+
+interface Utterance {
+  id: string;
+  index: number;
+  bytes: number;
+  samples: number | null;
+  starts: number;
+}
+export interface Collected {
+  utterances: Map<string, Utterance>;
+  ends: string[];
+  errors: TtsEvent[];
+  reconnects: string[][];
+  events: TtsEvent[];
+}
+
+/** Reads events until the iterator ends, checking that utterances never interleave. */
+/** onEvent may return 'abandon' to say the open utterance was cancelled (its audio_end never comes). */
+export async function collect(
+  session: TtsSession,
+  onEvent?: (event: TtsEvent) => void | 'abandon',
+): Promise<Collected> {
+  const result: Collected = { utterances: new Map(), ends: [], errors: [], reconnects: [], events: [] };
+  let open: string | null = null;
+  for await (const event of session.events()) {
+    result.events.push(event);
+    if (onEvent?.(event) === 'abandon') {
+      open = null;
+      continue;
+    }
+    if (event.type === 'reconnected') {
+      result.reconnects.push(event.resent);
+      for (const id of event.resent) result.utterances.delete(id); // partial audio is dropped
+      if (open !== null && event.resent.includes(open)) open = null;
+    } else if (event.type === 'error') {
+      result.errors.push(event);
+    } else if (event.type === 'audio_start') {
+      expect(open).toBeNull();
+      open = event.id;
+      const previous = result.utterances.get(event.id);
+      result.utterances.set(event.id, {
+        id: event.id,
+        index: event.index,
+        bytes: 0,
+        samples: null,
+        starts: (previous?.starts ?? 0) + 1,
+      });
+    } else if (event.type === 'audio') {
+      expect(event.id).toBe(open);
+      result.utterances.get(event.id)!.bytes += event.data.byteLength;
+    } else {
+      expect(event.id).toBe(open);
+      open = null;
+      result.utterances.get(event.id)!.samples = event.samples;
+      result.ends.push(event.id);
+    }
+  }
+  return result;
+}
+
+export function transportSuite(
+  name: string,
+  setup: () => Promise<SuiteTarget>,
+  options: { pipelined?: number } = {},
+): void {
+  const pipelined = SENTENCES.slice(0, options.pipelined ?? SENTENCES.length);
+  describe(`${name}: shared TTS transport suite`, () => {
+    let target: SuiteTarget;
+    beforeAll(async () => {
+      target = await setup();
+    });
+    afterAll(async () => {
+      await target?.close();
+    });
+
+    const checkComplete = (collected: Collected, texts: string[], ids: string[], firstIndex = 0) => {
+      expect(collected.ends).toEqual(ids);
+      ids.forEach((id, index) => {
+        const utterance = collected.utterances.get(id)!;
+        expect(utterance.index).toBe(firstIndex + index);
+        expect(utterance.samples).toBeGreaterThan(0);
+        expect(utterance.bytes).toBe(utterance.samples! * 2);
+        if (target.expectedSamples) expect(utterance.samples).toBe(target.expectedSamples(texts[index]!, 24000));
+      });
+    };
+
+    test('opens with the ready figures and the requested format', async () => {
+      const session = await target.transport.open(SETTINGS);
+      const ready = await session.ready;
+      expect(ready).toMatchObject({ sample_rate: 24000, format: 'pcm_s16le' });
+      // The response-stream call has no ready message, so no voice list.
+      if (target.transport.name === 'sagemaker-response-stream') expect(ready.voices).toEqual([]);
+      else expect(ready.voices.length).toBeGreaterThan(0);
+      await session.end();
+      await expect(collect(session)).resolves.toMatchObject({ ends: [] });
+      session.close();
+    });
+
+    test(`pipelines ${pipelined.length} utterances and delivers them in order, complete, never interleaved`, async () => {
+      const session = await target.transport.open(SETTINGS);
+      const ids = pipelined.map((text, i) => session.speak(text, `p${i}`));
+      const collecting = collect(session);
+      await session.end();
+      const collected = await collecting;
+      checkComplete(collected, pipelined, ids);
+      expect(() => session.speak('too late')).toThrow(/after end/);
+      session.close();
+    });
+
+    test('cancel drops queued and playing utterances; nothing stale arrives; the session goes on', async () => {
+      const session = await target.transport.open(SETTINGS);
+      const first = SENTENCES.slice(0, 8).map((text) => session.speak(text));
+      let cancelled: Promise<string[]> | null = null;
+      let after: string | null = null;
+      const collected = await collect(session, (event) => {
+        if (event.type === 'audio' && !cancelled) {
+          cancelled = session.cancel();
+          void cancelled.then(() => {
+            after = session.speak('After the cancel.', 'after');
+            void session.end();
+          });
+          return 'abandon';
+        }
+      });
+      const dropped = await cancelled!;
+      expect(dropped.length).toBeGreaterThan(0);
+      expect(first).toEqual(expect.arrayContaining(dropped));
+      expect(collected.ends.filter((id) => dropped.includes(id))).toEqual([]);
+      expect(collected.ends.at(-1)).toBe(after);
+      const afterCancel = collected.events.slice(
+        collected.events.findIndex((e) => e.type === 'audio_start' && e.id === 'after'),
+      );
+      expect(afterCancel.every((e) => e.type !== 'audio' || e.id === 'after')).toBe(true);
+      session.close();
+    });
+
+    test('an utterance-level error names its id and the session continues', async () => {
+      const session = await target.transport.open(SETTINGS);
+      session.speak('   ', 'blank');
+      const ok = session.speak('Still here.', 'ok');
+      const collecting = collect(session);
+      await session.end();
+      const collected = await collecting;
+      expect(collected.errors).toEqual([expect.objectContaining({ type: 'error', id: 'blank' })]);
+      checkComplete(collected, ['Still here.'], [ok], 1);
+      session.close();
+    });
+
+    test('a stream broken mid-answer is re-opened and no sentence is lost', async () => {
+      const session = await target.viaProxy.open(SETTINGS);
+      const texts = SENTENCES.slice(0, 12);
+      const ids = texts.map((text, i) => session.speak(text, `r${i}`));
+      let cut = false;
+      const collecting = collect(session, (event) => {
+        if (!cut && event.type === 'audio' && event.id === 'r1') {
+          cut = true;
+          target.proxy.cutAll();
+        }
+      });
+      await session.end();
+      const collected = await collecting;
+      if (target.transport.name === 'sagemaker-response-stream') {
+        // One call per utterance: each broken call is retried and announced on its own.
+        expect(collected.reconnects.length).toBeGreaterThan(0);
+        expect(ids).toEqual(expect.arrayContaining(collected.reconnects.flat()));
+      } else {
+        // One stream: what was not complete when it broke was sent again, a tail of the answer.
+        expect(collected.reconnects.length).toBe(1);
+        const resent = collected.reconnects[0]!;
+        expect(resent.length).toBeGreaterThan(0);
+        expect(resent).toEqual(ids.slice(ids.length - resent.length));
+      }
+      checkComplete(
+        { ...collected, ends: collected.ends.filter((id, i, all) => all.lastIndexOf(id) === i) },
+        texts,
+        ids,
+      );
+      session.close();
+    });
+
+    test('a second failure is reported as a TtsTransportError', async () => {
+      const session = await target.viaProxy.open(SETTINGS);
+      SENTENCES.slice(0, 6).forEach((text) => session.speak(text));
+      let cut = false;
+      const collecting = collect(session, (event) => {
+        if (!cut && event.type === 'audio') {
+          cut = true;
+          target.proxy.refuseNew(true);
+          target.proxy.cutAll();
+        }
+      });
+      try {
+        await expect(collecting).rejects.toBeInstanceOf(TtsTransportError);
+        await expect(session.end()).rejects.toBeInstanceOf(TtsTransportError);
+        expect(() => session.speak('no')).toThrow(TtsTransportError);
+      } finally {
+        target.proxy.refuseNew(false);
+        session.close();
+      }
+    });
+  });
+}

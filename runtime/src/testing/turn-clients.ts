@@ -1,0 +1,103 @@
+// Test callers of the agent server: an SSE client (fetch + eventsource-parser) and a WebSocket
+// client that records events and audio frames, both returning events in the pipeline's shape.
+import { EventSourceParserStream } from 'eventsource-parser/stream';
+import WebSocket from 'ws';
+import type { PipelineEvent } from '../pipeline/turn.ts';
+
+export interface SseTurn {
+  status: number;
+  events: PipelineEvent[];
+}
+
+/** POSTs a turn and reads its SSE events; `onEvent` may abort the request through `controller`. */
+export async function sseTurn(
+  url: string,
+  body: unknown,
+  options: { controller?: AbortController; onEvent?: (e: PipelineEvent) => void } = {},
+): Promise<SseTurn> {
+  const response = await fetch(`${url}/invocations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...(options.controller ? { signal: options.controller.signal } : {}),
+  });
+  const events: PipelineEvent[] = [];
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    return {
+      status: response.status,
+      events: [{ type: 'error', ...((await response.json()) as { error: object }).error } as PipelineEvent],
+    };
+  }
+  const stream = response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+  try {
+    for await (const message of stream) {
+      const data = JSON.parse(message.data);
+      const event = (
+        message.event === 'audio'
+          ? { type: 'audio', id: data.id, seq: data.seq, data: new Uint8Array(Buffer.from(data.data, 'base64')) }
+          : { type: message.event, ...data }
+      ) as PipelineEvent;
+      events.push(event);
+      options.onEvent?.(event);
+    }
+  } catch (error) {
+    if (!options.controller?.signal.aborted) throw error;
+  }
+  return { status: response.status, events };
+}
+
+/** A caller WebSocket: JSON text frames become events, binary frames become audio events of the
+ *  last `sentence` (that is the contract: audio follows its sentence). */
+export class WsCaller {
+  readonly ws: WebSocket;
+  readonly events: PipelineEvent[] = [];
+  #waiters: (() => void)[] = [];
+  #current = '';
+  #seq = 0;
+
+  private constructor(ws: WebSocket) {
+    this.ws = ws;
+    ws.on('message', (data: Buffer, isBinary) => {
+      if (isBinary) {
+        this.events.push({ type: 'audio', id: this.#current, seq: this.#seq++, data: new Uint8Array(data) });
+      } else {
+        const event = JSON.parse(data.toString('utf8')) as PipelineEvent;
+        if (event.type === 'sentence') {
+          this.#current = event.id;
+          this.#seq = 0;
+        }
+        this.events.push(event);
+      }
+      for (const wake of this.#waiters.splice(0)) wake();
+    });
+  }
+
+  static async connect(url: string): Promise<WsCaller> {
+    const ws = new WebSocket(url);
+    await new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject));
+    return new WsCaller(ws);
+  }
+
+  send(message: unknown): void {
+    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  /** Resolves once `predicate` holds for the events so far. */
+  async until(predicate: (events: PipelineEvent[]) => boolean): Promise<void> {
+    while (!predicate(this.events)) await new Promise<void>((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** Events of the n-th turn (0-based), each ending with `done`. */
+  turn(n: number): PipelineEvent[] {
+    const out: PipelineEvent[][] = [[]];
+    for (const e of this.events) {
+      out.at(-1)!.push(e);
+      if (e.type === 'done') out.push([]);
+    }
+    return out[n] ?? [];
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}

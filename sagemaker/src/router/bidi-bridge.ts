@@ -1,0 +1,116 @@
+// One bidirectional-stream call of the local router, bridged to a WebSocket on the container
+// exactly as SageMaker does it (field notes, section 3): each client PayloadPart becomes one
+// WebSocket frame (UTF8 -> text, BINARY or absent -> binary, PARTIAL..COMPLETE -> one fragmented
+// message); container frames come back as PayloadParts (text -> UTF8, binary -> BINARY); a close
+// from the container reaches the client as a ModelStreamError; the client's end-of-input event
+// closes the WebSocket. Like SageMaker, the router pings the container (every 60 s by default) and
+// gives up after 5 unanswered pings.
+import { randomUUID } from 'node:crypto';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import WebSocket from 'ws';
+import {
+  codec,
+  decodePayloadPart,
+  encodeException,
+  encodePayloadPart,
+  EVENT_STREAM_CONTENT_TYPE,
+  readMessages,
+} from '../client/index.ts';
+import { sendAwsError } from './aws-errors.ts';
+import { EventVerifier, SignatureError } from './verify.ts';
+import type { VerifiedRequest } from './verify.ts';
+
+/** SageMaker pings the container every 60 s and closes the stream after 5 unanswered pings. */
+export const PING_INTERVAL_MS = 60_000;
+const MISSED_PONGS_ALLOWED = 5;
+
+export function bridgeBidiStream(
+  req: Http2ServerRequest,
+  res: Http2ServerResponse,
+  verified: VerifiedRequest,
+  containerWsUrl: string,
+  pingIntervalMs = PING_INTERVAL_MS,
+): void {
+  const socket = new WebSocket(containerWsUrl, { perMessageDeflate: false });
+  let inputEnded = false;
+  let finished = false;
+  let unanswered = 0;
+  const pinger = setInterval(() => {
+    if (socket.readyState !== WebSocket.OPEN) return;
+    if (++unanswered > MISSED_PONGS_ALLOWED) return void socket.terminate(); // reaches the client as ModelStreamError
+    socket.ping();
+  }, pingIntervalMs);
+  pinger.unref();
+  socket.on('pong', () => {
+    unanswered = 0;
+  });
+  const finish = (exception?: { type: string; body: Record<string, string> }) => {
+    if (finished) return;
+    finished = true;
+    clearInterval(pinger);
+    if (exception && res.headersSent && !res.writableEnded) res.write(encodeException(exception.type, exception.body));
+    if (!res.writableEnded) res.end();
+    if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.terminate();
+  };
+  req.on('close', () => {
+    if (!inputEnded || socket.readyState !== WebSocket.CLOSED) socket.terminate();
+  });
+
+  socket.on('error', (error) => {
+    if (!res.headersSent)
+      sendAwsError(
+        res,
+        424,
+        'ModelError',
+        `cannot reach the container's WebSocket at ${containerWsUrl}: ${error.message}`,
+        { OriginalStatusCode: 502 },
+      );
+    finished = true;
+    clearInterval(pinger);
+  });
+  socket.on('message', (data, isBinary) => {
+    if (finished) return;
+    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
+    res.write(encodePayloadPart({ bytes, dataType: isBinary ? 'BINARY' : 'UTF8' }));
+  });
+  socket.on('close', (code, reason) => {
+    if (inputEnded) return finish();
+    finish({
+      type: 'ModelStreamError',
+      body: {
+        Message: `the model container closed the stream (WebSocket close ${code}${reason.length ? ` ${reason.toString()}` : ''})`,
+        ErrorCode: 'ModelStreamError',
+      },
+    });
+  });
+  socket.on('open', () => {
+    res.writeHead(200, { 'content-type': EVENT_STREAM_CONTENT_TYPE, 'x-amzn-requestid': randomUUID() });
+    void pump();
+  });
+
+  const pump = async () => {
+    const verifier = new EventVerifier(verified);
+    try {
+      for await (const outer of readMessages(req)) {
+        const payload = await verifier.verify(outer);
+        if (payload.byteLength === 0) {
+          inputEnded = true; // the signed empty event: end of input
+          socket.close(1000);
+          setTimeout(() => finish(), 1000).unref(); // a container that does not answer the close
+          return;
+        }
+        const part = decodePayloadPart(codec.decode(payload));
+        if (!part || socket.readyState !== WebSocket.OPEN) continue;
+        socket.send(part.bytes, { binary: part.dataType !== 'UTF8', fin: part.completionState !== 'PARTIAL' });
+      }
+    } catch (error) {
+      if (error instanceof SignatureError) return finish({ type: error.code, body: { message: error.message } });
+      return finish({
+        type: 'InternalStreamFailure',
+        body: { Message: `bad request stream: ${(error as Error).message}` },
+      });
+    }
+    inputEnded = true;
+    finish();
+  };
+}

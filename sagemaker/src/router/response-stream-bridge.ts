@@ -1,0 +1,70 @@
+// One InvokeEndpointWithResponseStream call of the local router, mapped to the container's
+// POST /invocations: the container's chunked body goes back as PayloadPart events (their
+// boundaries are the container's writes, which clients must not rely on).
+import type { ServerResponse } from 'node:http';
+import type { AnyResponse } from './aws-errors.ts';
+import { sendAwsError } from './aws-errors.ts';
+import { encodeException, encodePayloadPart, EVENT_STREAM_CONTENT_TYPE } from '../client/index.ts';
+
+export async function bridgeResponseStream(
+  body: Uint8Array,
+  headers: Record<string, string | string[] | undefined>,
+  res: AnyResponse,
+  containerHttpUrl: string,
+): Promise<void> {
+  // HTTP/1.1 and HTTP/2 compat responses share write/end/writeHead; one type keeps calls simple.
+  const out = res as ServerResponse;
+  const abort = new AbortController();
+  res.on('close', () => abort.abort());
+  let upstream: Response;
+  try {
+    upstream = await fetch(`${containerHttpUrl}/invocations`, {
+      method: 'POST',
+      body,
+      headers: {
+        'content-type': String(headers['content-type'] ?? 'application/json'),
+        ...(headers['x-amzn-sagemaker-accept'] && { accept: String(headers['x-amzn-sagemaker-accept']) }),
+      },
+      signal: abort.signal,
+    });
+  } catch (error) {
+    return sendAwsError(
+      res,
+      424,
+      'ModelError',
+      `cannot reach the container at ${containerHttpUrl}: ${(error as Error).message}`,
+      { OriginalStatusCode: 502 },
+    );
+  }
+  if (!upstream.ok || !upstream.body) {
+    const text = await upstream.text().catch(() => '');
+    return sendAwsError(
+      res,
+      424,
+      'ModelError',
+      `Received client error (${upstream.status}) from primary with message "${text}"`,
+      {
+        OriginalStatusCode: upstream.status,
+        OriginalMessage: text,
+      },
+    );
+  }
+  out.writeHead(200, {
+    'content-type': EVENT_STREAM_CONTENT_TYPE,
+    'x-amzn-sagemaker-content-type': upstream.headers.get('content-type') ?? 'application/octet-stream',
+    'x-amzn-invoked-production-variant': 'AllTraffic',
+  });
+  try {
+    for await (const chunk of upstream.body) out.write(encodePayloadPart({ bytes: chunk }));
+  } catch (error) {
+    if (!out.writableEnded && !out.destroyed) {
+      out.write(
+        encodeException('ModelStreamError', {
+          Message: `the container's response broke off: ${(error as Error).message}`,
+          ErrorCode: 'ModelStreamError',
+        }),
+      );
+    }
+  }
+  if (!out.writableEnded) out.end();
+}
