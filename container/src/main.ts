@@ -2,6 +2,7 @@
 import { configFromEnv } from './config.ts';
 import { createLogger } from './log.ts';
 import { startKokoroServer } from './server/index.ts';
+import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
 
 const args = process.argv.slice(2);
 if (args.length > 0 && !(args.length === 1 && args[0] === 'serve')) {
@@ -23,21 +24,9 @@ server.ready.catch(() => {
   process.exit(1);
 });
 
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    server.close().then(
-      () => {
-        log.flush();
-        process.exit(0);
-      },
-      (error) => {
-        log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
+handleShutdownSignals({
+  close: () => server.close(),
+  onSignal: (signal) => log.info({ signal }, 'shutting down'),
+  onClosed: () => log.flush(),
+  onError: (error) => log.error({ err: error }, 'shutdown failed'),
+});

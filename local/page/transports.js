@@ -2,6 +2,7 @@
 // and the /api/ws WebSocket (JSON text frames for events, binary frames for audio). Both deliver the same
 // calls to `on(event)`: the turn events of the contract, with audio as {type:'audio', id, pcm}.
 import { createParser } from '/vendor/eventsource-parser/index.js';
+import { WsTurnFramer } from '/vendor/kokoro-speech/turn-ws-framing.js';
 
 const SESSION_ID = `page-${crypto.randomUUID()}`; // >= 33 characters, as AgentCore wants
 
@@ -76,8 +77,7 @@ export class WsClient {
   /** One turn; resolves at `done`. Abort the signal to cancel: the socket is then dropped. */
   async turn(request, on, signal) {
     const ws = await this.connect();
-    const pending = []; // sentence ids whose audio is still coming: binary frames belong to pending[0]
-    const seqs = new Map();
+    const framer = new WsTurnFramer();
     await new Promise((resolve, reject) => {
       const cleanup = () => {
         ws.removeEventListener('message', onMessage);
@@ -87,16 +87,11 @@ export class WsClient {
       const onMessage = (e) => {
         try {
           if (typeof e.data !== 'string') {
-            const id = pending[0];
-            if (id === undefined) return;
-            const seq = seqs.get(id) ?? 0;
-            seqs.set(id, seq + 1);
-            on({ type: 'audio', id, seq, pcm: new Uint8Array(e.data) });
+            const at = framer.audio();
+            if (at) on({ type: 'audio', id: at.id, seq: at.seq, pcm: new Uint8Array(e.data) });
             return;
           }
-          const event = JSON.parse(e.data);
-          if (event.type === 'sentence') pending.push(event.id);
-          if (event.type === 'sentence_end' && pending.includes(event.id)) pending.splice(pending.indexOf(event.id), 1);
+          const event = framer.event(JSON.parse(e.data));
           on(event);
           if (event.type === 'done') {
             cleanup();

@@ -3,6 +3,7 @@
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { startAgentFromConfig } from './agent.ts';
+import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
 
 let config;
 try {
@@ -15,18 +16,8 @@ try {
 const log = pino({ level: config.logLevel });
 const server = await startAgentFromConfig(config, log);
 
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
+handleShutdownSignals({
+  close: () => server.close(),
+  onSignal: (signal) => log.info({ signal }, 'shutting down'),
+  onError: (error) => log.error({ err: error }, 'shutdown failed'),
+});

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { UtteranceEncoder, audioHeaders, effectiveSampleRate } from './encoder.ts';
 import { floatToS16le, linearToMulaw, mulawToLinear } from './pcm.ts';
-import { WAV_HEADER_BYTES, streamingWavHeader } from './wav.ts';
+import { WAV_HEADER_BYTES, wavHeader } from './wav.ts';
 
 describe('pcm', () => {
   test('float to s16le rounds and clips', () => {
@@ -22,7 +22,7 @@ describe('pcm', () => {
 });
 
 test('streaming WAV header', () => {
-  const h = streamingWavHeader({ sampleRate: 16000, encoding: 'pcm16' });
+  const h = wavHeader({ sampleRate: 16000, encoding: 'pcm16' });
   expect(h.length).toBe(WAV_HEADER_BYTES);
   expect(h.toString('ascii', 0, 4)).toBe('RIFF');
   expect(h.readUInt32LE(4)).toBe(0xffffffff);

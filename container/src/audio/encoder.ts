@@ -2,7 +2,7 @@
 import type { AudioFormat, SampleRate } from '@kokoro-speech/protocol';
 import { floatToMulaw, floatToS16le } from './pcm.ts';
 import { StreamingResampler } from './resample.ts';
-import { streamingWavHeader } from './wav.ts';
+import { wavHeader } from './wav.ts';
 
 export interface OutputAudio {
   format: AudioFormat;
@@ -41,30 +41,30 @@ export function bytesPerSample(format: AudioFormat): number {
  */
 export class UtteranceEncoder {
   readonly out: OutputAudio;
-  private readonly resampler: StreamingResampler | null;
-  private headerPending: boolean;
+  readonly #resampler: StreamingResampler | null;
+  #headerPending: boolean;
   /** Samples emitted so far, at the output rate. */
   samples = 0;
 
   constructor(out: OutputAudio, inputRate: number) {
     this.out = out;
-    this.resampler = out.sampleRate === inputRate ? null : new StreamingResampler(inputRate, out.sampleRate);
-    this.headerPending = out.format === 'wav';
+    this.#resampler = out.sampleRate === inputRate ? null : new StreamingResampler(inputRate, out.sampleRate);
+    this.#headerPending = out.format === 'wav';
   }
 
   write(piece: Float32Array): Buffer {
-    return this.encode(this.resampler ? this.resampler.process(piece) : piece);
+    return this.#encode(this.#resampler ? this.#resampler.process(piece) : piece);
   }
 
   end(): Buffer {
-    return this.encode(this.resampler ? this.resampler.flush() : new Float32Array(0));
+    return this.#encode(this.#resampler ? this.#resampler.flush() : new Float32Array(0));
   }
 
-  private encode(samples: Float32Array): Buffer {
+  #encode(samples: Float32Array): Buffer {
     this.samples += samples.length;
     const body = this.out.format === 'mulaw' ? floatToMulaw(samples) : floatToS16le(samples);
-    if (!this.headerPending) return body;
-    this.headerPending = false;
-    return Buffer.concat([streamingWavHeader({ sampleRate: this.out.sampleRate, encoding: 'pcm16' }), body]);
+    if (!this.#headerPending) return body;
+    this.#headerPending = false;
+    return Buffer.concat([wavHeader({ sampleRate: this.out.sampleRate, encoding: 'pcm16' }), body]);
   }
 }

@@ -21,16 +21,16 @@ const CUTOFF = 0.45;
 export class StreamingResampler {
   readonly inRate: number;
   readonly outRate: number;
-  private readonly up: number;
-  private readonly down: number;
+  readonly #up: number;
+  readonly #down: number;
   /** phases[p][m + HALF_TAPS]: weight of input i0 - m for an output whose phase is p. */
-  private readonly phases: Float64Array[];
+  readonly #phases: Float64Array[];
   /** Buffered input; history[0] is absolute input index `historyStart`. */
-  private history = new Float32Array(0);
-  private historyStart = 0;
-  private inputTotal = 0;
-  private nextOutput = 0;
-  private flushed = false;
+  #history = new Float32Array(0);
+  #historyStart = 0;
+  #inputTotal = 0;
+  #nextOutput = 0;
+  #flushed = false;
 
   constructor(inRate: number, outRate: number) {
     if (!Number.isInteger(inRate) || !Number.isInteger(outRate) || inRate <= 0 || outRate <= 0) {
@@ -40,58 +40,61 @@ export class StreamingResampler {
     const g = gcd(inRate, outRate);
     this.inRate = inRate;
     this.outRate = outRate;
-    this.up = outRate / g;
-    this.down = inRate / g;
-    this.phases = designPhases(this.up, (CUTOFF * outRate) / inRate);
+    this.#up = outRate / g;
+    this.#down = inRate / g;
+    this.#phases = designPhases(this.#up, (CUTOFF * outRate) / inRate);
   }
 
   /** Resample the next block of the stream; returns every output sample that is now complete. */
   process(input: Float32Array): Float32Array {
-    if (this.flushed) throw new Error('resampler already flushed');
-    this.append(input);
-    return this.emit(this.inputTotal - 1 - HALF_TAPS);
+    if (this.#flushed) throw new Error('resampler already flushed');
+    this.#append(input);
+    return this.#emit(this.#inputTotal - 1 - HALF_TAPS);
   }
 
   /** End of the stream: emit the remaining samples (input beyond the end counts as silence). */
   flush(): Float32Array {
-    if (this.flushed) return new Float32Array(0);
-    this.flushed = true;
-    const total = Math.ceil((this.inputTotal * this.up) / this.down);
-    return this.emitCount(total - this.nextOutput);
+    if (this.#flushed) return new Float32Array(0);
+    this.#flushed = true;
+    const total = Math.ceil((this.#inputTotal * this.#up) / this.#down);
+    return this.#emitCount(total - this.#nextOutput);
   }
 
-  private append(input: Float32Array): void {
-    const keepFrom = Math.max(0, Math.floor((this.nextOutput * this.down) / this.up) - HALF_TAPS - this.historyStart);
-    const kept = this.history.subarray(keepFrom);
+  #append(input: Float32Array): void {
+    const keepFrom = Math.max(
+      0,
+      Math.floor((this.#nextOutput * this.#down) / this.#up) - HALF_TAPS - this.#historyStart,
+    );
+    const kept = this.#history.subarray(keepFrom);
     const next = new Float32Array(kept.length + input.length);
     next.set(kept, 0);
     next.set(input, kept.length);
-    this.history = next;
-    this.historyStart += keepFrom;
-    this.inputTotal += input.length;
+    this.#history = next;
+    this.#historyStart += keepFrom;
+    this.#inputTotal += input.length;
   }
 
   /** Emit outputs whose centre input index is at most `lastCentre`. */
-  private emit(lastCentre: number): Float32Array {
+  #emit(lastCentre: number): Float32Array {
     if (lastCentre < 0) return new Float32Array(0);
-    const lastOutput = Math.floor(((lastCentre + 1) * this.up - 1) / this.down);
-    return this.emitCount(lastOutput + 1 - this.nextOutput);
+    const lastOutput = Math.floor(((lastCentre + 1) * this.#up - 1) / this.#down);
+    return this.#emitCount(lastOutput + 1 - this.#nextOutput);
   }
 
-  private emitCount(count: number): Float32Array {
+  #emitCount(count: number): Float32Array {
     const out = new Float32Array(Math.max(0, count));
     for (let k = 0; k < out.length; k++) {
-      const t = (this.nextOutput + k) * this.down;
-      const phase = this.phases[t % this.up]!;
-      const centre = Math.floor(t / this.up) - this.historyStart;
+      const t = (this.#nextOutput + k) * this.#down;
+      const phase = this.#phases[t % this.#up]!;
+      const centre = Math.floor(t / this.#up) - this.#historyStart;
       let acc = 0;
       for (let m = -HALF_TAPS; m <= HALF_TAPS; m++) {
         const j = centre - m;
-        if (j >= 0 && j < this.history.length) acc += phase[m + HALF_TAPS]! * this.history[j]!;
+        if (j >= 0 && j < this.#history.length) acc += phase[m + HALF_TAPS]! * this.#history[j]!;
       }
       out[k] = acc;
     }
-    this.nextOutput += out.length;
+    this.#nextOutput += out.length;
     return out;
   }
 }

@@ -1,6 +1,7 @@
-// The streaming WAV header: written before the length is known, as streaming WAV writers do.
+// The WAV header (the project's one writer): for a file of known length, or for a stream, written
+// before the length is known as streaming WAV writers do.
 //
-// Choice: the RIFF chunk size and the data chunk size are both 0xFFFFFFFF (the largest value the
+// Streaming choice: the RIFF chunk size and the data chunk size are both 0xFFFFFFFF (the largest value the
 // 32-bit fields hold). Readers that follow the de-facto streaming convention (ffmpeg, sox, browsers'
 // <audio>, Python's soundfile) read until the end of the stream; a reader that trusts the size
 // reads until EOF too, since the stream never reaches 4 GiB. Writing 0 instead makes some
@@ -16,12 +17,22 @@ export interface WavFormat {
   channels?: number;
 }
 
-export function streamingWavHeader(format: WavFormat): Buffer {
+/** A 44-byte header for `dataBytes` of audio, or for a stream of unknown length when omitted. */
+export function wavHeader(format: WavFormat, dataBytes?: number): Buffer {
   const channels = format.channels ?? 1;
   const bytesPerSample = format.encoding === 'pcm16' ? 2 : 1;
+  if (!Number.isInteger(format.sampleRate) || format.sampleRate <= 0) {
+    throw new RangeError(`bad sample rate: ${format.sampleRate}`);
+  }
+  if (
+    dataBytes !== undefined &&
+    (!Number.isInteger(dataBytes) || dataBytes < 0 || dataBytes % (channels * bytesPerSample) !== 0)
+  ) {
+    throw new RangeError(`audio data must be a whole number of samples, got ${dataBytes} bytes`);
+  }
   const h = Buffer.alloc(WAV_HEADER_BYTES);
   h.write('RIFF', 0, 'ascii');
-  h.writeUInt32LE(UNKNOWN_LENGTH, 4);
+  h.writeUInt32LE(dataBytes === undefined ? UNKNOWN_LENGTH : 36 + dataBytes, 4);
   h.write('WAVE', 8, 'ascii');
   h.write('fmt ', 12, 'ascii');
   h.writeUInt32LE(16, 16);
@@ -32,6 +43,6 @@ export function streamingWavHeader(format: WavFormat): Buffer {
   h.writeUInt16LE(channels * bytesPerSample, 32);
   h.writeUInt16LE(bytesPerSample * 8, 34);
   h.write('data', 36, 'ascii');
-  h.writeUInt32LE(UNKNOWN_LENGTH, 40);
+  h.writeUInt32LE(dataBytes ?? UNKNOWN_LENGTH, 40);
   return h;
 }

@@ -39,23 +39,23 @@ export class Lane {
   /** @internal */ readonly queue: QueuedJob[] = [];
   /** @internal */ runningAudioMs = 0;
   /** @internal */ runningJobs = 0;
-  private readonly scheduler: Scheduler;
+  readonly #scheduler: Scheduler;
   /** Wall-clock ms at which the audio already sent on this lane will have finished playing. */
   readonly playoutEnd: () => number;
 
   /** @internal use Scheduler.openLane */
   constructor(scheduler: Scheduler, playoutEnd: () => number) {
-    this.scheduler = scheduler;
+    this.#scheduler = scheduler;
     this.playoutEnd = playoutEnd;
   }
 
   enqueue(job: Job): void {
-    this.scheduler.enqueue(this, job);
+    this.#scheduler.enqueue(this, job);
   }
 
   /** Drops every queued job of this lane at once; running jobs finish (their owner discards them). */
   clear(): number {
-    return this.scheduler.clear(this);
+    return this.#scheduler.clear(this);
   }
 
   get queued(): number {
@@ -70,14 +70,14 @@ export class Lane {
 export class Scheduler {
   readonly concurrency: number;
   readonly policy: SchedulingPolicy;
-  private readonly now: () => number;
-  private readonly onJobError: (error: unknown) => void;
-  private readonly leadMs: () => number;
-  private readonly lanes = new Set<Lane>();
-  private seq = 0;
-  private queuedTotal = 0;
-  private runningTotal = 0;
-  private idleWaiters: (() => void)[] = [];
+  readonly #now: () => number;
+  readonly #onJobError: (error: unknown) => void;
+  readonly #leadMs: () => number;
+  readonly #lanes = new Set<Lane>();
+  #seq = 0;
+  #queuedTotal = 0;
+  #runningTotal = 0;
+  #idleWaiters: (() => void)[] = [];
   /** Moving average of a model run's wall time, for Retry-After estimates. */
   averageRunMs = 0;
 
@@ -87,50 +87,50 @@ export class Scheduler {
     }
     this.concurrency = options.concurrency;
     this.policy = options.policy;
-    this.now = options.now ?? Date.now;
-    this.onJobError = options.onJobError ?? (() => {});
-    this.leadMs = options.leadMs ?? (() => this.averageRunMs);
+    this.#now = options.now ?? Date.now;
+    this.#onJobError = options.onJobError ?? (() => {});
+    this.#leadMs = options.leadMs ?? (() => this.averageRunMs);
   }
 
   openLane(playoutEnd: () => number): Lane {
     const lane = new Lane(this, playoutEnd);
-    this.lanes.add(lane);
+    this.#lanes.add(lane);
     return lane;
   }
 
   /** Clears the lane's queue and forgets it once its running jobs end. */
   closeLane(lane: Lane): void {
     this.clear(lane);
-    if (lane.runningJobs === 0) this.lanes.delete(lane);
+    if (lane.runningJobs === 0) this.#lanes.delete(lane);
   }
 
   get queued(): number {
-    return this.queuedTotal;
+    return this.#queuedTotal;
   }
 
   get running(): number {
-    return this.runningTotal;
+    return this.#runningTotal;
   }
 
   /** Resolves once no job is running (queued jobs are not waited for). */
   whenIdle(): Promise<void> {
-    if (this.runningTotal === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    if (this.#runningTotal === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
   /** @internal */
   enqueue(lane: Lane, job: Job): void {
-    if (!this.lanes.has(lane)) this.lanes.add(lane);
-    lane.queue.push({ job, readyAt: this.now(), seq: this.seq++ });
-    this.queuedTotal++;
-    this.pump();
+    if (!this.#lanes.has(lane)) this.#lanes.add(lane);
+    lane.queue.push({ job, readyAt: this.#now(), seq: this.#seq++ });
+    this.#queuedTotal++;
+    this.#pump();
   }
 
   /** @internal */
   clear(lane: Lane): number {
     const dropped = lane.queue.length;
     lane.queue.length = 0;
-    this.queuedTotal -= dropped;
+    this.#queuedTotal -= dropped;
     return dropped;
   }
 
@@ -141,8 +141,8 @@ export class Scheduler {
     if (this.policy === 'fifo') return head.readyAt;
     const playoutEnd = lane.playoutEnd();
     // audio still being made starts playing no earlier than now
-    const dryAt = lane.runningJobs > 0 ? Math.max(playoutEnd, this.now()) + lane.runningAudioMs : playoutEnd;
-    return Math.max(head.readyAt, dryAt - this.leadMs());
+    const dryAt = lane.runningJobs > 0 ? Math.max(playoutEnd, this.#now()) + lane.runningAudioMs : playoutEnd;
+    return Math.max(head.readyAt, dryAt - this.#leadMs());
   }
 
   /** The lane whose head job runs next, or undefined when nothing is queued. */
@@ -150,7 +150,7 @@ export class Scheduler {
     let best: Lane | undefined;
     let bestDue = Number.POSITIVE_INFINITY;
     let bestSeq = Number.POSITIVE_INFINITY;
-    for (const lane of this.lanes) {
+    for (const lane of this.#lanes) {
       const head = lane.queue[0];
       if (!head) continue;
       const due = this.dueTime(lane);
@@ -163,30 +163,30 @@ export class Scheduler {
     return best;
   }
 
-  private pump(): void {
-    while (this.runningTotal < this.concurrency) {
+  #pump(): void {
+    while (this.#runningTotal < this.concurrency) {
       const lane = this.pickLane();
       if (!lane) return;
       const { job } = lane.queue.shift()!;
-      this.queuedTotal--;
-      this.start(lane, job);
+      this.#queuedTotal--;
+      this.#start(lane, job);
     }
   }
 
-  private start(lane: Lane, job: Job): void {
-    this.runningTotal++;
+  #start(lane: Lane, job: Job): void {
+    this.#runningTotal++;
     lane.runningJobs++;
     lane.runningAudioMs += job.estimatedAudioMs;
-    const started = this.now();
+    const started = this.#now();
     const finish = () => {
-      this.runningTotal--;
+      this.#runningTotal--;
       lane.runningJobs--;
       lane.runningAudioMs -= job.estimatedAudioMs;
-      const took = this.now() - started;
+      const took = this.#now() - started;
       this.averageRunMs = this.averageRunMs === 0 ? took : 0.9 * this.averageRunMs + 0.1 * took;
-      if (lane.runningJobs === 0 && lane.queue.length === 0) this.lanes.delete(lane);
-      if (this.runningTotal === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
-      this.pump();
+      if (lane.runningJobs === 0 && lane.queue.length === 0) this.#lanes.delete(lane);
+      if (this.#runningTotal === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve();
+      this.#pump();
     };
     let running: Promise<void>;
     try {
@@ -194,6 +194,6 @@ export class Scheduler {
     } catch (error) {
       running = Promise.reject(error);
     }
-    running.catch(this.onJobError).finally(finish);
+    running.catch(this.#onJobError).finally(finish);
   }
 }

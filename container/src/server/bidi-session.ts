@@ -9,71 +9,71 @@ import { UtteranceStream, type UtteranceSink } from '../speech/utterance-stream.
 
 export class BidiSession {
   readonly id: string;
-  private readonly ws: WebSocket;
-  private readonly service: SpeechService;
-  private readonly stream: UtteranceStream;
-  private settings: Settings;
-  private ended = false;
-  private doneSent = false;
-  private readonly openedAt = performance.now();
-  private readonly stats = { texts: 0, utterances: 0, cancelled: 0, errors: 0, audioMs: 0, bytes: 0, firstAudioMs: -1 };
-  private firstTextAt = -1;
+  readonly #ws: WebSocket;
+  readonly #service: SpeechService;
+  readonly #stream: UtteranceStream;
+  #settings: Settings;
+  #ended = false;
+  #doneSent = false;
+  readonly #openedAt = performance.now();
+  readonly #stats = { texts: 0, utterances: 0, cancelled: 0, errors: 0, audioMs: 0, bytes: 0, firstAudioMs: -1 };
+  #firstTextAt = -1;
   /** Resolves when the socket has closed and the session's work is released. */
   readonly closed: Promise<void>;
 
   constructor(ws: WebSocket, service: SpeechService, id: string) {
     this.id = id;
-    this.ws = ws;
-    this.service = service;
-    this.settings = service.defaultSettings();
-    this.stream = new UtteranceStream(service, this.sink());
-    ws.on('message', (data, isBinary) => this.onMessage(toBuffer(data), isBinary));
+    this.#ws = ws;
+    this.#service = service;
+    this.#settings = service.defaultSettings();
+    this.#stream = new UtteranceStream(service, this.#sink());
+    ws.on('message', (data, isBinary) => this.#onMessage(toBuffer(data), isBinary));
     ws.on('error', (error) => service.log.warn({ session: id, err: error.message }, 'websocket error'));
-    this.closed = new Promise((resolve) => ws.once('close', (code) => resolve(this.onClose(code))));
-    this.send({
+    this.closed = new Promise((resolve) => ws.once('close', (code) => resolve(this.#onClose(code))));
+    this.#send({
       type: 'ready',
       protocol: PROTOCOL_VERSION,
-      sample_rate: effectiveSampleRate(this.settings.format, this.settings.sampleRate),
-      format: this.settings.format,
+      sample_rate: effectiveSampleRate(this.#settings.format, this.#settings.sampleRate),
+      format: this.#settings.format,
       voices: [...service.engine.voices],
     });
   }
 
   /** Shutdown: drop what is left and close with 1001 (going away). */
   terminate(): void {
-    this.stream.close();
-    if (this.ws.readyState === this.ws.OPEN) this.ws.close(1001, 'server shutting down');
+    this.#stream.close();
+    if (this.#ws.readyState === this.#ws.OPEN) this.#ws.close(1001, 'server shutting down');
   }
 
   get pending(): number {
-    return this.stream.pending;
+    return this.#stream.pending;
   }
 
-  private sink(): UtteranceSink {
+  #sink(): UtteranceSink {
     return {
       start: (u) => {
-        if (this.stats.firstAudioMs < 0) this.stats.firstAudioMs = performance.now() - this.firstTextAt;
-        this.send({ type: 'audio_start', id: u.id, index: u.index });
+        if (this.#stats.firstAudioMs < 0) this.#stats.firstAudioMs = performance.now() - this.#firstTextAt;
+        this.#send({ type: 'audio_start', id: u.id, index: u.index });
       },
       audio: (_u, bytes) => {
-        this.stats.bytes += bytes.length;
+        this.#stats.bytes += bytes.length;
         for (let at = 0; at < bytes.length; at += MAX_AUDIO_FRAME_BYTES) {
-          this.ws.send(bytes.subarray(at, at + MAX_AUDIO_FRAME_BYTES), { binary: true });
+          this.#ws.send(bytes.subarray(at, at + MAX_AUDIO_FRAME_BYTES), { binary: true });
         }
         // A client that stops reading would make us hold all its queued audio in memory.
-        if (this.ws.bufferedAmount > this.service.config.maxWsBufferedBytes) {
-          this.service.log.warn(
-            { session: this.id, bufferedBytes: this.ws.bufferedAmount },
+        if (this.#ws.bufferedAmount > this.#service.config.maxWsBufferedBytes) {
+          this.#service.log.warn(
+            { session: this.id, bufferedBytes: this.#ws.bufferedAmount },
             'client is not reading its audio; dropping the session',
           );
-          this.stream.close();
-          this.ws.terminate();
+          this.#stream.close();
+          this.#ws.terminate();
         }
       },
       end: (u, s) => {
-        this.stats.utterances++;
-        this.stats.audioMs += s.durationMs;
-        this.send({
+        this.#stats.utterances++;
+        this.#stats.audioMs += s.durationMs;
+        this.#send({
           type: 'audio_end',
           id: u.id,
           index: u.index,
@@ -82,93 +82,93 @@ export class BidiSession {
           synthesis_ms: round(s.synthesisMs),
           queue_ms: round(s.queueMs),
         });
-        this.maybeDone();
+        this.#maybeDone();
       },
       fail: (u, error) => {
-        this.error(u.id, error);
-        this.maybeDone();
+        this.#error(u.id, error);
+        this.#maybeDone();
       },
     };
   }
 
-  private onMessage(data: Buffer, _isBinary: boolean): void {
+  #onMessage(data: Buffer, _isBinary: boolean): void {
     try {
-      const message = parseClientMessage(data, this.service.config.maxWsMessageBytes);
+      const message = parseClientMessage(data, this.#service.config.maxWsMessageBytes);
       switch (message.type) {
         case 'config':
-          this.settings = this.service.applySettings(this.settings, message);
+          this.#settings = this.#service.applySettings(this.#settings, message);
           return;
         case 'text':
-          return this.onText(message);
+          return this.#onText(message);
         case 'cancel': {
-          const ids = this.stream.cancel();
-          this.stats.cancelled += ids.length;
-          this.send({ type: 'cancelled', ids });
-          this.maybeDone();
+          const ids = this.#stream.cancel();
+          this.#stats.cancelled += ids.length;
+          this.#send({ type: 'cancelled', ids });
+          this.#maybeDone();
           return;
         }
         case 'end':
-          this.ended = true;
-          this.maybeDone();
+          this.#ended = true;
+          this.#maybeDone();
           return;
       }
     } catch (error) {
-      this.error(error instanceof MessageError ? error.id : null, asSpeechError(error));
+      this.#error(error instanceof MessageError ? error.id : null, asSpeechError(error));
     }
   }
 
-  private onText(message: TextMessage): void {
+  #onText(message: TextMessage): void {
     const id = message.id ?? null;
     try {
-      if (this.ended) throw new SpeechError('invalid_message', 'text after end: this session takes no more text');
-      this.service.checkText(message.text);
-      if (this.stream.pending >= this.service.config.maxQueuedPerSession) {
+      if (this.#ended) throw new SpeechError('invalid_message', 'text after end: this session takes no more text');
+      this.#service.checkText(message.text);
+      if (this.#stream.pending >= this.#service.config.maxQueuedPerSession) {
         throw new SpeechError(
           'overloaded',
-          `this session has ${this.stream.pending} utterances queued (MAX_QUEUED_PER_SESSION=${this.service.config.maxQueuedPerSession})`,
+          `this session has ${this.#stream.pending} utterances queued (MAX_QUEUED_PER_SESSION=${this.#service.config.maxQueuedPerSession})`,
         );
       }
-      this.service.admit();
+      this.#service.admit();
     } catch (error) {
-      this.error(id, asSpeechError(error));
+      this.#error(id, asSpeechError(error));
       return;
     }
-    if (this.firstTextAt < 0) this.firstTextAt = performance.now();
-    this.stats.texts++;
-    this.stream.push(message.text, message.id, this.settings);
+    if (this.#firstTextAt < 0) this.#firstTextAt = performance.now();
+    this.#stats.texts++;
+    this.#stream.push(message.text, message.id, this.#settings);
   }
 
-  private maybeDone(): void {
-    if (this.ended && !this.doneSent && this.stream.pending === 0) {
-      this.doneSent = true;
-      this.send({ type: 'done' });
+  #maybeDone(): void {
+    if (this.#ended && !this.#doneSent && this.#stream.pending === 0) {
+      this.#doneSent = true;
+      this.#send({ type: 'done' });
     }
   }
 
-  private error(id: string | null, error: SpeechError): void {
-    this.stats.errors++;
-    this.send({ type: 'error', id, code: error.code, message: error.message });
+  #error(id: string | null, error: SpeechError): void {
+    this.#stats.errors++;
+    this.#send({ type: 'error', id, code: error.code, message: error.message });
   }
 
-  private send(message: ServerMessage): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(message));
+  #send(message: ServerMessage): void {
+    if (this.#ws.readyState === this.#ws.OPEN) this.#ws.send(JSON.stringify(message));
   }
 
-  private onClose(code: number): void {
-    const dropped = this.stream.close();
-    this.service.log.info(
+  #onClose(code: number): void {
+    const dropped = this.#stream.close();
+    this.#service.log.info(
       {
         session: this.id,
         closeCode: code,
-        durationMs: round(performance.now() - this.openedAt),
-        firstAudioMs: this.stats.firstAudioMs < 0 ? null : round(this.stats.firstAudioMs),
-        texts: this.stats.texts,
-        utterances: this.stats.utterances,
-        cancelled: this.stats.cancelled,
+        durationMs: round(performance.now() - this.#openedAt),
+        firstAudioMs: this.#stats.firstAudioMs < 0 ? null : round(this.#stats.firstAudioMs),
+        texts: this.#stats.texts,
+        utterances: this.#stats.utterances,
+        cancelled: this.#stats.cancelled,
         droppedOnClose: dropped.length,
-        errors: this.stats.errors,
-        audioMs: round(this.stats.audioMs),
-        bytes: this.stats.bytes,
+        errors: this.#stats.errors,
+        audioMs: round(this.#stats.audioMs),
+        bytes: this.#stats.bytes,
       },
       'session closed',
     );

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { audioHeaders } from '../audio/index.ts';
 import { invocationRequestSchema } from '@kokoro-speech/protocol';
+import { readBody } from '@kokoro-speech/protocol/server';
 import { SpeechError, asSpeechError } from '../speech/errors.ts';
 import type { SpeechService } from '../speech/speech-service.ts';
 import { UtteranceStream } from '../speech/utterance-stream.ts';
@@ -21,7 +22,13 @@ export async function handleInvocation(
       'request done',
     );
   try {
-    const body = await readBody(req, service.config.maxWsMessageBytes);
+    const limit = service.config.maxWsMessageBytes;
+    const body = await readBody(
+      req,
+      limit,
+      (n) =>
+        new SpeechError('text_too_long', `request body is ${n} bytes; the limit is ${limit} (MAX_WS_MESSAGE_BYTES)`),
+    );
     let json: unknown;
     try {
       json = JSON.parse(body.toString('utf8'));
@@ -88,19 +95,4 @@ export function sendError(res: ServerResponse, error: SpeechError): void {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (error.retryAfterS !== undefined) headers['retry-after'] = String(error.retryAfterS);
   res.writeHead(error.status, headers).end(JSON.stringify(error.body));
-}
-
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  const tooBig = (n: number) =>
-    new SpeechError('text_too_long', `request body is ${n} bytes; the limit is ${limit} (MAX_WS_MESSAGE_BYTES)`);
-  if (declared > limit) throw tooBig(declared);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooBig(size);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }

@@ -51,44 +51,44 @@ interface Utterance {
 }
 
 export class UtteranceStream {
-  private readonly service: SpeechService;
-  private readonly sink: UtteranceSink;
-  private readonly lane: Lane;
-  private readonly prepLane: Lane;
+  readonly #service: SpeechService;
+  readonly #sink: UtteranceSink;
+  readonly #lane: Lane;
+  readonly #prepLane: Lane;
   /** Estimated audio of pieces handed to the model scheduler and not yet sent. */
-  private queuedAudioMs = 0;
+  #queuedAudioMs = 0;
   /** Rejects the preparations still waiting when the stream is cancelled. */
-  private readonly abandonPreps = new Set<(reason: Error) => void>();
+  readonly #abandonPreps = new Set<(reason: Error) => void>();
   /** Accepted and unfinished utterances, in arrival order. */
-  private queue: Utterance[] = [];
+  #queue: Utterance[] = [];
   /** Bumped by cancel: work of an older generation is dropped wherever it is. */
-  private generation = 0;
-  private enqueueChain: Promise<void> = Promise.resolve();
+  #generation = 0;
+  #enqueueChain: Promise<void> = Promise.resolve();
   /** Wall-clock ms when the audio sent so far will have finished playing. */
-  private playoutEnd = 0;
-  private nextIndex = 0;
-  private closed = false;
+  #playoutEnd = 0;
+  #nextIndex = 0;
+  #closed = false;
 
   constructor(service: SpeechService, sink: UtteranceSink) {
-    this.service = service;
-    this.sink = sink;
-    this.lane = service.scheduler.openLane(() => this.playoutEnd);
+    this.#service = service;
+    this.#sink = sink;
+    this.#lane = service.scheduler.openLane(() => this.#playoutEnd);
     // A session's next text is due once its played and queued audio runs out.
-    this.prepLane = service.prepScheduler.openLane(() => Math.max(this.playoutEnd, Date.now()) + this.queuedAudioMs);
+    this.#prepLane = service.prepScheduler.openLane(() => Math.max(this.#playoutEnd, Date.now()) + this.#queuedAudioMs);
   }
 
   /** Utterances accepted and not finished. */
   get pending(): number {
-    return this.queue.length;
+    return this.#queue.length;
   }
 
   /** Accept one utterance (limits are the caller's job). */
   push(text: string, id: string | undefined, settings: Settings): UtteranceInfo {
-    if (this.closed) throw new Error('utterance stream is closed');
-    const index = this.nextIndex++;
+    if (this.#closed) throw new Error('utterance stream is closed');
+    const index = this.#nextIndex++;
     const output = { format: settings.format, sampleRate: effectiveSampleRate(settings.format, settings.sampleRate) };
     const info: UtteranceInfo = { id: id ?? `u${index}`, index, settings, output };
-    const prepared = this.prepare(text, settings);
+    const prepared = this.#prepare(text, settings);
     prepared.catch(() => {}); // reported by enqueuePieces, if still wanted
     const u: Utterance = {
       info,
@@ -99,135 +99,132 @@ export class UtteranceStream {
       estimates: [],
       delivered: 0,
       started: false,
-      encoder: new UtteranceEncoder(output, this.service.engine.sampleRate),
+      encoder: new UtteranceEncoder(output, this.#service.engine.sampleRate),
       samplesSent: 0,
       synthesisMs: 0,
       firstRunAt: undefined,
     };
-    this.queue.push(u);
-    this.service.pendingTotal++;
-    const generation = this.generation;
-    this.enqueueChain = this.enqueueChain.then(() => this.enqueuePieces(u, generation));
+    this.#queue.push(u);
+    this.#service.pendingTotal++;
+    const generation = this.#generation;
+    this.#enqueueChain = this.#enqueueChain.then(() => this.#enqueuePieces(u, generation));
     return info;
   }
 
-  private prepare(text: string, settings: Settings): Promise<PreparedPiece[]> {
-    let abandon!: (reason: Error) => void;
-    const prepared = new Promise<PreparedPiece[]>((resolve, reject) => {
-      abandon = reject;
-      this.prepLane.enqueue({
-        estimatedAudioMs: this.service.estimator.estimateText(text.length, settings.speed),
-        run: () => {
-          const done = this.service.engine.prepare(text, settings.voice);
-          done.then(resolve, reject);
-          return done.then(
-            () => {},
-            () => {},
-          );
-        },
-      });
+  #prepare(text: string, settings: Settings): Promise<PreparedPiece[]> {
+    const { promise: prepared, resolve, reject: abandon } = Promise.withResolvers<PreparedPiece[]>();
+    this.#prepLane.enqueue({
+      estimatedAudioMs: this.#service.estimator.estimateText(text.length, settings.speed),
+      run: () => {
+        const done = this.#service.engine.prepare(text, settings.voice);
+        done.then(resolve, abandon);
+        return done.then(
+          () => {},
+          () => {},
+        );
+      },
     });
-    this.abandonPreps.add(abandon);
-    return prepared.finally(() => this.abandonPreps.delete(abandon));
+    this.#abandonPreps.add(abandon);
+    return prepared.finally(() => this.#abandonPreps.delete(abandon));
   }
 
   /** Drop everything queued or in progress; returns the ids dropped. */
   cancel(): string[] {
-    const dropped = this.queue.map((u) => u.info.id);
-    this.generation++;
-    this.lane.clear();
-    this.prepLane.clear();
-    for (const abandon of [...this.abandonPreps]) abandon(new Error('cancelled'));
-    this.abandonPreps.clear();
-    this.queuedAudioMs = 0;
-    this.service.pendingTotal -= this.queue.length;
-    this.queue = [];
-    this.enqueueChain = Promise.resolve();
+    const dropped = this.#queue.map((u) => u.info.id);
+    this.#generation++;
+    this.#lane.clear();
+    this.#prepLane.clear();
+    for (const abandon of [...this.#abandonPreps]) abandon(new Error('cancelled'));
+    this.#abandonPreps.clear();
+    this.#queuedAudioMs = 0;
+    this.#service.pendingTotal -= this.#queue.length;
+    this.#queue = [];
+    this.#enqueueChain = Promise.resolve();
     return dropped;
   }
 
   /** Cancel and release the lane (a vanished client, a finished request). */
   close(): string[] {
     const dropped = this.cancel();
-    this.closed = true;
-    this.service.scheduler.closeLane(this.lane);
-    this.service.prepScheduler.closeLane(this.prepLane);
+    this.#closed = true;
+    this.#service.scheduler.closeLane(this.#lane);
+    this.#service.prepScheduler.closeLane(this.#prepLane);
     return dropped;
   }
 
-  private live(u: Utterance, generation: number): boolean {
-    return generation === this.generation && !this.closed && this.queue.includes(u);
+  #live(u: Utterance, generation: number): boolean {
+    return generation === this.#generation && !this.#closed && this.#queue.includes(u);
   }
 
   // Enqueues run in arrival order (a chain), so pieces reach the lane in utterance order even when
   // a later utterance's preparation finishes first.
-  private async enqueuePieces(u: Utterance, generation: number): Promise<void> {
-    if (!this.live(u, generation)) return;
+  async #enqueuePieces(u: Utterance, generation: number): Promise<void> {
+    if (!this.#live(u, generation)) return;
     let pieces: PreparedPiece[];
     try {
       pieces = await u.prepared;
     } catch (error) {
-      if (this.live(u, generation)) this.fail(u, asSpeechError(error));
+      if (this.#live(u, generation)) this.#fail(u, asSpeechError(error));
       return;
     }
-    if (!this.live(u, generation)) return;
+    if (!this.#live(u, generation)) return;
     u.pieces = pieces;
     const { speed } = u.info.settings;
     pieces.forEach((piece, i) => {
-      const estimatedAudioMs = this.service.estimator.estimate(piece.tokenIds.length, speed);
-      this.queuedAudioMs += estimatedAudioMs;
+      const estimatedAudioMs = this.#service.estimator.estimate(piece.tokenIds.length, speed);
+      this.#queuedAudioMs += estimatedAudioMs;
       u.estimates[i] = estimatedAudioMs;
-      this.lane.enqueue({ estimatedAudioMs, run: () => this.runPiece(u, i, generation) });
+      this.#lane.enqueue({ estimatedAudioMs, run: () => this.#runPiece(u, i, generation) });
     });
-    this.deliver();
+    this.#deliver();
   }
 
-  private async runPiece(u: Utterance, i: number, generation: number): Promise<void> {
-    if (!this.live(u, generation)) return;
+  async #runPiece(u: Utterance, i: number, generation: number): Promise<void> {
+    if (!this.#live(u, generation)) return;
     const piece = u.pieces![i]!;
     const { voice, speed } = u.info.settings;
     const started = performance.now();
     u.firstRunAt ??= started;
     let audio: Float32Array;
     try {
-      audio = await this.service.engine.synthesize(piece, voice, speed);
+      audio = await this.#service.engine.synthesize(piece, voice, speed);
     } catch (error) {
-      if (this.live(u, generation)) this.fail(u, asSpeechError(error));
+      if (this.#live(u, generation)) this.#fail(u, asSpeechError(error));
       return;
     }
     u.synthesisMs += performance.now() - started;
-    this.service.estimator.observe(
+    this.#service.estimator.observe(
       piece.tokenIds.length,
       piece.text.length,
       speed,
-      (audio.length / this.service.engine.sampleRate) * 1000,
+      (audio.length / this.#service.engine.sampleRate) * 1000,
     );
-    if (!this.live(u, generation)) return;
+    if (!this.#live(u, generation)) return;
     u.results[i] = audio;
-    this.deliver();
+    this.#deliver();
   }
 
   /** Sends whatever is ready, strictly in order; finishes utterances whose pieces are all sent. */
-  private deliver(): void {
-    while (this.queue.length > 0) {
-      const u = this.queue[0]!;
+  #deliver(): void {
+    while (this.#queue.length > 0) {
+      const u = this.#queue[0]!;
       if (!u.pieces) return;
       while (u.delivered < u.pieces.length) {
         const audio = u.results[u.delivered];
         if (!audio) return;
-        this.queuedAudioMs = Math.max(0, this.queuedAudioMs - (u.estimates[u.delivered] ?? 0));
+        this.#queuedAudioMs = Math.max(0, this.#queuedAudioMs - (u.estimates[u.delivered] ?? 0));
         u.results[u.delivered++] = undefined;
-        this.begin(u);
-        this.send(u, u.encoder.write(audio));
-        if (this.queue[0] !== u) return; // the sink closed the stream
+        this.#begin(u);
+        this.#send(u, u.encoder.write(audio));
+        if (this.#queue[0] !== u) return; // the sink closed the stream
       }
-      this.begin(u);
-      this.send(u, u.encoder.end());
-      if (this.queue[0] !== u) return;
-      this.queue.shift();
-      this.service.pendingTotal--;
+      this.#begin(u);
+      this.#send(u, u.encoder.end());
+      if (this.#queue[0] !== u) return;
+      this.#queue.shift();
+      this.#service.pendingTotal--;
       const sampleRate = u.info.output.sampleRate;
-      this.sink.end(u.info, {
+      this.#sink.end(u.info, {
         samples: u.encoder.samples,
         durationMs: (u.encoder.samples / sampleRate) * 1000,
         synthesisMs: u.synthesisMs,
@@ -237,27 +234,27 @@ export class UtteranceStream {
     }
   }
 
-  private begin(u: Utterance): void {
+  #begin(u: Utterance): void {
     if (u.started) return;
     u.started = true;
-    this.sink.start(u.info);
+    this.#sink.start(u.info);
   }
 
-  private send(u: Utterance, bytes: Buffer): void {
+  #send(u: Utterance, bytes: Buffer): void {
     if (bytes.length === 0) return;
     const added = u.encoder.samples - u.samplesSent;
     u.samplesSent = u.encoder.samples;
-    this.playoutEnd = Math.max(this.playoutEnd, Date.now()) + (added / u.info.output.sampleRate) * 1000;
-    this.sink.audio(u.info, bytes);
+    this.#playoutEnd = Math.max(this.#playoutEnd, Date.now()) + (added / u.info.output.sampleRate) * 1000;
+    this.#sink.audio(u.info, bytes);
   }
 
-  private fail(u: Utterance, error: SpeechError): void {
-    this.queue = this.queue.filter((q) => q !== u);
-    this.service.pendingTotal--;
-    for (let i = u.delivered; i < u.estimates.length; i++) this.queuedAudioMs -= u.estimates[i] ?? 0;
-    this.queuedAudioMs = Math.max(0, this.queuedAudioMs);
-    this.service.log.warn({ id: u.info.id, code: error.code, err: error.message }, 'utterance failed');
-    this.sink.fail(u.info, error);
-    this.deliver();
+  #fail(u: Utterance, error: SpeechError): void {
+    this.#queue = this.#queue.filter((q) => q !== u);
+    this.#service.pendingTotal--;
+    for (let i = u.delivered; i < u.estimates.length; i++) this.#queuedAudioMs -= u.estimates[i] ?? 0;
+    this.#queuedAudioMs = Math.max(0, this.#queuedAudioMs);
+    this.#service.log.warn({ id: u.info.id, code: error.code, err: error.message }, 'utterance failed');
+    this.#sink.fail(u.info, error);
+    this.#deliver();
   }
 }

@@ -27,20 +27,20 @@ export type Frame = { kind: 'json'; message: ServerMessage } | { kind: 'audio'; 
 export class TestClient {
   readonly ws: WebSocket;
   readonly frames: Frame[] = [];
-  private waiters: (() => void)[] = [];
+  #waiters: (() => void)[] = [];
   readonly closed: Promise<number>;
 
-  private constructor(ws: WebSocket) {
+  constructor(ws: WebSocket) {
     this.ws = ws;
     ws.on('message', (data: Buffer, isBinary) => {
       if (isBinary) this.frames.push({ kind: 'audio', bytes: data });
       else this.frames.push({ kind: 'json', message: serverMessageSchema.parse(JSON.parse(data.toString('utf8'))) });
-      for (const wake of this.waiters.splice(0)) wake();
+      for (const wake of this.#waiters.splice(0)) wake();
     });
     this.closed = new Promise((resolve) =>
       ws.once('close', (code) => {
         resolve(code);
-        for (const wake of this.waiters.splice(0)) wake();
+        for (const wake of this.#waiters.splice(0)) wake();
       }),
     );
   }
@@ -73,7 +73,7 @@ export class TestClient {
         if (f.kind === 'json' && match(f.message)) return f.message as T;
       }
       if (this.ws.readyState === WebSocket.CLOSED) throw new Error('socket closed while waiting');
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
     }
   }
 

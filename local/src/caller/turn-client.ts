@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { createParser } from 'eventsource-parser';
 import WebSocket from 'ws';
+import { WsTurnFramer } from '@kokoro-speech/protocol/ws-framing';
 import { turnEventSchema, type TurnEvent, type TurnRequest } from '@kokoro-speech/protocol';
 import { AgentCoreTarget, newRuntimeSessionId } from '../agentcore/agentcore.ts';
 
@@ -144,9 +145,7 @@ async function runWs(options: TurnOptions, emit: Emit, onSocket: (s: Socket) => 
     ws.terminate();
   };
   options.signal?.addEventListener('abort', abort, { once: true });
-  // Binary audio frames name no sentence: they belong to the earliest sentence whose
-  // sentence_end has not arrived yet (audio comes in sentence order).
-  const pending: string[] = [];
+  const framer = new WsTurnFramer();
   try {
     await new Promise<void>((resolve, reject) => {
       ws.on('open', () => ws.send(JSON.stringify({ ...options.request, type: 'prompt' })));
@@ -158,15 +157,13 @@ async function runWs(options: TurnOptions, emit: Emit, onSocket: (s: Socket) => 
       ws.on('message', (data, isBinary) => {
         try {
           if (isBinary) {
-            const id = pending[0];
-            if (id === undefined) throw new Error('audio frame arrived outside any sentence');
-            emit({ type: 'audio', id, data: new Uint8Array(data as Buffer) });
+            const at = framer.audio();
+            if (!at) throw new Error('audio frame arrived outside any sentence');
+            emit({ type: 'audio', id: at.id, data: new Uint8Array(data as Buffer) });
             return;
           }
           const raw = JSON.parse((data as Buffer).toString('utf8')) as { type?: unknown };
-          const event = parseEvent(String(raw.type), raw);
-          if (event.type === 'sentence') pending.push(event.id);
-          if (event.type === 'sentence_end' && pending.includes(event.id)) pending.splice(pending.indexOf(event.id), 1);
+          const event = framer.event(parseEvent(String(raw.type), raw));
           emitParsed(event, emit);
           if (event.type === 'done') resolve();
         } catch (err) {

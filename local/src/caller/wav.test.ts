@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { encodeWav, parseWav, wavHeader } from './wav.ts';
+import { wavHeader } from '@kokoro-speech/container/audio';
+import { encodeWav, parseWav } from './wav.ts';
 
 describe('WAV encoding', () => {
   test('a file of chunks reads back with its rate, sample count and duration', () => {
@@ -21,8 +22,8 @@ describe('WAV encoding', () => {
   });
 
   test('refuses half samples and bad rates, and rejects truncated files', () => {
-    expect(() => wavHeader(24000, 3)).toThrow(/whole number of samples/);
-    expect(() => wavHeader(0, 2)).toThrow(/sample rate/);
+    expect(() => wavHeader({ sampleRate: 24000, encoding: 'pcm16' }, 3)).toThrow(/whole number of samples/);
+    expect(() => wavHeader({ sampleRate: 0, encoding: 'pcm16' }, 2)).toThrow(/sample rate/);
     const file = encodeWav(24000, [new Uint8Array(100)]);
     expect(() => parseWav(file.subarray(0, 100))).toThrow(/size/);
     expect(() => parseWav(Buffer.from('not a wav file at all, not at all, no, no.....'))).toThrow(/RIFF/);

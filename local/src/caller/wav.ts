@@ -1,34 +1,11 @@
-// WAV (RIFF, PCM s16le mono) encoding for the CLI's answer file.
-
-const HEADER_BYTES = 44;
-
-/** A 44-byte canonical WAV header for `dataBytes` of 16-bit mono PCM at `sampleRate`. */
-export function wavHeader(sampleRate: number, dataBytes: number): Buffer {
-  if (!Number.isInteger(sampleRate) || sampleRate <= 0) throw new RangeError(`bad sample rate: ${sampleRate}`);
-  if (!Number.isInteger(dataBytes) || dataBytes < 0 || dataBytes % 2 !== 0) {
-    throw new RangeError(`PCM s16le data must be a whole number of samples, got ${dataBytes} bytes`);
-  }
-  const h = Buffer.alloc(HEADER_BYTES);
-  h.write('RIFF', 0, 'ascii');
-  h.writeUInt32LE(36 + dataBytes, 4);
-  h.write('WAVE', 8, 'ascii');
-  h.write('fmt ', 12, 'ascii');
-  h.writeUInt32LE(16, 16); // fmt chunk size
-  h.writeUInt16LE(1, 20); // PCM
-  h.writeUInt16LE(1, 22); // mono
-  h.writeUInt32LE(sampleRate, 24);
-  h.writeUInt32LE(sampleRate * 2, 28); // byte rate
-  h.writeUInt16LE(2, 32); // block align
-  h.writeUInt16LE(16, 34); // bits per sample
-  h.write('data', 36, 'ascii');
-  h.writeUInt32LE(dataBytes, 40);
-  return h;
-}
+// WAV files of the caller's answer: written with the container's WAV header writer (PCM s16le
+// mono), and read back to check what was written.
+import { WAV_HEADER_BYTES as HEADER_BYTES, wavHeader } from '@kokoro-speech/container/audio';
 
 /** The whole WAV file for these PCM s16le chunks. */
 export function encodeWav(sampleRate: number, chunks: readonly Uint8Array[]): Buffer {
   const data = Buffer.concat(chunks);
-  return Buffer.concat([wavHeader(sampleRate, data.byteLength), data]);
+  return Buffer.concat([wavHeader({ sampleRate, encoding: 'pcm16' }, data.byteLength), data]);
 }
 
 export interface WavInfo {

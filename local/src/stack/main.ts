@@ -3,6 +3,7 @@
 // Ctrl-C (SIGINT) or SIGTERM shuts everything down cleanly.
 import { OptionsError, parseLocalOptions, USAGE } from './options.ts';
 import { startLocalStack } from './stack.ts';
+import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
 
 async function main(): Promise<void> {
   const options = parseLocalOptions(process.argv.slice(2));
@@ -31,27 +32,13 @@ async function main(): Promise<void> {
   console.log('');
   console.log(`  Open ${stack.url} in your browser. Ctrl-C stops.`);
 
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) {
-      console.log('stopping now');
-      process.exit(130);
-    }
-    stopping = true;
-    console.log(`\n${signal}: shutting down...`);
-    stack.close().then(
-      () => {
-        console.log('stopped');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        console.error(`shutdown failed: ${err instanceof Error ? err.message : String(err)}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  handleShutdownSignals({
+    close: () => stack.close(),
+    onSignal: (signal) => console.log(`\n${signal}: shutting down...`),
+    onClosed: () => console.log('stopped'),
+    onError: (err) => console.error(`shutdown failed: ${err instanceof Error ? err.message : String(err)}`),
+    onSecondSignal: () => console.log('stopping now'),
+  });
 }
 
 main().catch((err: unknown) => {

@@ -1,5 +1,5 @@
-// Static files of the page: local/page/*, plus the one browser dependency (eventsource-parser's
-// ESM build, served as is: the page has no build step).
+// Static files of the page: local/page/*, plus what it shares with other code, served as is (the
+// page has no build step): eventsource-parser's ESM build, and the protocol's WebSocket turn framing.
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
@@ -23,6 +23,10 @@ for (const name of readdirSync(WEB_ROOT)) {
   if (TYPES[path.extname(name)]) FILES.set(`/${name}`, path.join(WEB_ROOT, name));
 }
 FILES.set('/', path.join(WEB_ROOT, 'index.html'));
+FILES.set(
+  '/vendor/kokoro-speech/turn-ws-framing.js',
+  fileURLToPath(import.meta.resolve('@kokoro-speech/protocol/ws-framing')),
+);
 for (const name of readdirSync(PARSER_ROOT)) {
   if (name.endsWith('.js')) FILES.set(`/vendor/eventsource-parser/${name}`, path.join(PARSER_ROOT, name));
 }

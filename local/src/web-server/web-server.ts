@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import WebSocket, { WebSocketServer } from 'ws';
+import { readBody } from '@kokoro-speech/protocol/server';
 import { isRuntimeSessionId, newRuntimeSessionId } from '../agentcore/agentcore.ts';
 import { originPolicy, refusal } from './origin.ts';
 import { serveStatic } from './static-files.ts';
@@ -66,7 +67,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   }
 
   async function relayInvocation(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const body = await readBody(req);
+    const body = await readBody(
+      req,
+      MAX_BODY_BYTES,
+      (n) => new Error(`request body over ${MAX_BODY_BYTES} bytes (${n})`),
+    );
     const ac = new AbortController();
     res.on('close', () => ac.abort()); // the page went away or barged in: cancel upstream at once
     const answer = await upstream.invoke(body, sessionOf(req.headers['x-session-id']), ac.signal);
@@ -142,17 +147,6 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
 function sessionOf(value: string | string[] | null | undefined): string {
   return typeof value === 'string' && isRuntimeSessionId(value) ? value : newRuntimeSessionId();
-}
-
-async function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).byteLength;
-    if (size > MAX_BODY_BYTES) throw new Error(`request body over ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {

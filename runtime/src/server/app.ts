@@ -9,7 +9,7 @@ import { pino, type Logger } from 'pino';
 import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
 import type { VoiceDefaults } from '../pipeline/turn.ts';
-import { RequestError, readBody, sendError } from './errors.ts';
+import { RequestError, readRequestBody, sendError } from './errors.ts';
 import { parseTurnRequest } from './requests.ts';
 import { SseWriter } from './sse.ts';
 import { TurnRunner } from './turn-runner.ts';
@@ -68,7 +68,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   );
 
   async function invocations(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const request = parseTurnRequest(await readBody(req, limits.maxRequestBytes));
+    const request = parseTurnRequest(await readRequestBody(req, limits.maxRequestBytes));
     // A caller that goes away (or AgentCore cutting the stream) cancels the turn at once.
     const gone = new AbortController();
     res.on('close', () => gone.abort(new Error('caller disconnected')));

@@ -1,6 +1,7 @@
 // Errors the agent server answers with before a turn starts: one class carrying the HTTP status
 // and a stable code (the table is in runtime/README.md); one function writes them as JSON.
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody } from '@kokoro-speech/protocol/server';
 
 export type RequestErrorCode =
   'invalid_request' | 'payload_too_large' | 'not_found' | 'method_not_allowed' | 'busy' | 'internal';
@@ -32,20 +33,8 @@ export function sendError(res: ServerResponse, error: unknown, headers: Record<s
 }
 
 /** Reads a request body up to `limit` bytes; a bigger one is a 413 without reading the rest. */
-export async function readBody(
-  req: AsyncIterable<Buffer> & { headers: Record<string, unknown> },
-  limit: number,
-): Promise<string> {
-  const declared = Number(req.headers['content-length']);
-  if (declared > limit)
-    throw new RequestError(413, 'payload_too_large', `request body is ${declared} bytes; the limit is ${limit}`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size > limit)
-      throw new RequestError(413, 'payload_too_large', `request body is over the limit of ${limit} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+export async function readRequestBody(req: IncomingMessage, limit: number): Promise<string> {
+  const tooLarge = (n: number) =>
+    new RequestError(413, 'payload_too_large', `request body is over the limit of ${limit} bytes (${n} bytes)`);
+  return (await readBody(req, limit, tooLarge)).toString('utf8');
 }

@@ -59,8 +59,7 @@ export class WsSession {
   async #run(request: TurnRequest): Promise<void> {
     const previous = this.#current;
     const controller = new AbortController();
-    let finish!: () => void;
-    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
     this.#current = { controller, finished };
     try {
       if (previous) {

@@ -43,8 +43,7 @@ async function startFake(
 ): Promise<FakeLlmServer> {
   const requests: FakeLlmServer['requests'] = [];
   let failure: { status: number; body: unknown } | undefined;
-  let goneResolve!: () => void;
-  const gone = new Promise<void>((resolve) => (goneResolve = resolve));
+  const { promise: gone, resolve: goneResolve } = Promise.withResolvers<void>();
   const handler = async (req: IncomingMessage | Http2ServerRequest, res: Response) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;

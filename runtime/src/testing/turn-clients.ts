@@ -2,6 +2,7 @@
 // client that records events and audio frames, both returning events in the pipeline's shape.
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import WebSocket from 'ws';
+import { WsTurnFramer } from '@kokoro-speech/protocol/ws-framing';
 import type { PipelineEvent } from '../pipeline/turn.ts';
 
 export interface SseTurn {
@@ -46,27 +47,23 @@ export async function sseTurn(
   return { status: response.status, events };
 }
 
-/** A caller WebSocket: JSON text frames become events, binary frames become audio events of the
- *  last `sentence` (that is the contract: audio follows its sentence). */
+/** A caller WebSocket: JSON text frames become events, binary frames become audio events of their
+ *  sentence, read as the contract says (the protocol's WsTurnFramer). A stray frame is kept with
+ *  id '' so that a test sees it. */
 export class WsCaller {
   readonly ws: WebSocket;
   readonly events: PipelineEvent[] = [];
   #waiters: (() => void)[] = [];
-  #current = '';
-  #seq = 0;
+  #framer = new WsTurnFramer();
 
   private constructor(ws: WebSocket) {
     this.ws = ws;
     ws.on('message', (data: Buffer, isBinary) => {
       if (isBinary) {
-        this.events.push({ type: 'audio', id: this.#current, seq: this.#seq++, data: new Uint8Array(data) });
+        const at = this.#framer.audio() ?? { id: '', seq: 0 };
+        this.events.push({ type: 'audio', ...at, data: new Uint8Array(data) });
       } else {
-        const event = JSON.parse(data.toString('utf8')) as PipelineEvent;
-        if (event.type === 'sentence') {
-          this.#current = event.id;
-          this.#seq = 0;
-        }
-        this.events.push(event);
+        this.events.push(this.#framer.event(JSON.parse(data.toString('utf8')) as PipelineEvent));
       }
       for (const wake of this.#waiters.splice(0)) wake();
     });

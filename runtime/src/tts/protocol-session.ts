@@ -1,12 +1,11 @@
 // A TtsSession over protocol v1 on any message channel (direct WebSocket or SageMaker bidi stream):
 // pipelined speak, cancel with no stale audio, end/done, and one reconnect that re-sends the
-// utterances whose audio was not complete (announced by a `reconnected` event).
+// utterances whose audio was not complete (announced by a `reconnected` event; the session core
+// splices their audio so that the caller gets every byte once). Lifecycle and delivery: session-core.ts.
 import { serverMessageSchema, voiceSettingsSchema } from '@kokoro-speech/protocol';
 import type { ClientMessage, ReadyMessage, ServerMessage } from '@kokoro-speech/protocol';
 import type { Channel, ChannelOpener } from './channel.ts';
-import { deferred } from './deferred.ts';
-import type { Deferred } from './deferred.ts';
-import { EventQueue } from './event-queue.ts';
+import { SessionCore } from './session-core.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsEvent, TtsSession, VoiceSettings } from './types.ts';
 import { UtteranceTracker } from './utterance-tracker.ts';
@@ -18,15 +17,12 @@ export class ProtocolSession implements TtsSession {
   readonly #opener: ChannelOpener;
   readonly #settings: VoiceSettings;
   readonly #readyTimeoutMs: number;
-  readonly #queue = new EventQueue<TtsEvent>();
-  readonly #utterances = new UtteranceTracker(this.#queue);
-  readonly #cancels: Array<{ ids: string[]; done: Deferred<string[]> }> = [];
+  readonly #core = new SessionCore();
+  readonly #utterances = new UtteranceTracker(this.#core);
+  readonly #cancels: Array<{ ids: string[]; done: PromiseWithResolvers<string[]> }> = [];
   #channel: Channel | null = null;
   #generation = 0;
-  #awaitingReady: Deferred<ReadyMessage> | null = null;
-  #state: 'open' | 'ending' | 'done' | 'closed' | 'failed' = 'open';
-  #fatal: TtsTransportError | null = null;
-  #end: Deferred<void> | null = null;
+  #awaitingReady: PromiseWithResolvers<ReadyMessage> | null = null;
   #reconnecting = false;
   #canReconnect = true;
   /** Set when the stream broke while nothing was in flight. */
@@ -59,8 +55,7 @@ export class ProtocolSession implements TtsSession {
   }
 
   speak(text: string, id?: string): string {
-    if (this.#fatal) throw this.#fatal;
-    if (this.#state !== 'open') throw new Error(`speak() after ${this.#state === 'closed' ? 'close()' : 'end()'}`);
+    this.#core.checkSpeak();
     const { id: utteranceId } = this.#utterances.add(text, id);
     if (this.#idle) {
       const cause = this.#idle;
@@ -73,47 +68,44 @@ export class ProtocolSession implements TtsSession {
   }
 
   cancel(): Promise<string[]> {
-    if (this.#fatal) return Promise.reject(this.#fatal);
+    const refused = this.#core.cancelRefusal();
+    if (refused) return refused;
     const ids = this.#utterances.dropAll();
-    if (this.#state === 'closed' || this.#state === 'done' || this.#reconnecting || this.#idle)
-      return Promise.resolve(ids);
-    const done = deferred<string[]>();
+    const { state } = this.#core;
+    if (state === 'closed' || state === 'done' || this.#reconnecting || this.#idle) return Promise.resolve(ids);
+    const done = Promise.withResolvers<string[]>();
+    done.promise.catch(() => {}); // rejected when the session fails, whether or not anyone waits
     this.#cancels.push({ ids, done });
     this.#send({ type: 'cancel' });
     return done.promise;
   }
 
   end(): Promise<void> {
-    if (this.#fatal) return Promise.reject(this.#fatal);
-    if (this.#state === 'done') return Promise.resolve();
-    if (this.#state === 'closed') return Promise.reject(new Error('end() after close()'));
-    if (!this.#end) {
-      this.#end = deferred<void>();
-      this.#state = 'ending';
+    return this.#core.end(() => {
       if (this.#idle) {
         // The stream is gone and nothing was in flight: all audio has been delivered.
         this.#handle({ type: 'done' });
-        return this.#end.promise;
+      } else if (!this.#reconnecting) {
+        this.#send({ type: 'end' });
       }
-      if (!this.#reconnecting) this.#send({ type: 'end' });
-    }
-    return this.#end.promise;
+    });
   }
 
   events(): AsyncIterable<TtsEvent> {
-    return this.#queue;
+    return this.#core.events;
   }
 
   close(): void {
-    if (this.#state === 'closed' || this.#state === 'failed') return;
-    const wasDone = this.#state === 'done';
-    this.#state = 'closed';
+    if (!this.#core.close()) return;
+    this.#dropChannel();
+    for (const { ids, done } of this.#cancels.splice(0)) done.resolve(ids);
+  }
+
+  /** The current channel is closed and no late message of it counts. */
+  #dropChannel(): void {
     this.#generation++;
     this.#channel?.close();
     this.#channel = null;
-    this.#queue.finish();
-    if (!wasDone) this.#end?.reject(new Error('session closed before the server sent done'));
-    for (const { ids, done } of this.#cancels.splice(0)) done.resolve(ids);
   }
 
   #send(message: ClientMessage): void {
@@ -122,7 +114,8 @@ export class ProtocolSession implements TtsSession {
 
   async #connect(signal?: AbortSignal): Promise<ReadyMessage> {
     const generation = ++this.#generation;
-    const ready = deferred<ReadyMessage>();
+    const ready = Promise.withResolvers<ReadyMessage>();
+    ready.promise.catch(() => {}); // settled by a message or a break; awaited below
     this.#awaitingReady = ready;
     const channel = await this.#opener(
       {
@@ -197,28 +190,21 @@ export class ProtocolSession implements TtsSession {
       }
       case 'error':
         return this.#utterances.error(message);
-      case 'done': {
-        if (this.#state !== 'ending') return;
-        this.#state = 'done';
-        this.#generation++;
-        this.#channel?.close();
-        this.#channel = null;
-        this.#queue.finish();
-        this.#end?.resolve();
+      case 'done':
+        if (this.#core.finish()) this.#dropChannel();
         return;
-      }
     }
   }
 
   async #onBroken(error: TtsTransportError): Promise<void> {
-    if (this.#state === 'closed' || this.#state === 'failed' || this.#state === 'done') return;
+    if (this.#core.stopped || this.#core.state === 'done') return;
     this.#channel = null;
     if (this.#awaitingReady) {
       this.#awaitingReady.reject(error);
       this.#awaitingReady = null;
       return;
     }
-    if (this.#utterances.pending.size === 0 && this.#state === 'open' && this.#cancels.length === 0) {
+    if (this.#utterances.pending.size === 0 && this.#core.state === 'open' && this.#cancels.length === 0) {
       // Nothing in flight (an idle timeout, say): reconnect lazily on the next speak().
       this.#idle = error;
       return;
@@ -241,31 +227,20 @@ export class ProtocolSession implements TtsSession {
         }),
       );
     }
-    if (this.#closedMeanwhile()) return;
+    if (this.#core.stopped) return; // closed by the caller while reconnecting
     this.#reconnecting = false;
-    if (announce) this.#queue.push({ type: 'reconnected', resent });
+    this.#core.resent(resent, announce);
     // The old server session is gone with everything it had queued: cancels are complete.
     for (const { ids, done } of this.#cancels.splice(0)) done.resolve(ids);
     this.#utterances.newStream();
     for (const utterance of this.#utterances.pending.values())
       this.#send({ type: 'text', text: utterance.text, id: utterance.id });
-    if (this.#state === 'ending') this.#send({ type: 'end' });
-  }
-
-  /** State may change while a reconnect awaits (close() from the caller). */
-  #closedMeanwhile(): boolean {
-    return this.#state === 'closed' || this.#state === 'failed';
+    if (this.#core.state === 'ending') this.#send({ type: 'end' });
   }
 
   #fail(error: TtsTransportError): void {
-    if (this.#state === 'closed' || this.#state === 'failed') return;
-    this.#state = 'failed';
-    this.#fatal = error;
-    this.#generation++;
-    this.#channel?.close();
-    this.#channel = null;
-    this.#queue.finish(error);
-    this.#end?.reject(error);
+    if (!this.#core.fail(error)) return;
+    this.#dropChannel();
     for (const { done } of this.#cancels.splice(0)) done.reject(error);
   }
 }

@@ -1,12 +1,14 @@
 // One utterance over InvokeEndpointWithResponseStream: the container's POST /invocations answer
 // comes back in PayloadParts whose boundaries do not match its writes, so the bytes are re-framed
 // here at whole samples. Failures are sorted into the utterance's own error (the container refused
-// the text: the session goes on) and transport failures (retried once by the session).
+// the text: the session goes on) and transport failures (sagemaker-errors.ts; retried once by the
+// session).
 import { InvokeEndpointWithResponseStreamCommand, ModelError } from '@aws-sdk/client-sagemaker-runtime';
 import type { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { ERROR_CODES } from '@kokoro-speech/protocol';
 import type { ErrorCode, VoiceSettings } from '@kokoro-speech/protocol';
 import { fromUtf8 } from '@smithy/util-utf8';
+import { sageMakerError } from './sagemaker-errors.ts';
 import { TtsTransportError } from './types.ts';
 
 /** The container refused this utterance (its POST /invocations answered 4xx/5xx). */
@@ -29,30 +31,11 @@ function refusal(error: ModelError): UtteranceRefused {
   }
 }
 
-export function classify(error: unknown): UtteranceRefused | TtsTransportError {
-  if (error instanceof UtteranceRefused || error instanceof TtsTransportError) return error;
-  const e = error as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+/** The container's refusal of this utterance (the session goes on), or a transport failure. */
+function classify(error: unknown): UtteranceRefused | TtsTransportError {
+  if (error instanceof UtteranceRefused) return error;
   if (error instanceof ModelError && (error.OriginalStatusCode ?? 500) < 500) return refusal(error);
-  const status = e.$metadata?.httpStatusCode;
-  if (status === 403 || e.name === 'InvalidSignatureException' || e.name === 'UnrecognizedClientException') {
-    return new TtsTransportError('unauthorized', `${e.name}: ${e.message}`, { cause: error });
-  }
-  if (e.name === 'ModelStreamError')
-    return new TtsTransportError('model_stream_error', `ModelStreamError: ${e.message}`, {
-      cause: error,
-      retryable: true,
-    });
-  if (e.name === 'InternalStreamFailure')
-    return new TtsTransportError('internal_stream_failure', `InternalStreamFailure: ${e.message}`, {
-      cause: error,
-      retryable: true,
-    });
-  if (status !== undefined && status < 500 && status !== 429)
-    return new TtsTransportError('bad_response', `${e.name} (HTTP ${status}): ${e.message}`, { cause: error });
-  return new TtsTransportError('connection_lost', `${e.name ?? 'Error'}: ${e.message}`, {
-    cause: error,
-    retryable: true,
-  });
+  return sageMakerError(error);
 }
 
 /** Audio of one utterance in whole samples of `bytesPerSample` bytes. */

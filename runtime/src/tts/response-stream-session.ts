@@ -2,12 +2,13 @@
 // utterance, several in flight at once, audio delivered in speak() order (the head utterance
 // streams through, later ones are buffered until their turn). There is no server-side audio_end:
 // samples and duration are counted here from the bytes, and synthesis_ms is the call's wall time.
-// A call that breaks is retried once from the start (`reconnected` names it); a second failure
-// ends the session with a TtsTransportError.
+// A call that breaks is retried once from the start (`reconnected` names it; the session core
+// splices its audio so that the caller gets every byte once); a second failure ends the session
+// with a TtsTransportError. Lifecycle and delivery: session-core.ts.
 import type { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { EventQueue } from './event-queue.ts';
 import { checkUtteranceId, newUtteranceId } from './ids.ts';
 import { invokeUtterance, UtteranceRefused } from './response-stream-call.ts';
+import { SessionCore } from './session-core.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsEvent, TtsSession, VoiceSettings } from './types.ts';
 
@@ -26,7 +27,6 @@ interface Utterance {
   text: string;
   state: 'queued' | 'running' | 'done' | 'refused';
   buffered: Uint8Array[];
-  started: boolean;
   bytes: number;
   attempts: number;
   abort: AbortController;
@@ -38,34 +38,23 @@ interface Utterance {
 
 export class ResponseStreamSession implements TtsSession {
   readonly ready: Promise<{ sample_rate: number; format: string; voices: string[] }>;
-  readonly #queue = new EventQueue<TtsEvent>();
+  readonly #core = new SessionCore();
   readonly #order: Utterance[] = [];
   readonly #client: SageMakerRuntimeClient;
   readonly #options: ResponseStreamSessionOptions;
   readonly #settings: SessionSettings;
   #nextIndex = 0;
   #running = 0;
-  #state: 'open' | 'ending' | 'done' | 'closed' | 'failed' = 'open';
-  #fatal: TtsTransportError | null = null;
-  #endResolve: (() => void) | null = null;
-  #endReject: ((error: unknown) => void) | null = null;
-  readonly #ended: Promise<void>;
 
   constructor(client: SageMakerRuntimeClient, options: ResponseStreamSessionOptions, settings: SessionSettings) {
     this.#client = client;
     this.#options = options;
     this.#settings = settings;
     this.ready = Promise.resolve({ sample_rate: settings.sample_rate, format: settings.format, voices: [] });
-    this.#ended = new Promise<void>((resolve, reject) => {
-      this.#endResolve = resolve;
-      this.#endReject = reject;
-    });
-    this.#ended.catch(() => {});
   }
 
   speak(text: string, id?: string): string {
-    if (this.#fatal) throw this.#fatal;
-    if (this.#state !== 'open') throw new Error(`speak() after ${this.#state === 'closed' ? 'close()' : 'end()'}`);
+    this.#core.checkSpeak();
     const utteranceId = id === undefined ? newUtteranceId() : checkUtteranceId(id);
     if (this.#order.some((u) => u.id === utteranceId)) throw new Error(`utterance id ${utteranceId} is already in use`);
     this.#order.push({
@@ -74,7 +63,6 @@ export class ResponseStreamSession implements TtsSession {
       text,
       state: 'queued',
       buffered: [],
-      started: false,
       bytes: 0,
       attempts: 0,
       abort: new AbortController(),
@@ -87,34 +75,27 @@ export class ResponseStreamSession implements TtsSession {
   }
 
   cancel(): Promise<string[]> {
-    if (this.#fatal) return Promise.reject(this.#fatal);
+    const refused = this.#core.cancelRefusal();
+    if (refused) return refused;
     const dropped = this.#order.splice(0);
     for (const u of dropped) u.abort.abort();
-    const ids = new Set(dropped.map((u) => u.id));
-    this.#queue.discard((event) => event.type !== 'error' && event.type !== 'reconnected' && ids.has(event.id));
+    const ids = dropped.map((u) => u.id);
+    this.#core.drop(ids);
     this.#settle();
-    return Promise.resolve([...ids]);
+    return Promise.resolve(ids);
   }
 
   end(): Promise<void> {
-    if (this.#fatal) return Promise.reject(this.#fatal);
-    if (this.#state === 'closed') return Promise.reject(new Error('end() after close()'));
-    if (this.#state === 'open') this.#state = 'ending';
-    this.#settle();
-    return this.#ended;
+    return this.#core.end(() => this.#settle());
   }
 
   events(): AsyncIterable<TtsEvent> {
-    return this.#queue;
+    return this.#core.events;
   }
 
   close(): void {
-    if (this.#state === 'closed' || this.#state === 'failed') return;
-    const wasDone = this.#state === 'done';
-    this.#state = 'closed';
+    if (!this.#core.close()) return;
     for (const u of this.#order.splice(0)) u.abort.abort();
-    this.#queue.finish();
-    if (!wasDone) this.#endReject?.(new Error('session closed before all audio was delivered'));
   }
 
   #pump(): void {
@@ -146,17 +127,16 @@ export class ResponseStreamSession implements TtsSession {
       u.state = 'done';
       u.endedAt = performance.now();
     } catch (error) {
-      if (u.abort.signal.aborted || this.#state === 'closed' || this.#state === 'failed') return;
+      if (u.abort.signal.aborted || this.#core.stopped) return;
       if (error instanceof UtteranceRefused) {
         u.state = 'refused';
         u.refusal = error;
       } else if ((error as TtsTransportError).retryable && u.attempts < 2) {
-        // Start this utterance again; whatever of it was delivered is to be dropped.
+        // Start this utterance again; the core drops what of it was already delivered.
         u.buffered = [];
-        u.started = false;
         u.bytes = 0;
         u.state = 'queued';
-        this.#queue.push({ type: 'reconnected', resent: [u.id] });
+        this.#core.resent([u.id]);
       } else {
         const e = error as TtsTransportError;
         return this.#fail(
@@ -167,7 +147,7 @@ export class ResponseStreamSession implements TtsSession {
       }
     } finally {
       this.#running--;
-      if (this.#state !== 'closed' && this.#state !== 'failed') {
+      if (!this.#core.stopped) {
         this.#settle();
         this.#pump();
       }
@@ -175,12 +155,9 @@ export class ResponseStreamSession implements TtsSession {
   }
 
   #emitAudio(u: Utterance, chunk: Uint8Array): void {
-    if (!u.started) {
-      u.started = true;
-      this.#queue.push({ type: 'audio_start', id: u.id, index: u.index });
-    }
+    this.#core.audioStart(u.id, u.index);
     u.bytes += chunk.byteLength;
-    this.#queue.push({ type: 'audio', id: u.id, index: u.index, data: chunk });
+    this.#core.audio(u.id, u.index, chunk);
   }
 
   /** Delivers what the head utterances have, in order; finishes the session after end(). */
@@ -188,12 +165,11 @@ export class ResponseStreamSession implements TtsSession {
     for (let head = this.#order[0]; head; head = this.#order[0]) {
       for (const chunk of head.buffered.splice(0)) this.#emitAudio(head, chunk);
       if (head.state === 'refused') {
-        this.#queue.push({ type: 'error', id: head.id, code: head.refusal!.code, message: head.refusal!.message });
+        this.#core.error({ id: head.id, code: head.refusal!.code, message: head.refusal!.message });
       } else if (head.state === 'done') {
-        if (!head.started) this.#emitAudio(head, new Uint8Array(0));
+        if (head.bytes === 0) this.#emitAudio(head, new Uint8Array(0));
         const samples = head.bytes / (this.#settings.format === 'mulaw' ? 1 : 2);
-        this.#queue.push({
-          type: 'audio_end',
+        this.#core.audioEnd({
           id: head.id,
           index: head.index,
           samples,
@@ -206,18 +182,11 @@ export class ResponseStreamSession implements TtsSession {
       }
       this.#order.shift();
     }
-    if (this.#state === 'ending') {
-      this.#state = 'done';
-      this.#queue.finish();
-      this.#endResolve?.();
-    }
+    this.#core.finish();
   }
 
   #fail(error: TtsTransportError): void {
-    this.#state = 'failed';
-    this.#fatal = error;
+    if (!this.#core.fail(error)) return;
     for (const u of this.#order.splice(0)) u.abort.abort();
-    this.#queue.finish(error);
-    this.#endReject?.(error);
   }
 }

@@ -6,11 +6,11 @@ import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import { openBidiStream } from '@kokoro-speech/sagemaker';
 import type { BidiStream } from '@kokoro-speech/sagemaker';
-import { SageMakerStreamError } from '@kokoro-speech/sagemaker';
 import { runtimeEndpoint } from '@kokoro-speech/sagemaker';
 import type { DataType } from '@kokoro-speech/sagemaker';
 import type { Channel, ChannelHandlers, ChannelOpener } from './channel.ts';
 import { ProtocolSession } from './protocol-session.ts';
+import { sageMakerError, sageMakerStreamEventError } from './sagemaker-errors.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsSession, TtsTransport, VoiceSettings } from './types.ts';
 
@@ -24,21 +24,6 @@ export interface SageMakerBidiTransportOptions {
   targetVariant?: string;
   /** Messages longer than this go as PARTIAL..COMPLETE parts (default 64 KiB). */
   maxPartBytes?: number;
-}
-
-/** Maps a failed call to the session's error codes (403 is not worth retrying). */
-export function toTransportError(error: unknown): TtsTransportError {
-  if (error instanceof TtsTransportError) return error;
-  if (error instanceof SageMakerStreamError) {
-    if (error.status === 403) return new TtsTransportError('unauthorized', error.message, { cause: error });
-    if (error.status !== undefined) {
-      return new TtsTransportError('bad_response', error.message, {
-        cause: error,
-        retryable: error.status === 429 || error.status >= 500,
-      });
-    }
-  }
-  return new TtsTransportError('connection_lost', (error as Error).message, { cause: error, retryable: true });
 }
 
 async function pump(stream: BidiStream, handlers: ChannelHandlers, isClosed: () => boolean): Promise<void> {
@@ -56,28 +41,13 @@ async function pump(stream: BidiStream, handlers: ChannelHandlers, isClosed: () 
         const bytes = fragments.length === 1 ? fragments[0]! : Buffer.concat(fragments);
         fragments = [];
         handlers.onMessage(fragmentType === 'UTF8' ? toUtf8(bytes) : bytes);
-      } else if (event.type === 'ModelStreamError') {
-        return broken(
-          new TtsTransportError(
-            'model_stream_error',
-            `ModelStreamError${event.errorCode ? ` ${event.errorCode}` : ''}: ${event.message}`,
-            { retryable: true },
-          ),
-        );
-      } else if (event.type === 'InternalStreamFailure') {
-        return broken(
-          new TtsTransportError('internal_stream_failure', `InternalStreamFailure: ${event.message}`, {
-            retryable: true,
-          }),
-        );
       } else {
-        const auth = /Signature|UnrecognizedClient|AccessDenied|Token/.test(event.name);
-        return broken(new TtsTransportError(auth ? 'unauthorized' : 'bad_response', `${event.name}: ${event.message}`));
+        return broken(sageMakerStreamEventError(event));
       }
     }
     broken(new TtsTransportError('connection_lost', 'the bidirectional stream ended', { retryable: true }));
   } catch (error) {
-    broken(toTransportError(error));
+    broken(sageMakerError(error));
   }
 }
 
@@ -104,7 +74,7 @@ export class SageMakerBidiTransport implements TtsTransport {
     try {
       stream = await openBidiStream({ ...options, ...(signal && { signal }) });
     } catch (error) {
-      throw toTransportError(error);
+      throw sageMakerError(error);
     }
     let closed = false;
     void pump(stream, handlers, () => closed);

@@ -21,9 +21,9 @@ export type TtsEvent =
   /** An utterance-level or session-level error from the server; the session goes on. */
   | { type: 'error'; id: string | null; code: ErrorCode | TransportErrorCode; message: string }
   /**
-   * The stream broke and was re-opened; these utterances (audio not complete) were sent again and
-   * their audio starts again from the beginning with a new `audio_start`. Audio is streamed
-   * through, not buffered, so drop any partial audio already received for these ids.
+   * The stream broke and was re-opened; these utterances (audio not complete) were sent again. For
+   * information only: their audio goes on where it broke off (no second `audio_start`; the session
+   * drops what of the new rendition was already delivered), so every byte arrives exactly once.
    */
   | { type: 'reconnected'; resent: string[] };
 

@@ -1,10 +1,9 @@
 // The utterance bookkeeping of a protocol-v1 session: which utterances await audio (in send order),
-// which utterance the next binary frame belongs to, and which cancelled ids to ignore. Turns the
-// server's audio messages into TtsEvents carrying the client's own index.
+// which utterance the next binary frame belongs to, and which cancelled ids to ignore. Reports the
+// server's audio messages to the session core with the client's own index.
 import type { AudioEndMessage, AudioStartMessage, ErrorMessage } from '@kokoro-speech/protocol';
-import type { EventQueue } from './event-queue.ts';
 import { checkUtteranceId, newUtteranceId } from './ids.ts';
-import type { TtsEvent } from './types.ts';
+import type { SessionCore } from './session-core.ts';
 
 export interface Utterance {
   id: string;
@@ -17,12 +16,12 @@ export class UtteranceTracker {
   readonly pending = new Map<string, Utterance>();
   /** Cancelled ids whose late frames must be ignored until the server confirms the cancel. */
   readonly #dropped = new Set<string>();
-  readonly #queue: EventQueue<TtsEvent>;
+  readonly #core: SessionCore;
   #current: Utterance | null = null;
   #nextIndex = 0;
 
-  constructor(queue: EventQueue<TtsEvent>) {
-    this.#queue = queue;
+  constructor(core: SessionCore) {
+    this.#core = core;
   }
 
   add(text: string, id?: string): Utterance {
@@ -39,8 +38,7 @@ export class UtteranceTracker {
     for (const id of ids) this.#dropped.add(id);
     this.pending.clear();
     this.#current = null;
-    const dropped = new Set(ids);
-    this.#queue.discard((event) => event.type !== 'error' && event.type !== 'reconnected' && dropped.has(event.id));
+    this.#core.drop(ids);
     return ids;
   }
 
@@ -56,12 +54,12 @@ export class UtteranceTracker {
   }
 
   audio(data: Uint8Array): void {
-    if (this.#current) this.#queue.push({ type: 'audio', id: this.#current.id, index: this.#current.index, data });
+    if (this.#current) this.#core.audio(this.#current.id, this.#current.index, data);
   }
 
   audioStart(message: AudioStartMessage): void {
     this.#current = this.pending.get(message.id) ?? null;
-    if (this.#current) this.#queue.push({ type: 'audio_start', id: message.id, index: this.#current.index });
+    if (this.#current) this.#core.audioStart(message.id, this.#current.index);
   }
 
   /** Returns whether an utterance was completed (progress on this stream). */
@@ -71,8 +69,7 @@ export class UtteranceTracker {
     if (!utterance) return false;
     this.pending.delete(message.id);
     const { samples, duration_ms, synthesis_ms, queue_ms } = message;
-    this.#queue.push({
-      type: 'audio_end',
+    this.#core.audioEnd({
       id: message.id,
       index: utterance.index,
       samples,
@@ -89,6 +86,6 @@ export class UtteranceTracker {
       this.pending.delete(message.id);
       if (this.#current?.id === message.id) this.#current = null;
     }
-    this.#queue.push({ type: 'error', id: message.id, code: message.code, message: message.message });
+    this.#core.error({ id: message.id, code: message.code, message: message.message });
   }
 }

@@ -39,10 +39,7 @@ describe('openBidiStream on the wire', () => {
   test('signs the request and chains a signature over every event, ending with a signed empty event', async () => {
     let headers: IncomingHttpHeaders = {};
     const body: Buffer[] = [];
-    let done!: () => void;
-    const received = new Promise<void>((resolve) => {
-      done = resolve;
-    });
+    const { promise: received, resolve: done } = Promise.withResolvers<void>();
     const url = await peer((stream, h) => {
       headers = h;
       stream.respond({ ':status': 200, 'content-type': 'application/vnd.amazon.eventstream' });

@@ -13,6 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import type { AwsCredentialIdentity } from '@smithy/types';
 import { BIDI_PATH } from '@kokoro-speech/protocol';
+import { readBody } from '@kokoro-speech/protocol/server';
 import { sendAwsError } from './aws-errors.ts';
 import type { AnyResponse } from './aws-errors.ts';
 import { bridgeBidiStream } from './bidi-bridge.ts';
@@ -41,6 +42,14 @@ export interface LocalSageMakerRouter {
 
 const ROUTE = /^\/endpoints\/([^/?]+)\/(invocations-bidirectional-stream|invocations-response-stream)(\?.*)?$/;
 const H2_PREFACE = Buffer.from('PRI * HTTP/2.0');
+/** InvokeEndpoint's documented maximum Body length (25,165,824 bytes). */
+const MAX_PAYLOAD_BYTES = 25_165_824;
+
+class PayloadTooLarge extends Error {
+  constructor(bytes: number) {
+    super(`the request body (${bytes} bytes) is over the limit of ${MAX_PAYLOAD_BYTES} bytes`);
+  }
+}
 
 function containerUrls(url: string): { http: string; ws: string } {
   const parsed = new URL(url);
@@ -49,12 +58,6 @@ function containerUrls(url: string): { http: string; ws: string } {
   const secure = parsed.protocol === 'https:' || parsed.protocol === 'wss:';
   const base = `${parsed.host}${parsed.pathname.replace(/\/$/, '')}`;
   return { http: `${secure ? 'https' : 'http'}://${base}`, ws: `${secure ? 'wss' : 'ws'}://${base}` };
-}
-
-async function readBody(req: IncomingMessage | Http2ServerRequest): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 function replaying(socket: Socket, first: Buffer): Duplex {
@@ -98,7 +101,7 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
     if (bidi && req.httpVersionMajor !== 2)
       return sendAwsError(res, 400, 'ValidationError', 'the bidirectional stream needs HTTP/2');
     try {
-      const body = bidi ? undefined : await readBody(req);
+      const body = bidi ? undefined : await readBody(req, MAX_PAYLOAD_BYTES, (n) => new PayloadTooLarge(n));
       const verified = await verifyRequest(
         { method: req.method!, path, headers: req.headers, ...(body ? { body } : { streaming: true }) },
         known,
@@ -121,6 +124,7 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
       }
     } catch (error) {
       if (error instanceof SignatureError) return sendAwsError(res, 403, error.code, error.message);
+      if (error instanceof PayloadTooLarge) return sendAwsError(res, 413, 'ValidationError', error.message);
       sendAwsError(res, 500, 'InternalFailure', (error as Error).message);
     }
   };

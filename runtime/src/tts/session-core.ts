@@ -1,0 +1,157 @@
+// What every TtsSession shares, whatever carries it (protocol v1 over a channel, or one SageMaker
+// call per utterance): the lifecycle (open -> ending -> done, or closed / failed at any time), the
+// fatal error and the end() promise, the ordered event queue, and the exactly-once delivery of
+// each utterance's audio. A session keeps only its carrier logic and reports what arrives here.
+//
+// Exactly once: after a broken stream a carrier sends the utterances whose audio was incomplete
+// again, from their start. The caller has already received part of such an utterance, so the new
+// rendition is spliced in where the old one broke off: its first bytes, as many as were delivered,
+// are dropped, and its second audio_start is not repeated. This relies on Kokoro's duration
+// prediction being deterministic (the same text, voice and speed give the same number of samples),
+// which is engine knowledge and so belongs here, below the pipeline, not in it.
+import { EventQueue } from './event-queue.ts';
+import type { TtsEvent, TtsTransportError } from './types.ts';
+
+type State = 'open' | 'ending' | 'done' | 'closed' | 'failed';
+type AudioEnd = Extract<TtsEvent, { type: 'audio_end' }>;
+type ErrorEvent = Extract<TtsEvent, { type: 'error' }>;
+
+interface Delivery {
+  started: boolean;
+  /** Bytes given to the caller so far. */
+  bytes: number;
+  /** Bytes of a re-sent rendition still to drop (the caller has them from the first one). */
+  skip: number;
+}
+
+export class SessionCore {
+  readonly events = new EventQueue<TtsEvent>();
+  readonly #end = Promise.withResolvers<void>();
+  readonly #delivery = new Map<string, Delivery>();
+  #state: State = 'open';
+  #fatal: TtsTransportError | null = null;
+
+  constructor() {
+    this.#end.promise.catch(() => {}); // nobody may be waiting for end()
+  }
+
+  get state(): State {
+    return this.#state;
+  }
+
+  get fatal(): TtsTransportError | null {
+    return this.#fatal;
+  }
+
+  /** Closed or failed: the carrier must stop all work. */
+  get stopped(): boolean {
+    return this.#state === 'closed' || this.#state === 'failed';
+  }
+
+  /** Throws unless speak() is allowed now. */
+  checkSpeak(): void {
+    if (this.#fatal) throw this.#fatal;
+    if (this.#state !== 'open') throw new Error(`speak() after ${this.#state === 'closed' ? 'close()' : 'end()'}`);
+  }
+
+  /** A failed session's error for cancel(), if any. */
+  cancelRefusal(): Promise<never> | null {
+    return this.#fatal ? Promise.reject(this.#fatal) : null;
+  }
+
+  /**
+   * end(): the promise of all audio delivered. `begin` runs once, on the first call while open
+   * (the carrier sends its end, or settles at once).
+   */
+  end(begin: () => void): Promise<void> {
+    if (this.#fatal) return Promise.reject(this.#fatal);
+    if (this.#state === 'closed') return Promise.reject(new Error('end() after close()'));
+    if (this.#state === 'open') {
+      this.#state = 'ending';
+      begin();
+    }
+    return this.#end.promise;
+  }
+
+  /** All audio delivered after end(): the session is done. Returns false when not ending. */
+  finish(): boolean {
+    if (this.#state !== 'ending') return false;
+    this.#state = 'done';
+    this.events.finish();
+    this.#end.resolve();
+    return true;
+  }
+
+  /** close(): returns false when already closed or failed (nothing to release). */
+  close(): boolean {
+    if (this.stopped) return false;
+    const wasDone = this.#state === 'done';
+    this.#state = 'closed';
+    this.events.finish();
+    if (!wasDone) this.#end.reject(new Error('session closed before all audio was delivered'));
+    return true;
+  }
+
+  /** A fatal failure: the reader gets `error` after the queued events. False when already stopped. */
+  fail(error: TtsTransportError): boolean {
+    if (this.stopped) return false;
+    this.#state = 'failed';
+    this.#fatal = error;
+    this.events.finish(error);
+    this.#end.reject(error);
+    return true;
+  }
+
+  // ---- audio delivery, exactly once per utterance ----
+
+  audioStart(id: string, index: number): void {
+    const d = this.#deliveryOf(id);
+    if (d.started) return; // a re-sent utterance: the caller already has its start
+    d.started = true;
+    this.events.push({ type: 'audio_start', id, index });
+  }
+
+  audio(id: string, index: number, data: Uint8Array): void {
+    const d = this.#deliveryOf(id);
+    if (d.skip > 0) {
+      const dropped = Math.min(d.skip, data.byteLength);
+      d.skip -= dropped;
+      data = data.subarray(dropped);
+      if (data.byteLength === 0) return;
+    }
+    d.bytes += data.byteLength;
+    this.events.push({ type: 'audio', id, index, data });
+  }
+
+  audioEnd(event: Omit<AudioEnd, 'type'>): void {
+    this.#delivery.delete(event.id);
+    this.events.push({ type: 'audio_end', ...event });
+  }
+
+  error(event: Omit<ErrorEvent, 'type'>): void {
+    if (event.id !== null) this.#delivery.delete(event.id);
+    this.events.push({ type: 'error', ...event });
+  }
+
+  /** These utterances are being sent again from their start (announced by a `reconnected` event). */
+  resent(ids: string[], announce = true): void {
+    for (const id of ids) {
+      const d = this.#delivery.get(id);
+      if (d) d.skip = d.bytes;
+    }
+    if (announce) this.events.push({ type: 'reconnected', resent: ids });
+  }
+
+  /** Cancel: these utterances are gone, with their events not yet read. */
+  drop(ids: Iterable<string>): void {
+    const dropped = new Set(ids);
+    for (const id of dropped) this.#delivery.delete(id);
+    this.events.discard((event) => event.type !== 'error' && event.type !== 'reconnected' && dropped.has(event.id));
+  }
+
+  #deliveryOf(id: string): Delivery {
+    let d = this.#delivery.get(id);
+    if (!d) this.#delivery.set(id, (d = { started: false, bytes: 0, skip: 0 }));
+    return d;
+  }
+}

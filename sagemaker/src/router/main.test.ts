@@ -1,0 +1,61 @@
+// The router's own command, as a user runs it: a child process in front of the fake container,
+// called with the bidirectional-stream client, stopped with SIGTERM; bad arguments exit 2.
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { startFakeContainer, type FakeContainer } from '@kokoro-speech/protocol/testing';
+import { openBidiStream } from '../client/index.ts';
+import { LOCAL_CREDENTIALS } from './credentials.ts';
+
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+let fake: FakeContainer;
+beforeAll(async () => (fake = await startFakeContainer()));
+afterAll(() => fake.close());
+
+function start(args: string[]) {
+  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (err += c));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const m = /SageMaker runtime \(local\) at (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    void exited.then(() => reject(new Error(`exited: ${err}`)));
+  });
+  url.catch(() => {});
+  return { child, url, exited, output: () => ({ out, err }) };
+}
+
+test('serves the bidirectional stream in front of a container and stops cleanly on SIGTERM', async () => {
+  const router = start(['--container', fake.url, '--port', '0', '--endpoint-name', 'mine']);
+  const url = await router.url;
+  expect(router.output().out).toContain(`AWS_ACCESS_KEY_ID=${LOCAL_CREDENTIALS.accessKeyId}`);
+  const stream = await openBidiStream({
+    endpointName: 'mine',
+    region: 'eu-west-1',
+    endpoint: url,
+    credentials: LOCAL_CREDENTIALS,
+  });
+  stream.send({ bytes: fromUtf8(JSON.stringify({ type: 'config' })), dataType: 'UTF8' });
+  const first = await stream.responses[Symbol.asyncIterator]().next();
+  expect(JSON.parse(toUtf8((first.value as { bytes: Uint8Array }).bytes))).toMatchObject({ type: 'ready' });
+  stream.close();
+  await expect(
+    openBidiStream({ endpointName: 'other', region: 'eu-west-1', endpoint: url, credentials: LOCAL_CREDENTIALS }),
+  ).rejects.toMatchObject({ code: 'ValidationError' });
+  router.child.kill('SIGTERM');
+  expect(await router.exited).toBe(0);
+});
+
+test('a missing or bad --container exits 2 with the usage', async () => {
+  for (const args of [[], ['--container', 'ftp://x'], ['--container', fake.url, '--port', 'x'], ['--bogus']]) {
+    const run = start(args);
+    expect(await run.exited).toBe(2);
+    expect(run.output().err).toMatch(/^sagemaker-local: .+\n\nusage: npm run sagemaker-local/);
+  }
+});

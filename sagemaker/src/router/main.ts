@@ -1,0 +1,68 @@
+// `npm run sagemaker-local -- --container URL [--port N]`: the SageMaker runtime's streaming API
+// (InvokeEndpointWithBidirectionalStream and InvokeEndpointWithResponseStream) in front of any
+// container you develop, on loopback, so that a SageMaker client (ours or the official SDKs) can
+// call it as it would call an endpoint. Requests must be signed with the router's local credentials.
+import { parseArgs } from 'node:util';
+import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
+import { LOCAL_ACCESS_KEY_ID, LOCAL_SECRET_ACCESS_KEY } from './credentials.ts';
+import { startLocalSageMakerRouter } from './router.ts';
+
+export const USAGE = `usage: npm run sagemaker-local -- --container URL [options]
+  --container URL      the container: http://host:port (its /invocations and WebSocket
+                       /invocations-bidirectional-stream, SageMaker's container contract)
+  --port N             port of the router (default 8443, as the SageMaker runtime's; 0 picks a free one)
+  --host ADDR          bind address (default 127.0.0.1)
+  --endpoint-name NAME accept only this endpoint name (default: any name reaches the container)`;
+
+class UsageError extends Error {}
+
+function parse(argv: string[]) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        container: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'endpoint-name': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return null;
+  if (!values.container) throw new UsageError('--container URL is required');
+  if (!URL.canParse(values.container) || !/^(https?|wss?):$/.test(new URL(values.container).protocol)) {
+    throw new UsageError(`--container must be an http(s):// or ws(s):// URL, not ${values.container}`);
+  }
+  const port = Number(values.port ?? 8443);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be 0-65535, not ${values.port}`);
+  return {
+    containerUrl: values.container,
+    port,
+    host: values.host ?? '127.0.0.1',
+    ...(values['endpoint-name'] === undefined ? {} : { endpointName: values['endpoint-name'] }),
+  };
+}
+
+let options;
+try {
+  options = parse(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(`sagemaker-local: ${error.message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (options === null) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const router = await startLocalSageMakerRouter(options);
+console.log(`SageMaker runtime (local) at ${router.url} -> ${options.containerUrl}
+Call it with a SageMaker client: endpoint URL ${router.url}, any region, endpoint name ${options.endpointName ?? '(any)'},
+credentials AWS_ACCESS_KEY_ID=${LOCAL_ACCESS_KEY_ID} AWS_SECRET_ACCESS_KEY=${LOCAL_SECRET_ACCESS_KEY}
+(the agent: SAGEMAKER_RUNTIME_URL=${router.url} SAGEMAKER_ENDPOINT_NAME=${options.endpointName ?? 'kokoro-local'} AWS_REGION=us-east-1). Ctrl-C stops.`);
+handleShutdownSignals({ close: () => router.close(), onSignal: () => console.log('stopping') });
