@@ -1,11 +1,8 @@
 // The browser half of the transport benchmark: the page in Debian's Chromium asks the same prompt
 // over each transport and reads, from its own timeline, when the first audio arrived and when the
 // first sound played; then it stops the turn (barge-in) and asks again.
-import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { hasChromium, launchChromium } from '../src/testing/chromium.ts';
 import type { Transport } from '../src/caller/turn-client.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 export interface PageTiming {
   firstText: number;
@@ -25,20 +22,8 @@ export async function measureInBrowser(
   prompt: string,
   order: Transport[],
 ): Promise<Record<Transport, PageTiming[]> | null> {
-  if (!existsSync(CHROMIUM)) return null;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  });
+  if (!hasChromium()) return null;
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     await page.goto(url.toString());

@@ -2,15 +2,14 @@
 // (stand-in model, echo LLM): each transport streams text and plays every sample in order, the
 // timeline renders, and barge-in silences the old turn at once with nothing stale played after.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, hasChromium, launchChromium } from '../src/testing/chromium.ts';
 import { TurnRecorder } from '../src/caller/timeline.ts';
 import { streamTurn } from '../src/caller/turn-client.ts';
 import { parseLocalOptions } from '../src/stack/options.ts';
 import { startLocalStack, type LocalStack } from '../src/stack/stack.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
+const haveChromium = hasChromium();
 if (!haveChromium)
   console.warn(`SKIPPED: browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 const suite = haveChromium ? describe : describe.skip;
@@ -68,21 +67,7 @@ suite('the page in Chromium', () => {
         ECHO_TOKENS_PER_SECOND: '400',
       }),
     );
-    // Flags per the field notes; playwright gives each launch a fresh profile folder of its own.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--autoplay-policy=no-user-gesture-required',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

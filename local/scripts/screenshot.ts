@@ -2,7 +2,7 @@
 // local stack with the stand-in model and the echo LLM at a realistic pace (400 ms, 40 tokens/s).
 //   npm run -w local screenshot -- [out.png]
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../src/testing/chromium.ts';
 import { parseLocalOptions } from '../src/stack/options.ts';
 import { startLocalStack } from '../src/stack/stack.ts';
 
@@ -20,19 +20,7 @@ const stack = await startLocalStack(
     ECHO_TOKENS_PER_SECOND: '40',
   }),
 );
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--autoplay-policy=no-user-gesture-required',
-  ],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1040, height: 900 }, deviceScaleFactor: 1.5 });
   await page.goto(stack.url);

@@ -1,0 +1,27 @@
+// Debian's Chromium, launched the one way this project's browser tests, benchmark and screenshot
+// need: headless, with the flags that keep it off the network (field notes, section 1: without the
+// background-networking flags its connections are refused by the closed network), and audio that
+// starts without a user gesture. playwright gives each launch a fresh profile folder of its own.
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+export const hasChromium = (): boolean => existsSync(CHROMIUM);
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  });
+}
