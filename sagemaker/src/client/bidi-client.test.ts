@@ -7,6 +7,8 @@ import { createHash, createHmac } from 'node:crypto';
 import { constants, createServer } from 'node:http2';
 import type { Http2Server, IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import { NodeHttp2Handler } from '@smithy/node-http-handler';
+import { HttpRequest } from '@smithy/protocol-http';
 import { fromUtf8 } from '@smithy/util-utf8';
 import { openBidiStream } from './bidi-client.ts';
 import { SageMakerStreamError } from './errors.ts';
@@ -279,6 +281,23 @@ describe('the request on the wire against the official model', () => {
     const toSign = ['AWS4-HMAC-SHA256', wire['x-amz-date'], scope, sha256hex(Buffer.from(canonical))].join('\n');
     const key = hmac(hmac(hmac(hmac(`AWS4${secretAccessKey}`, m[1]!), 'eu-west-1'), 'sagemaker'), 'aws4_request');
     expect(hmac(key, toSign).toString('hex')).toBe(m[3]);
+  });
+
+  test('why: NodeHttp2Handler hands headers to node:http2 as they are, and a host header displaces :authority', async () => {
+    const { url, seen } = await capture();
+    const { hostname, port, host } = new URL(url);
+    for (const headers of [{ host }, {}] as Array<Record<string, string>>) {
+      const handler = new NodeHttp2Handler({});
+      const { response } = await handler.handle(
+        new HttpRequest({ protocol: 'http:', hostname, port: Number(port), method: 'POST', path: '/p', headers }),
+      );
+      for await (const _ of response.body as AsyncIterable<unknown>);
+      handler.destroy();
+    }
+    const names = (i: number) => seen[i]!.map(([name]) => name);
+    expect(names(0)).toContain('host'); // given host: sent as a plain header ...
+    expect(names(0)).not.toContain(':authority'); // ... and no :authority (what neither official SDK sends)
+    expect(Object.fromEntries(seen[1]!)[':authority']).toBe(host); // neither: node derives it from the session
   });
 
   test('the optional headers are sent as given; the invoked variant is read from the response', async () => {
