@@ -405,6 +405,16 @@ describe('the modelled behaviours AWS documents and those the router infers', ()
     expect(JSON.parse(Buffer.concat(chunks).toString()).Message).toMatch(/differs from :authority/);
   });
 
+  test('a malformed percent-encoding in the endpoint name is a 400, not a crash', async () => {
+    const response = await fetch(`${router.url}/endpoints/%zz/invocations-response-stream`, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('x-amzn-errortype')).toBe('InputValidationError');
+    expect((await fetch(`${router.url}/ping`)).status).toBe(200); // still serving
+  });
+
   test('bad router options are refused with the option named', async () => {
     const start = (extra: object) => startLocalSageMakerRouter({ containerUrl: fake.url, ...extra });
     await expect(start({ maxResponsePartBytes: 0 })).rejects.toThrow(/maxResponsePartBytes/);

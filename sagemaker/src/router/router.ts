@@ -103,6 +103,14 @@ function checkOptions(options: LocalSageMakerRouterOptions): void {
   if (violation) throw new TypeError(`variantName: ${violation.message}`);
 }
 
+function safeDecode(label: string): string | null {
+  try {
+    return decodeURIComponent(label);
+  } catch {
+    return null; // a bad percent-encoding
+  }
+}
+
 const header = (req: IncomingMessage | Http2ServerRequest, name: string) => {
   const value = req.headers[name];
   return value === undefined ? undefined : String(value);
@@ -121,7 +129,8 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
     if (!route || req.method !== 'POST')
       return sendAwsError(res, 404, 'UnknownOperationException', `no operation at ${req.method} ${path}`);
     const [, label, operation] = route as unknown as [string, string, string];
-    const name = decodeURIComponent(label);
+    const name = safeDecode(label);
+    if (name === null) return sendAwsError(res, 400, 'InputValidationError', `malformed endpoint name ${label}`);
     const bidi = operation === 'invocations-bidirectional-stream';
     if (bidi && req.httpVersionMajor !== 2)
       return sendAwsError(res, 400, 'ValidationError', 'the bidirectional stream needs HTTP/2');
