@@ -30,7 +30,12 @@ export function fakeAudio(text: string, sampleRate = 24000): Buffer {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
-function session(socket: WebSocket, received: FakeContainer['received']): void {
+export interface FakeContainerOptions {
+  /** Wait this long between audio frames (default: none, a macrotask turn): a slow synthesiser. */
+  frameIntervalMs?: number;
+}
+
+function session(socket: WebSocket, received: FakeContainer['received'], frameIntervalMs: number): void {
   let sampleRate: 24000 | 16000 | 8000 = 24000;
   const queue: Array<{ id: string; text: string }> = [];
   let current: string | null = null;
@@ -53,7 +58,9 @@ function session(socket: WebSocket, received: FakeContainer['received']): void {
       for (let offset = 0; offset < pcm.length; offset += FRAME_BYTES) {
         if (current !== item.id) break;
         socket.send(pcm.subarray(offset, offset + FRAME_BYTES));
-        await new Promise(setImmediate);
+        await (frameIntervalMs > 0
+          ? new Promise((resolve) => setTimeout(resolve, frameIntervalMs))
+          : new Promise(setImmediate));
       }
       if (current !== item.id) continue;
       send({
@@ -128,7 +135,7 @@ async function invocations(request: IncomingMessage, response: ServerResponse): 
   response.end();
 }
 
-export async function startFakeContainer(): Promise<FakeContainer> {
+export async function startFakeContainer(options: FakeContainerOptions = {}): Promise<FakeContainer> {
   const received: FakeContainer['received'] = [];
   const http = createServer((request, response) => {
     if (request.method === 'POST' && request.url === '/invocations') void invocations(request, response);
@@ -136,7 +143,7 @@ export async function startFakeContainer(): Promise<FakeContainer> {
     else response.writeHead(404).end();
   });
   const wss = new WebSocketServer({ server: http, path: BIDI_PATH });
-  wss.on('connection', (socket) => session(socket, received));
+  wss.on('connection', (socket) => session(socket, received, options.frameIntervalMs ?? 0));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
   return {

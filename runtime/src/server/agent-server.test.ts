@@ -18,6 +18,7 @@ import type { PipelineEvent } from '../pipeline/turn.ts';
 import { sentencesOf, shape, startTestContainer, type TestContainer } from '../testing/harness.ts';
 import { sseTurn, WsCaller } from '../testing/turn-clients.ts';
 import { startFakeOpenAI } from '../testing/fake-llm-servers.ts';
+import { TEST_RESPONSE_PART_BYTES } from '../testing/routed-fake.ts';
 
 const PROMPT =
   'Streaming speech starts speaking early, because the first clause of a long sentence is spoken at once. ' +
@@ -36,7 +37,10 @@ const direct = () => new WebSocketTransport({ url: container.server.wsUrl });
 
 beforeAll(async () => {
   container = await startTestContainer();
-  router = await startLocalSageMakerRouter({ containerUrl: container.server.url });
+  router = await startLocalSageMakerRouter({
+    containerUrl: container.server.url,
+    maxResponsePartBytes: TEST_RESPONSE_PART_BYTES,
+  });
 });
 afterAll(async () => {
   await Promise.all(agents.map((a) => a.close()));

@@ -1,11 +1,11 @@
 // The fake peer behind the local SageMaker router: what both SageMaker transports are tested
 // against, in the shared suite (with a cut proxy in front of the router) and in their own tests.
 import { startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
-import type { LocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import type { LocalSageMakerRouter, LocalSageMakerRouterOptions } from '@kokoro-speech/sagemaker/router';
 import type { TtsTransport } from '../tts/types.ts';
 import { startCutProxy } from './cut-proxy.ts';
 import { fakeAudio, startFakeContainer } from '@kokoro-speech/protocol/testing';
-import type { FakeContainer } from '@kokoro-speech/protocol/testing';
+import type { FakeContainer, FakeContainerOptions } from '@kokoro-speech/protocol/testing';
 import type { SuiteTarget } from './transport-suite.ts';
 
 export interface RoutedFake {
@@ -14,10 +14,24 @@ export interface RoutedFake {
   close(): Promise<void>;
 }
 
+/**
+ * Container messages above this size come back as PARTIAL..COMPLETE parts in every routed test, so
+ * that the clients' re-assembly is always exercised (some JSON messages fit, audio frames never do).
+ */
+export const TEST_RESPONSE_PART_BYTES = 100;
+
 /** `endpointName`, when given, is the only endpoint the router accepts. */
-export async function startRoutedFake(endpointName?: string): Promise<RoutedFake> {
-  const fake = await startFakeContainer();
-  const router = await startLocalSageMakerRouter({ containerUrl: fake.url, ...(endpointName && { endpointName }) });
+export async function startRoutedFake(
+  endpointName?: string,
+  options: { router?: Partial<LocalSageMakerRouterOptions>; container?: FakeContainerOptions } = {},
+): Promise<RoutedFake> {
+  const fake = await startFakeContainer(options.container);
+  const router = await startLocalSageMakerRouter({
+    containerUrl: fake.url,
+    maxResponsePartBytes: TEST_RESPONSE_PART_BYTES,
+    ...(endpointName && { endpointName }),
+    ...options.router,
+  });
   return {
     fake,
     router,

@@ -28,5 +28,24 @@ describe('createTransport', () => {
         endpoint: 'ftp://x',
       }),
     ).toThrow(/SAGEMAKER_RUNTIME_URL/);
+    // Checked against the SageMaker HTTP/2 model's constraints before the first call.
+    expect(() =>
+      createTransport({
+        kind: 'sagemaker-bidi',
+        endpointName: 'k',
+        region: 'us-east-1',
+        targetVariant: 'v'.repeat(64),
+      }),
+    ).toThrow(/SAGEMAKER_TARGET_VARIANT: X-Amzn-SageMaker-Target-Variant is 64 characters long/);
+    expect(() =>
+      createTransport({ kind: 'sagemaker-bidi', endpointName: 'kokoro_1', region: 'us-east-1' }),
+    ).not.toThrow();
+    expect(() => createTransport({ kind: 'sagemaker-bidi', endpointName: '_k', region: 'us-east-1' })).toThrow(
+      /SAGEMAKER_ENDPOINT_NAME: EndpointName/,
+    );
+    // Every partition's region names, e.g. the European Sovereign Cloud's.
+    expect(createTransport({ kind: 'sagemaker-bidi', endpointName: 'k', region: 'eusc-de-east-1' }).name).toBe(
+      'sagemaker-bidi',
+    );
   });
 });

@@ -8,6 +8,7 @@ import { startServer } from '@kokoro-speech/container';
 import type { RunningServer } from '@kokoro-speech/container';
 import { writeFixtureModel } from '@kokoro-speech/container/fixture';
 import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import { TEST_RESPONSE_PART_BYTES } from '../testing/routed-fake.ts';
 import type { LocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import { startCutProxy } from '../testing/cut-proxy.ts';
 import type { CutProxy } from '../testing/cut-proxy.ts';
@@ -46,7 +47,11 @@ async function realTarget(
   through: 'container' | 'router',
 ): Promise<SuiteTarget> {
   const { container } = await sharedContainer();
-  const router = await startLocalSageMakerRouter({ containerUrl: container.url, endpointName: 'kokoro' });
+  const router = await startLocalSageMakerRouter({
+    containerUrl: container.url,
+    endpointName: 'kokoro',
+    maxResponsePartBytes: TEST_RESPONSE_PART_BYTES,
+  });
   const proxy: CutProxy = await startCutProxy(through === 'container' ? container.port : router.port);
   return {
     transport: make({ container, router, proxied: '', direct: true }),

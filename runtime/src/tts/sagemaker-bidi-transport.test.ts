@@ -70,6 +70,38 @@ describe('SageMakerBidiTransport specifics', () => {
     session.close();
   });
 
+  test('streams ended by the lifetime cap mid-answer lose no sentence and repeat none (the resume path)', async () => {
+    // A slow container (20 ms between audio frames: ~60 ms a sentence, ~1.2 s for the answer) and
+    // a 400 ms cap: the answer spans several streams, and every cap falls mid-answer.
+    const peer = await startRoutedFake('kokoro', {
+      router: { maxStreamLifetimeMs: 400 },
+      container: { frameIntervalMs: 20 },
+    });
+    try {
+      const session = await options(peer.router.url).open({ format: 'pcm_s16le', sample_rate: 24000 });
+      const ids = SENTENCES.map((text, i) => session.speak(text, `l${i}`));
+      const collecting = collect(session);
+      await session.end();
+      const collected = await collecting;
+      session.close();
+      const streams = peer.fake.received.filter(
+        ({ message }) => (message as { type: string }).type === 'config',
+      ).length;
+      expect(streams).toBeGreaterThan(1);
+      expect(collected.reconnects).toHaveLength(streams - 1); // each cap was met and resumed from
+      expect(collected.errors).toEqual([]);
+      expect(collected.ends).toEqual(ids); // every sentence, once, in order
+      SENTENCES.forEach((text, i) => {
+        const utterance = collected.utterances.get(ids[i]!)!;
+        expect(utterance.starts).toBe(1);
+        expect(utterance.samples).toBe(fakeAudio(text).length / 2);
+        expect(utterance.bytes).toBe(fakeAudio(text).length); // spliced: no byte lost or repeated
+      });
+    } finally {
+      await peer.close();
+    }
+  });
+
   test('an unreachable runtime URL fails open() with connection_lost', async () => {
     const proxy = await startCutProxy(router.port);
     proxy.refuseNew(true);

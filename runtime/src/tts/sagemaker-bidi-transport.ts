@@ -4,9 +4,8 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import { openBidiStream } from '@kokoro-speech/sagemaker';
+import { checkBidiInput, openBidiStream, runtimeEndpoint } from '@kokoro-speech/sagemaker';
 import type { BidiStream } from '@kokoro-speech/sagemaker';
-import { runtimeEndpoint } from '@kokoro-speech/sagemaker';
 import type { DataType } from '@kokoro-speech/sagemaker';
 import type { Channel, ChannelHandlers, ChannelOpener } from './channel.ts';
 import { ProtocolSession } from './protocol-session.ts';
@@ -30,6 +29,9 @@ async function pump(stream: BidiStream, handlers: ChannelHandlers, isClosed: () 
   let fragments: Uint8Array[] = [];
   let fragmentType: DataType | undefined;
   const broken = (error: TtsTransportError) => {
+    // The service ended this stream: release it (its isolated HTTP/2 session) at once rather than
+    // after the session's idle timeout; the session opens a new one if it resumes.
+    stream.close();
     if (!isClosed()) handlers.onBroken(error);
   };
   try {
@@ -58,7 +60,13 @@ export class SageMakerBidiTransport implements TtsTransport {
   constructor(options: SageMakerBidiTransportOptions) {
     if (!options.endpointName)
       throw new TypeError('SAGEMAKER_ENDPOINT_NAME is required for the sagemaker-bidi transport');
-    runtimeEndpoint(options.endpoint, options.region); // bad region or URL: fail now, not at the first open()
+    // Bad settings fail now, not at the first open().
+    runtimeEndpoint(options.endpoint, options.region, 'bidi');
+    const violation = checkBidiInput(options);
+    if (violation)
+      throw new TypeError(
+        `${violation.member === 'targetVariant' ? 'SAGEMAKER_TARGET_VARIANT' : 'SAGEMAKER_ENDPOINT_NAME'}: ${violation.message}`,
+      );
     // One provider per transport: the default chain memoizes credentials until they expire, so
     // sessions do not each go back to the instance metadata service or SSO cache.
     this.#options = { ...options, credentials: options.credentials ?? defaultProvider() };

@@ -5,6 +5,12 @@
 // than node:http2 directly because it is what the SDK's own bidirectional clients run on (TLS and
 // session handling, abort, one isolated session per event stream, h2c by prior knowledge for an
 // http:// endpoint); what it lacks (telling a reset from a clean end) is checked below.
+//
+// The request has the shape of the official generated JavaScript client's
+// (@aws-sdk/client-sagemaker-runtime-http2): the host travels as the HTTP/2 `:authority`
+// pseudo-header and is signed under that name, with no `host` header (NodeHttp2Handler hands
+// headers to node:http2 as they are, and node sends a `host` header instead of `:authority` when
+// given one: checked on the wire in bidi-client.test.ts).
 import { PassThrough } from 'node:stream';
 import type { ClientHttp2Stream } from 'node:http2';
 import { eventStreamPayloadHandlerProvider } from '@aws-sdk/eventstream-handler-node';
@@ -23,18 +29,29 @@ import {
 } from './event-stream.ts';
 import type { PayloadPart, ResponseEvent } from './event-stream.ts';
 import { SageMakerStreamError, parseErrorResponse } from './errors.ts';
-import { createSigner, runtimeEndpoint } from './signing.ts';
+import { checkBidiInput, DEFAULT_MODEL_INVOCATION_PATH } from './bidi-input.ts';
+import { runtimeEndpoint } from './endpoint.ts';
+import type { EndpointVariant } from './endpoint.ts';
+import { createSigner } from './signing.ts';
 
-export interface BidiStreamOptions {
+export interface BidiStreamOptions extends EndpointVariant {
   endpointName: string;
   region: string;
-  /** Runtime URL; default https://runtime.sagemaker.<region>.amazonaws.com:8443 (http:// = h2c). */
+  /**
+   * Runtime URL; default the region's, per the model's endpoint rules
+   * (https://runtime.sagemaker.<region>.<dnsSuffix>:8443). http:// = h2c (the local router).
+   */
   endpoint?: string;
   /** Default: the SDK's default provider chain, resolved once so a stream is signed with one set. */
   credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
+  /** X-Amzn-SageMaker-Target-Variant (<= 63 characters, a letter or digit first). */
   targetVariant?: string;
-  /** X-Amzn-SageMaker-Model-Invocation-Path: the container's WebSocket path, if not the default. */
+  /**
+   * X-Amzn-SageMaker-Model-Invocation-Path: the container's WebSocket path, without a leading `/`
+   * (<= 100 characters). Default `invocations-bidirectional-stream`, always sent.
+   */
   modelInvocationPath?: string;
+  /** X-Amzn-SageMaker-Model-Query-String: `k=v&k2=v2`, percent-encoded (<= 2048 characters). */
   modelQueryString?: string;
   signal?: AbortSignal;
   /** HTTP/2 session idle timeout in ms (NodeHttp2Handler's default is 300 s). */
@@ -50,6 +67,8 @@ export interface BidiStream {
   responses: AsyncIterable<ResponseEvent>;
   /** Tear down the HTTP/2 stream at once. */
   close(): void;
+  /** X-Amzn-Invoked-Production-Variant of the response (undefined if the service sent none). */
+  invokedProductionVariant: string | undefined;
 }
 
 export async function resolveCredentials(
@@ -59,19 +78,27 @@ export async function resolveCredentials(
   return typeof source === 'function' ? await source() : source;
 }
 
+/** Throws a TypeError naming the header when the input breaks the model's constraints. */
+export function checkBidiStreamOptions(options: BidiStreamOptions): void {
+  const violation = checkBidiInput(options);
+  if (violation) throw new TypeError(`InvokeEndpointWithBidirectionalStream ${violation.member}: ${violation.message}`);
+}
+
 export async function openBidiStream(options: BidiStreamOptions): Promise<BidiStream> {
-  const url = runtimeEndpoint(options.endpoint, options.region, 8443);
+  const url = runtimeEndpoint(options.endpoint, options.region, 'bidi', options);
+  checkBidiStreamOptions(options);
   const credentials = await resolveCredentials(options.credentials);
   const signer = createSigner(credentials, options.region);
   const input = new PassThrough({ objectMode: true });
   const headers: Record<string, string> = {
-    host: url.host,
+    // What the SDK's host-header middleware does over HTTP/2: `:authority` = hostname[:port], no host.
+    ':authority': url.host,
     'content-type': EVENT_STREAM_CONTENT_TYPE,
     'x-amz-content-sha256': STREAMING_PAYLOAD_HASH,
+    'x-amzn-sagemaker-model-invocation-path': options.modelInvocationPath ?? DEFAULT_MODEL_INVOCATION_PATH,
   };
-  if (options.targetVariant) headers['x-amzn-sagemaker-target-variant'] = options.targetVariant;
-  if (options.modelInvocationPath) headers['x-amzn-sagemaker-model-invocation-path'] = options.modelInvocationPath;
-  if (options.modelQueryString) headers['x-amzn-sagemaker-model-query-string'] = options.modelQueryString;
+  if (options.targetVariant !== undefined) headers['x-amzn-sagemaker-target-variant'] = options.targetVariant;
+  if (options.modelQueryString !== undefined) headers['x-amzn-sagemaker-model-query-string'] = options.modelQueryString;
   const request = new HttpRequest({
     protocol: url.protocol,
     hostname: url.hostname,
@@ -118,6 +145,7 @@ export async function openBidiStream(options: BidiStreamOptions): Promise<BidiSt
   let inputEnded = false;
   let lastWasException = false;
   return {
+    invokedProductionVariant: response.headers['x-amzn-invoked-production-variant'],
     send: (part) => {
       if (!input.writableEnded) input.write(encodePayloadPart(part));
     },

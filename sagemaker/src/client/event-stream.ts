@@ -95,3 +95,23 @@ export function decodeResponseEvent(message: Message): ResponseEvent | null {
 export async function* readMessages(source: AsyncIterable<Uint8Array>): AsyncGenerator<Message> {
   for await (const chunk of getChunkedStream(source)) yield codec.decode(chunk);
 }
+
+/**
+ * One message as PayloadParts of at most `maxBytes` each: a message that fits is one part without
+ * CompletionState; a longer one is PARTIAL parts ending with a COMPLETE one, all of one DataType.
+ */
+export function splitPayload(bytes: Uint8Array, dataType: DataType | undefined, maxBytes = Infinity): PayloadPart[] {
+  if (!(maxBytes >= 1)) throw new RangeError(`a PayloadPart holds at least 1 byte, not ${maxBytes}`);
+  const typed = dataType ? { dataType } : {};
+  if (bytes.byteLength <= maxBytes) return [{ bytes, ...typed }];
+  const parts: PayloadPart[] = [];
+  for (let offset = 0; offset < bytes.byteLength; offset += maxBytes) {
+    const last = offset + maxBytes >= bytes.byteLength;
+    parts.push({
+      bytes: bytes.subarray(offset, offset + maxBytes),
+      ...typed,
+      completionState: last ? 'COMPLETE' : 'PARTIAL',
+    });
+  }
+  return parts;
+}

@@ -1,4 +1,7 @@
 // AWS-style JSON error responses of the local router (restJson1: x-amzn-errortype + JSON body).
+// The body carries the message twice: `Message`, the member name the models give every SageMaker
+// runtime error (what model-driven deserialisers such as the Python SDK's read), and `message`
+// (what AWS's JSON protocols conventionally send; the JS SDK and botocore read either).
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Http2ServerResponse } from 'node:http2';
@@ -16,7 +19,7 @@ export function sendAwsError(
     res.end();
     return;
   }
-  const body = JSON.stringify({ __type: type, message, ...extra });
+  const body = JSON.stringify({ __type: type, message, Message: message, ...extra });
   (res as ServerResponse).writeHead(status, {
     'content-type': 'application/json',
     'x-amzn-errortype': type,

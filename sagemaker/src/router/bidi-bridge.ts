@@ -5,6 +5,12 @@
 // from the container reaches the client as a ModelStreamError; the client's end-of-input event
 // closes the WebSocket. Like SageMaker, the router pings the container (every 60 s by default) and
 // gives up after 5 unanswered pings.
+//
+// Two behaviours AWS does not document, modelled so that clients meet them locally (sagemaker/README.md):
+// a container message longer than `maxResponsePartBytes` goes back as PARTIAL..COMPLETE parts, and
+// a stream older than `maxStreamLifetimeMs` (30 minutes, as a seller's guide reports) ends with a
+// ModelStreamError whose ErrorCode is ModelInvocationTimeExceeded (the code AWS documents for the
+// response-stream API's time limit).
 import { randomUUID } from 'node:crypto';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import WebSocket from 'ws';
@@ -15,6 +21,7 @@ import {
   encodePayloadPart,
   EVENT_STREAM_CONTENT_TYPE,
   readMessages,
+  splitPayload,
 } from '../client/index.ts';
 import { sendAwsError } from './aws-errors.ts';
 import { EventVerifier, SignatureError } from './verify.ts';
@@ -23,15 +30,33 @@ import type { VerifiedRequest } from './verify.ts';
 /** SageMaker pings the container every 60 s and closes the stream after 5 unanswered pings. */
 export const PING_INTERVAL_MS = 60_000;
 const MISSED_PONGS_ALLOWED = 5;
+/** The maximum connection a seller's integration guide reports (AWS documents none). */
+export const MAX_STREAM_LIFETIME_MS = 30 * 60_000;
+
+export interface BidiBridgeOptions {
+  pingIntervalMs?: number;
+  /** Container messages longer than this go back as PARTIAL..COMPLETE parts (default: never split). */
+  maxResponsePartBytes?: number;
+  /** The stream ends with a ModelStreamError this long after it opened (default 30 min). */
+  maxStreamLifetimeMs?: number;
+  /** X-Amzn-Invoked-Production-Variant of the response. */
+  invokedVariant: string;
+}
 
 export function bridgeBidiStream(
   req: Http2ServerRequest,
   res: Http2ServerResponse,
   verified: VerifiedRequest,
   containerWsUrl: string,
-  pingIntervalMs = PING_INTERVAL_MS,
+  options: BidiBridgeOptions,
 ): void {
+  const {
+    pingIntervalMs = PING_INTERVAL_MS,
+    maxResponsePartBytes = Infinity,
+    maxStreamLifetimeMs = MAX_STREAM_LIFETIME_MS,
+  } = options;
   const socket = new WebSocket(containerWsUrl, { perMessageDeflate: false });
+  let lifetime: NodeJS.Timeout | undefined;
   let inputEnded = false;
   let finished = false;
   let unanswered = 0;
@@ -48,6 +73,7 @@ export function bridgeBidiStream(
     if (finished) return;
     finished = true;
     clearInterval(pinger);
+    clearTimeout(lifetime);
     if (exception && res.headersSent && !res.writableEnded) res.write(encodeException(exception.type, exception.body));
     if (!res.writableEnded) res.end();
     if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.terminate();
@@ -67,11 +93,13 @@ export function bridgeBidiStream(
       );
     finished = true;
     clearInterval(pinger);
+    clearTimeout(lifetime);
   });
   socket.on('message', (data, isBinary) => {
     if (finished) return;
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
-    res.write(encodePayloadPart({ bytes, dataType: isBinary ? 'BINARY' : 'UTF8' }));
+    for (const part of splitPayload(bytes, isBinary ? 'BINARY' : 'UTF8', maxResponsePartBytes))
+      res.write(encodePayloadPart(part));
   });
   socket.on('close', (code, reason) => {
     if (inputEnded) return finish();
@@ -84,7 +112,23 @@ export function bridgeBidiStream(
     });
   });
   socket.on('open', () => {
-    res.writeHead(200, { 'content-type': EVENT_STREAM_CONTENT_TYPE, 'x-amzn-requestid': randomUUID() });
+    res.writeHead(200, {
+      'content-type': EVENT_STREAM_CONTENT_TYPE,
+      'x-amzn-requestid': randomUUID(),
+      'x-amzn-invoked-production-variant': options.invokedVariant,
+    });
+    lifetime = setTimeout(
+      () =>
+        finish({
+          type: 'ModelStreamError',
+          body: {
+            Message: `the stream reached its maximum duration of ${maxStreamLifetimeMs} ms`,
+            ErrorCode: 'ModelInvocationTimeExceeded',
+          },
+        }),
+      maxStreamLifetimeMs,
+    );
+    lifetime.unref();
     void pump();
   });
 

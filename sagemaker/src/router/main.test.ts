@@ -32,7 +32,20 @@ function start(args: string[]) {
 }
 
 test('serves the bidirectional stream in front of a container and stops cleanly on SIGTERM', async () => {
-  const router = start(['--container', fake.url, '--port', '0', '--endpoint-name', 'mine']);
+  const router = start([
+    '--container',
+    fake.url,
+    '--port',
+    '0',
+    '--endpoint-name',
+    'mine',
+    '--variant',
+    'blue',
+    '--max-part-bytes',
+    '64',
+    '--max-stream-seconds',
+    '600',
+  ]);
   const url = await router.url;
   expect(router.output().out).toContain(`AWS_ACCESS_KEY_ID=${LOCAL_CREDENTIALS.accessKeyId}`);
   const stream = await openBidiStream({
@@ -41,8 +54,19 @@ test('serves the bidirectional stream in front of a container and stops cleanly 
     endpoint: url,
     credentials: LOCAL_CREDENTIALS,
   });
+  expect(stream.invokedProductionVariant).toBe('blue');
   stream.send({ bytes: fromUtf8(JSON.stringify({ type: 'config' })), dataType: 'UTF8' });
-  const first = await stream.responses[Symbol.asyncIterator]().next();
+  // The ready message (over 64 bytes) arrives as PARTIAL..COMPLETE parts: join them.
+  const responses = stream.responses[Symbol.asyncIterator]();
+  const parts: Uint8Array[] = [];
+  for (let next = await responses.next(); ; next = await responses.next()) {
+    const part = next.value as { bytes: Uint8Array; completionState?: string };
+    expect(part.bytes.byteLength).toBeLessThanOrEqual(64);
+    parts.push(part.bytes);
+    if (part.completionState !== 'PARTIAL') break;
+  }
+  expect(parts.length).toBeGreaterThan(1);
+  const first = { value: { bytes: Buffer.concat(parts) } };
   expect(JSON.parse(toUtf8((first.value as { bytes: Uint8Array }).bytes))).toMatchObject({ type: 'ready' });
   stream.close();
   await expect(
@@ -53,7 +77,16 @@ test('serves the bidirectional stream in front of a container and stops cleanly 
 });
 
 test('a missing or bad --container exits 2 with the usage', async () => {
-  for (const args of [[], ['--container', 'ftp://x'], ['--container', fake.url, '--port', 'x'], ['--bogus']]) {
+  for (const args of [
+    [],
+    ['--container', 'ftp://x'],
+    ['--container', fake.url, '--port', 'x'],
+    ['--bogus'],
+    ['--container', fake.url, '--max-part-bytes', '0'],
+    ['--container', fake.url, '--max-part-bytes', '1.5'],
+    ['--container', fake.url, '--max-stream-seconds', 'soon'],
+    ['--container', fake.url, '--variant=-blue'],
+  ]) {
     const run = start(args);
     expect(await run.exited).toBe(2);
     expect(run.output().err).toMatch(/^sagemaker-local: .+\n\nusage: npm run sagemaker-local/);

@@ -12,7 +12,10 @@ export const USAGE = `usage: npm run sagemaker-local -- --container URL [options
                        /invocations-bidirectional-stream, SageMaker's container contract)
   --port N             port of the router (default 8443, as the SageMaker runtime's; 0 picks a free one)
   --host ADDR          bind address (default 127.0.0.1)
-  --endpoint-name NAME accept only this endpoint name (default: any name reaches the container)`;
+  --endpoint-name NAME accept only this endpoint name (default: any name reaches the container)
+  --variant NAME       the endpoint's production variant (default AllTraffic)
+  --max-part-bytes N   split container messages over N bytes into PARTIAL..COMPLETE parts (default: never)
+  --max-stream-seconds N  end a bidirectional stream with ModelStreamError after N s (default 1800)`;
 
 class UsageError extends Error {}
 
@@ -26,6 +29,9 @@ function parse(argv: string[]) {
         port: { type: 'string' },
         host: { type: 'string' },
         'endpoint-name': { type: 'string' },
+        variant: { type: 'string' },
+        'max-part-bytes': { type: 'string' },
+        'max-stream-seconds': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -40,11 +46,26 @@ function parse(argv: string[]) {
   const port = Number(values.port ?? 8443);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port must be 0-65535, not ${values.port}`);
+  const positive = (flag: string, value: string | undefined) => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`--${flag} must be a positive number, not ${value}`);
+    return n;
+  };
+  const partBytes = positive('max-part-bytes', values['max-part-bytes']);
+  if (partBytes !== undefined && !Number.isInteger(partBytes))
+    throw new UsageError(`--max-part-bytes must be a whole number, not ${values['max-part-bytes']}`);
+  const lifetimeSeconds = positive('max-stream-seconds', values['max-stream-seconds']);
+  if (lifetimeSeconds !== undefined && lifetimeSeconds * 1000 > 2 ** 31 - 1)
+    throw new UsageError(`--max-stream-seconds must be at most ${Math.floor((2 ** 31 - 1) / 1000)}`);
   return {
     containerUrl: values.container,
     port,
     host: values.host ?? '127.0.0.1',
     ...(values['endpoint-name'] === undefined ? {} : { endpointName: values['endpoint-name'] }),
+    ...(values.variant === undefined ? {} : { variantName: values.variant }),
+    ...(partBytes === undefined ? {} : { maxResponsePartBytes: partBytes }),
+    ...(lifetimeSeconds === undefined ? {} : { maxStreamLifetimeMs: Math.round(lifetimeSeconds * 1000) }),
   };
 }
 
@@ -60,7 +81,14 @@ if (options === null) {
   console.log(USAGE);
   process.exit(0);
 }
-const router = await startLocalSageMakerRouter(options);
+let router;
+try {
+  router = await startLocalSageMakerRouter(options);
+} catch (error) {
+  if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
+  console.error(`sagemaker-local: ${error.message}\n\n${USAGE}`);
+  process.exit(2);
+}
 console.log(`SageMaker runtime (local) at ${router.url} -> ${options.containerUrl}
 Call it with a SageMaker client: endpoint URL ${router.url}, any region, endpoint name ${options.endpointName ?? '(any)'},
 credentials AWS_ACCESS_KEY_ID=${LOCAL_ACCESS_KEY_ID} AWS_SECRET_ACCESS_KEY=${LOCAL_SECRET_ACCESS_KEY}

@@ -11,6 +11,7 @@ export async function bridgeResponseStream(
   headers: Record<string, string | string[] | undefined>,
   res: AnyResponse,
   containerHttpUrl: string,
+  invokedVariant: string,
 ): Promise<void> {
   // HTTP/1.1 and HTTP/2 compat responses share write/end/writeHead; one type keeps calls simple.
   const out = res as ServerResponse;
@@ -52,7 +53,7 @@ export async function bridgeResponseStream(
   out.writeHead(200, {
     'content-type': EVENT_STREAM_CONTENT_TYPE,
     'x-amzn-sagemaker-content-type': upstream.headers.get('content-type') ?? 'application/octet-stream',
-    'x-amzn-invoked-production-variant': 'AllTraffic',
+    'x-amzn-invoked-production-variant': invokedVariant,
   });
   try {
     for await (const chunk of upstream.body) out.write(encodePayloadPart({ bytes: chunk }));

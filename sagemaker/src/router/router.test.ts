@@ -273,3 +273,152 @@ describe('router and container failures', () => {
     await new Promise((resolve) => silent.close(resolve));
   });
 });
+
+describe('the modelled behaviours AWS documents and those the router infers', () => {
+  test('X-Amzn-Invoked-Production-Variant on both operations; a target variant the endpoint lacks is a ValidationError', async () => {
+    const stream = await open();
+    expect(stream.invokedProductionVariant).toBe('AllTraffic');
+    stream.close();
+    const targeted = await open({ targetVariant: 'AllTraffic' });
+    expect(targeted.invokedProductionVariant).toBe('AllTraffic');
+    targeted.close();
+    await expect(open({ targetVariant: 'blue' })).rejects.toMatchObject({
+      status: 400,
+      code: 'ValidationError',
+      message: expect.stringContaining('no production variant blue'),
+    });
+    const response = await new SageMakerRuntimeClient({
+      region: REGION,
+      endpoint: router.url,
+      credentials: LOCAL_CREDENTIALS,
+    }).send(new InvokeEndpointWithResponseStreamCommand({ EndpointName: NAME, Body: fromUtf8('{"text":"Hi."}') }));
+    expect(response.InvokedProductionVariant).toBe('AllTraffic');
+    for await (const _ of response.Body!);
+    const blue = await startLocalSageMakerRouter({ containerUrl: fake.url, variantName: 'blue' });
+    try {
+      const s = await openBidiStream({
+        endpointName: NAME,
+        region: REGION,
+        endpoint: blue.url,
+        credentials: LOCAL_CREDENTIALS,
+      });
+      expect(s.invokedProductionVariant).toBe('blue');
+      s.close();
+    } finally {
+      await blue.close();
+    }
+  });
+
+  test('container messages over maxResponsePartBytes come back as PARTIAL..COMPLETE parts of one DataType', async () => {
+    const splitting = await startLocalSageMakerRouter({ containerUrl: fake.url, maxResponsePartBytes: 50 });
+    try {
+      const stream = await openBidiStream({
+        endpointName: NAME,
+        region: REGION,
+        endpoint: splitting.url,
+        credentials: LOCAL_CREDENTIALS,
+      });
+      stream.send({ bytes: json({ type: 'config' }), dataType: 'UTF8' });
+      stream.send({ bytes: json({ type: 'text', text: 'Split into parts.', id: 's' }), dataType: 'UTF8' });
+      stream.send({ bytes: json({ type: 'end' }), dataType: 'UTF8' });
+      const messages: Array<{ dataType: string | undefined; bytes: Buffer; parts: number }> = [];
+      let run: Array<Extract<ResponseEvent, { type: 'PayloadPart' }>> = [];
+      for await (const event of stream.responses) {
+        if (event.type !== 'PayloadPart') throw new Error(`unexpected ${event.type}`);
+        expect(event.bytes.byteLength).toBeLessThanOrEqual(50);
+        run.push(event);
+        if (event.completionState === 'PARTIAL') continue;
+        // A run is PARTIAL..PARTIAL then COMPLETE, or one part with no CompletionState.
+        expect(run.map((p) => p.completionState)).toEqual(
+          run.length === 1 ? [undefined] : [...run.slice(1).map(() => 'PARTIAL'), 'COMPLETE'],
+        );
+        expect(new Set(run.map((p) => p.dataType)).size).toBe(1);
+        messages.push({ dataType: event.dataType, bytes: Buffer.concat(run.map((p) => p.bytes)), parts: run.length });
+        run = [];
+        if (event.dataType === 'UTF8' && JSON.parse(messages.at(-1)!.bytes.toString()).type === 'done') break;
+      }
+      stream.close();
+      const text = messages.filter((m) => m.dataType === 'UTF8').map((m) => JSON.parse(m.bytes.toString()).type);
+      expect(text).toEqual(['ready', 'audio_start', 'audio_end', 'done']);
+      expect(Buffer.concat(messages.filter((m) => m.dataType === 'BINARY').map((m) => m.bytes))).toEqual(
+        fakeAudio('Split into parts.'),
+      );
+      expect(messages.some((m) => m.parts > 1)).toBe(true);
+      expect(messages.some((m) => m.parts === 1)).toBe(true); // {"type":"done"} fits in one part
+    } finally {
+      await splitting.close();
+    }
+  });
+
+  test('a stream older than maxStreamLifetimeMs ends with ModelStreamError ModelInvocationTimeExceeded; the container socket closes', async () => {
+    const closed = Promise.withResolvers<number>();
+    const peer = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => peer.once('listening', resolve));
+    peer.on('connection', (ws) => {
+      ws.send(JSON.stringify({ type: 'ready', protocol: 1, sample_rate: 24000, format: 'pcm_s16le', voices: [] }));
+      ws.on('close', (code) => closed.resolve(code));
+    });
+    const limited = await startLocalSageMakerRouter({
+      containerUrl: `http://127.0.0.1:${(peer.address() as AddressInfo).port}`,
+      maxStreamLifetimeMs: 150,
+    });
+    try {
+      const stream = await openBidiStream({
+        endpointName: NAME,
+        region: REGION,
+        endpoint: limited.url,
+        credentials: LOCAL_CREDENTIALS,
+      });
+      const opened = Date.now();
+      const seen = await read(stream, () => false);
+      expect(Date.now() - opened).toBeGreaterThanOrEqual(140); // not before its time (timer granularity)
+      expect(seen.map(({ event }) => event.type)).toEqual(['PayloadPart', 'ModelStreamError']);
+      expect(seen.at(-1)!.event).toMatchObject({
+        errorCode: 'ModelInvocationTimeExceeded',
+        message: expect.stringContaining('maximum duration of 150 ms'),
+      });
+      await closed.promise;
+      stream.close();
+    } finally {
+      await limited.close();
+      await new Promise((resolve) => peer.close(resolve));
+    }
+  });
+
+  test('a host header that differs from :authority is refused (RFC 9113 section 8.3.1)', async () => {
+    const session = connect(router.url);
+    const h2 = session.request({
+      ':method': 'POST',
+      ':path': `/endpoints/${NAME}/invocations-bidirectional-stream`,
+      ':authority': new URL(router.url).host,
+      host: 'elsewhere.example:8443',
+    });
+    h2.end();
+    const [status, headers] = await new Promise<[number, Record<string, unknown>]>((resolve) =>
+      h2.on('response', (h) => resolve([Number(h[':status']), h])),
+    );
+    const chunks: Buffer[] = [];
+    for await (const chunk of h2) chunks.push(chunk as Buffer);
+    session.close();
+    expect(status).toBe(400);
+    expect(headers['x-amzn-errortype']).toBe('InputValidationError');
+    expect(JSON.parse(Buffer.concat(chunks).toString()).Message).toMatch(/differs from :authority/);
+  });
+
+  test('a malformed percent-encoding in the endpoint name is a 400, not a crash', async () => {
+    const response = await fetch(`${router.url}/endpoints/%zz/invocations-response-stream`, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('x-amzn-errortype')).toBe('InputValidationError');
+    expect((await fetch(`${router.url}/ping`)).status).toBe(200); // still serving
+  });
+
+  test('bad router options are refused with the option named', async () => {
+    const start = (extra: object) => startLocalSageMakerRouter({ containerUrl: fake.url, ...extra });
+    await expect(start({ maxResponsePartBytes: 0 })).rejects.toThrow(/maxResponsePartBytes/);
+    await expect(start({ maxStreamLifetimeMs: 2 ** 31 })).rejects.toThrow(/maxStreamLifetimeMs/);
+    await expect(start({ variantName: '-blue' })).rejects.toThrow(/variantName: X-Amzn-SageMaker-Target-Variant/);
+  });
+});

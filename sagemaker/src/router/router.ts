@@ -3,7 +3,8 @@
 // (prior knowledge) for the bidirectional stream, HTTP/1.1 too for the response-stream call (the
 // SDK's default handler); one port serves both by looking at the connection preface, because
 // node:http2's allowHTTP1 works only with TLS. Requests and every event are SigV4-verified against
-// fixed local credentials.
+// fixed local credentials; the bidirectional stream's input is held to the constraints of AWS's
+// model (checkBidiInput). What is documented by AWS and what is inferred: sagemaker/README.md.
 import { createServer as createHttp1Server } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createHttp2Server } from 'node:http2';
@@ -14,9 +15,10 @@ import { Duplex } from 'node:stream';
 import type { AwsCredentialIdentity } from '@smithy/types';
 import { BIDI_PATH } from '@kokoro-speech/protocol';
 import { readBody } from '@kokoro-speech/protocol/server';
+import { checkBidiInput } from '../client/index.ts';
 import { sendAwsError } from './aws-errors.ts';
 import type { AnyResponse } from './aws-errors.ts';
-import { bridgeBidiStream } from './bidi-bridge.ts';
+import { bridgeBidiStream, MAX_STREAM_LIFETIME_MS } from './bidi-bridge.ts';
 import { LOCAL_CREDENTIALS } from './credentials.ts';
 import { bridgeResponseStream } from './response-stream-bridge.ts';
 import { SignatureError, verifyRequest } from './verify.ts';
@@ -32,6 +34,12 @@ export interface LocalSageMakerRouterOptions {
   credentials?: AwsCredentialIdentity[];
   /** How often the container's WebSocket is pinged (default 60 s, as SageMaker does). */
   pingIntervalMs?: number;
+  /** The endpoint's one production variant: X-Amzn-Invoked-Production-Variant (default AllTraffic). */
+  variantName?: string;
+  /** Bidi: container messages longer than this go back as PARTIAL..COMPLETE parts (default: never). */
+  maxResponsePartBytes?: number;
+  /** Bidi: a stream ends with a ModelStreamError this long after it opened (default 30 min). */
+  maxStreamLifetimeMs?: number;
 }
 
 export interface LocalSageMakerRouter {
@@ -83,9 +91,36 @@ function replaying(socket: Socket, first: Buffer): Duplex {
   return duplex;
 }
 
+function checkOptions(options: LocalSageMakerRouterOptions): void {
+  const { maxResponsePartBytes, maxStreamLifetimeMs, variantName } = options;
+  if (maxResponsePartBytes !== undefined && !(Number.isInteger(maxResponsePartBytes) && maxResponsePartBytes >= 1))
+    throw new RangeError(`maxResponsePartBytes must be a whole number of bytes >= 1, not ${maxResponsePartBytes}`);
+  // setTimeout's limit: 2^31 - 1 ms (24.8 days).
+  if (maxStreamLifetimeMs !== undefined && !(maxStreamLifetimeMs >= 1 && maxStreamLifetimeMs <= 2 ** 31 - 1))
+    throw new RangeError(`maxStreamLifetimeMs must be 1 ms to 24.8 days, not ${maxStreamLifetimeMs}`);
+  const violation =
+    variantName === undefined ? null : checkBidiInput({ endpointName: 'x', targetVariant: variantName });
+  if (violation) throw new TypeError(`variantName: ${violation.message}`);
+}
+
+function safeDecode(label: string): string | null {
+  try {
+    return decodeURIComponent(label);
+  } catch {
+    return null; // a bad percent-encoding
+  }
+}
+
+const header = (req: IncomingMessage | Http2ServerRequest, name: string) => {
+  const value = req.headers[name];
+  return value === undefined ? undefined : String(value);
+};
+
 export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOptions): Promise<LocalSageMakerRouter> {
+  checkOptions(options);
   const container = containerUrls(options.containerUrl);
   const known = options.credentials ?? [LOCAL_CREDENTIALS];
+  const variant = options.variantName ?? 'AllTraffic';
 
   const handle = async (req: IncomingMessage | Http2ServerRequest, res: AnyResponse) => {
     const path = req.url ?? '/';
@@ -93,34 +128,56 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
     const route = ROUTE.exec(path);
     if (!route || req.method !== 'POST')
       return sendAwsError(res, 404, 'UnknownOperationException', `no operation at ${req.method} ${path}`);
-    const [, name, operation] = route as unknown as [string, string, string];
-    if (options.endpointName && decodeURIComponent(name) !== options.endpointName) {
-      return sendAwsError(res, 400, 'ValidationError', `Endpoint ${decodeURIComponent(name)} not found.`);
-    }
+    const [, label, operation] = route as unknown as [string, string, string];
+    const name = safeDecode(label);
+    if (name === null) return sendAwsError(res, 400, 'InputValidationError', `malformed endpoint name ${label}`);
     const bidi = operation === 'invocations-bidirectional-stream';
     if (bidi && req.httpVersionMajor !== 2)
       return sendAwsError(res, 400, 'ValidationError', 'the bidirectional stream needs HTTP/2');
+    // RFC 9113 section 8.3.1: a client MUST NOT send a Host that differs from :authority.
+    const authority = header(req, ':authority');
+    const host = header(req, 'host');
+    if (req.httpVersionMajor === 2 && authority !== undefined && host !== undefined && authority !== host)
+      return sendAwsError(res, 400, 'InputValidationError', `host ${host} differs from :authority ${authority}`);
     try {
       const body = bidi ? undefined : await readBody(req, MAX_PAYLOAD_BYTES, (n) => new PayloadTooLarge(n));
       const verified = await verifyRequest(
         { method: req.method!, path, headers: req.headers, ...(body ? { body } : { streaming: true }) },
         known,
       );
+      const targetVariant = header(req, 'x-amzn-sagemaker-target-variant');
       if (bidi) {
-        const wsPath = String(req.headers['x-amzn-sagemaker-model-invocation-path'] ?? BIDI_PATH.slice(1)).replace(
-          /^\/?/,
-          '/',
+        const modelInvocationPath = header(req, 'x-amzn-sagemaker-model-invocation-path');
+        const modelQueryString = header(req, 'x-amzn-sagemaker-model-query-string');
+        const violation = checkBidiInput({ endpointName: name, targetVariant, modelInvocationPath, modelQueryString });
+        if (violation) return sendAwsError(res, 400, 'InputValidationError', violation.message);
+      }
+      if (options.endpointName && name !== options.endpointName)
+        return sendAwsError(res, 400, 'ValidationError', `Endpoint ${name} not found.`);
+      if (targetVariant !== undefined && targetVariant !== variant)
+        return sendAwsError(
+          res,
+          400,
+          'ValidationError',
+          `Endpoint ${name} has no production variant ${targetVariant}.`,
         );
-        const query = req.headers['x-amzn-sagemaker-model-query-string'];
+      if (bidi) {
+        const wsPath = `/${header(req, 'x-amzn-sagemaker-model-invocation-path') ?? BIDI_PATH.slice(1)}`;
+        const query = header(req, 'x-amzn-sagemaker-model-query-string');
         bridgeBidiStream(
           req as Http2ServerRequest,
           res as Http2ServerResponse,
           verified,
-          `${container.ws}${wsPath}${query ? `?${String(query)}` : ''}`,
-          options.pingIntervalMs,
+          `${container.ws}${wsPath}${query ? `?${query}` : ''}`,
+          {
+            invokedVariant: variant,
+            ...(options.pingIntervalMs !== undefined && { pingIntervalMs: options.pingIntervalMs }),
+            ...(options.maxResponsePartBytes !== undefined && { maxResponsePartBytes: options.maxResponsePartBytes }),
+            maxStreamLifetimeMs: options.maxStreamLifetimeMs ?? MAX_STREAM_LIFETIME_MS,
+          },
         );
       } else {
-        await bridgeResponseStream(body!, req.headers, res, container.http);
+        await bridgeResponseStream(body!, req.headers, res, container.http, variant);
       }
     } catch (error) {
       if (error instanceof SignatureError) return sendAwsError(res, 403, error.code, error.message);

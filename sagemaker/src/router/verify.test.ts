@@ -100,3 +100,62 @@ describe('verifyRequest', () => {
     );
   });
 });
+
+describe('verifyRequest: the host signed as the official SDKs sign it over HTTP/2', () => {
+  const HOST = '127.0.0.1:9000';
+  /** Signs with the given headers, then puts on the wire the headers `wire` makes of the signed ones. */
+  async function h2Request(headers: Record<string, string>, wire = (h: Record<string, string>) => h) {
+    const request = await createSigner(LOCAL_CREDENTIALS, 'us-east-1').sign(
+      new HttpRequest({
+        method: 'POST',
+        protocol: 'https:',
+        hostname: '127.0.0.1',
+        path: PATH,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: fromUtf8('{"text":"hi"}'),
+      }),
+      { signingDate: new Date(), signableHeaders: new Set(['user-agent']) },
+    );
+    return { method: 'POST', path: PATH, headers: wire(request.headers as Record<string, string>), body: request.body };
+  }
+
+  test('a signed :authority (the JavaScript SDK) is checked against :authority', async () => {
+    const request = await h2Request({ ':authority': HOST });
+    expect(request.headers.authorization).toContain('SignedHeaders=:authority;content-type;');
+    await expect(verifyRequest(request, [LOCAL_CREDENTIALS])).resolves.toMatchObject({ region: 'us-east-1' });
+    await rejects(
+      verifyRequest({ ...request, headers: { ...request.headers, ':authority': 'other.example:9000' } }, [
+        LOCAL_CREDENTIALS,
+      ]),
+      'InvalidSignatureException',
+      /does not match/,
+    );
+    const { ':authority': _, ...gone } = request.headers;
+    await rejects(
+      verifyRequest({ ...request, headers: gone }, [LOCAL_CREDENTIALS]),
+      'IncompleteSignatureException',
+      /signed header :authority is missing/,
+    );
+  });
+
+  test('a signed host sent as :authority (the Python SDK) is checked against :authority', async () => {
+    const request = await h2Request({ host: HOST }, ({ host, ...rest }) => ({ ...rest, ':authority': host! }));
+    expect(request.headers.host).toBeUndefined();
+    await expect(verifyRequest(request, [LOCAL_CREDENTIALS])).resolves.toBeDefined();
+    await rejects(
+      verifyRequest({ ...request, headers: { ...request.headers, ':authority': 'other.example:9000' } }, [
+        LOCAL_CREDENTIALS,
+      ]),
+      'InvalidSignatureException',
+      /does not match/,
+    );
+  });
+
+  test('every header the client listed is signed, even one SigV4 skips by default; a request without a signed host is incomplete', async () => {
+    const listed = await h2Request({ ':authority': HOST, 'user-agent': 'x/1' });
+    expect(listed.headers.authorization).toContain(';user-agent;');
+    await expect(verifyRequest(listed, [LOCAL_CREDENTIALS])).resolves.toBeDefined();
+    const hostless = await h2Request({});
+    await rejects(verifyRequest(hostless, [LOCAL_CREDENTIALS]), 'IncompleteSignatureException', /host must be signed/);
+  });
+});

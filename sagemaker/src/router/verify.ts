@@ -1,6 +1,13 @@
 // Server-side SigV4 checks for the local router: the request's Authorization header, and the
 // chained signature of every event of a bidirectional stream. Expected signatures are computed
-// with the same @smithy/signature-v4 the client signs with, fed only the headers the client signed.
+// with the same @smithy/signature-v4 the client signs with, fed exactly the headers the client
+// listed in SignedHeaders, with their values as they arrived.
+//
+// The host may be signed either way the official SDKs sign it over HTTP/2: as `:authority` (the
+// JavaScript SDK: its host-header middleware replaces `host` by `:authority` before signing) or as
+// `host` (the Python SDK, whose HTTP/2 layer then sends it as `:authority`). A signed `host` is
+// checked against the `host` header if one arrived, else against `:authority`; a signed
+// `:authority` against `:authority`. One of the two must be signed, as SigV4 requires of the host.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { HttpRequest } from '@smithy/protocol-http';
 import type { Message } from '@smithy/core/event-streams';
@@ -36,7 +43,7 @@ export interface VerifiedRequest {
 }
 
 const AUTH =
-  /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;_.-]+), ?Signature=([0-9a-f]{64})$/;
+  /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;_.:-]+), ?Signature=([0-9a-f]{64})$/;
 const MAX_SKEW_MS = 5 * 60_000;
 
 function same(a: string, b: string): boolean {
@@ -105,28 +112,32 @@ export async function verifyRequest(
     throw new SignatureError('InvalidSignatureException', 'x-amz-content-sha256 does not match the body');
   }
   const names = signedHeaders!.split(';');
-  if (!names.includes('host'))
-    throw new SignatureError('IncompleteSignatureException', 'the host header must be signed');
+  if (!names.includes('host') && !names.includes(':authority'))
+    throw new SignatureError(
+      'IncompleteSignatureException',
+      'the host must be signed: SignedHeaders must include host (or, over HTTP/2, :authority)',
+    );
   const headers: Record<string, string> = {};
   for (const name of names) {
-    // Over HTTP/2 the :authority pseudo-header stands for host.
-    const value = name === 'host' ? (header(':authority') ?? header('host')) : header(name);
+    const value = name === 'host' ? (header('host') ?? header(':authority')) : header(name);
     if (value === undefined)
       throw new SignatureError('IncompleteSignatureException', `signed header ${name} is missing`);
     headers[name] = value;
   }
+  const host = headers[':authority'] ?? headers.host!;
   const [path, query = ''] = request.path.split('?', 2) as [string, string?];
   const expected = await createSigner(credentials, region!).sign(
     new HttpRequest({
       method: request.method,
       protocol: 'https:',
-      hostname: headers.host!.split(':')[0]!,
+      hostname: host.replace(/:\d+$/, ''),
       path,
       query: Object.fromEntries(new URLSearchParams(query)),
       headers,
       ...(request.body && { body: request.body }),
     }),
-    { signingDate: date },
+    // Sign what the client listed, even a header SigV4 signers skip by default (user-agent, say).
+    { signingDate: date, signableHeaders: new Set(names) },
   );
   const computed = /Signature=([0-9a-f]{64})$/.exec(String(expected.headers.authorization))?.[1] ?? '';
   if (
