@@ -31,8 +31,8 @@ test('exports exactly the contract outputs', () => {
     weightsPrefix: 'models/',
     containerRepositoryUrl: `${account}.dkr.ecr.${region}.amazonaws.com/kokoro-dev-tts-container-0a1b2c3`,
     runtimeRepositoryUrl: `${account}.dkr.ecr.${region}.amazonaws.com/kokoro-dev-agent-runtime-0a1b2c3`,
-    sagemakerRoleArn: `arn:aws:iam::${account}:role/kokoro-dev-sagemaker-0a1b2c3`,
-    agentRuntimeRoleArn: `arn:aws:iam::${account}:role/kokoro-dev-agentcore-0a1b2c3`,
+    sagemakerRoleArn: `arn:aws:iam::${account}:role/kokoro-dev-sagemaker-role-0a1b2c3`,
+    agentRuntimeRoleArn: `arn:aws:iam::${account}:role/kokoro-dev-agentcore-role-0a1b2c3`,
     endpointName: 'kokoro-dev-tts',
   });
 });
@@ -106,7 +106,7 @@ test('repositories scan on push, keep immutable tags, encrypt, and keep the last
 
 describe('SageMaker execution role', () => {
   test('is assumable only by SageMaker for this account', () => {
-    const trust = JSON.parse(run.find('aws:iam/role:Role', 'kokoro-dev-sagemaker').inputs.assumeRolePolicy);
+    const trust = JSON.parse(run.find('aws:iam/role:Role', 'kokoro-dev-sagemaker-role').inputs.assumeRolePolicy);
     expect(trust.Statement[0]).toMatchObject({
       Principal: { Service: 'sagemaker.amazonaws.com' },
       Action: ['sts:AssumeRole'],
@@ -145,7 +145,7 @@ describe('SageMaker execution role', () => {
 
 describe('AgentCore runtime role', () => {
   test('trusts bedrock-agentcore from this account and region only', () => {
-    const trust = JSON.parse(run.find('aws:iam/role:Role', 'kokoro-dev-agentcore').inputs.assumeRolePolicy);
+    const trust = JSON.parse(run.find('aws:iam/role:Role', 'kokoro-dev-agentcore-role').inputs.assumeRolePolicy);
     expect(trust.Statement[0].Condition).toEqual({
       StringEquals: { 'aws:SourceAccount': account },
       ArnLike: { 'aws:SourceArn': `arn:aws:bedrock-agentcore:${region}:${account}:*` },
@@ -179,6 +179,23 @@ describe('AgentCore runtime role', () => {
       for (const s of policyOf(role).Statement) expect(s.Action.some((a: string) => a.includes('*'))).toBe(false);
     }
   });
+});
+
+test('both roles are ServiceRoles that keep the URNs of the roles foundation built before them', () => {
+  const urn = (chain: string, name: string) => `urn:pulumi:dev::kokoro-foundation::${chain}::${name}`;
+  for (const name of ['kokoro-dev-sagemaker', 'kokoro-dev-agentcore']) {
+    const component = urn('kokoro:shared:ServiceRole', name);
+    const role = run.find('aws:iam/role:Role', `${name}-role`);
+    const policy = run.find('aws:iam/rolePolicy:RolePolicy', `${name}-policy`);
+    expect([role.parent, policy.parent]).toEqual([component, component]);
+    expect(role.aliases).toContain(urn('kokoro:foundation:ServiceRole$aws:iam/role:Role', name));
+    expect(policy.aliases).toContain(
+      urn('kokoro:foundation:ServiceRole$aws:iam/rolePolicy:RolePolicy', `${name}-policy`),
+    );
+    expect(run.find('kokoro:shared:ServiceRole', name).aliases).toEqual([
+      JSON.stringify({ name: '', type: 'kokoro:foundation:ServiceRole', parent: '' }),
+    ]);
+  }
 });
 
 test('every taggable resource carries the default tags', () => {

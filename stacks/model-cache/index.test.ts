@@ -91,6 +91,21 @@ describe('Lambdas', () => {
   });
 });
 
+test('the four roles are ServiceRoles that keep the URNs of the roles built here before them', () => {
+  const urn = (chain: string, name: string) => `urn:pulumi:dev::kokoro-model-cache::${chain}::${name}`;
+  const sync = 'kokoro:model-cache:WeightSync';
+  const names = ['resolve', 'copy', 'manifest'].map((fn) => `kokoro-dev-weight-sync-${fn}`);
+  for (const name of [...names, 'kokoro-dev-weight-sync']) {
+    const role = run.find('aws:iam/role:Role', `${name}-role`);
+    const policy = run.find('aws:iam/rolePolicy:RolePolicy', `${name}-policy`);
+    const component = urn(`${sync}$kokoro:shared:ServiceRole`, name);
+    expect([role.parent, policy.parent]).toEqual([component, component]);
+    expect(role.aliases).toEqual([urn(`${sync}$aws:iam/role:Role`, `${name}-role`)]);
+    expect(policy.aliases).toEqual([urn(`${sync}$aws:iam/rolePolicy:RolePolicy`, `${name}-policy`)]);
+  }
+  expect(run.all('kokoro:shared:ServiceRole')).toHaveLength(4);
+});
+
 describe('state machine', () => {
   test('is a standard workflow with full logging and tracing, invoking the three functions', () => {
     const machine = run.find('aws:sfn/stateMachine:StateMachine');

@@ -9,6 +9,8 @@
 //                                      current organization)
 //   intSetting(config, key, default, {min, max})  integer config with a clear error when out of range
 //   Output name lists: see ./outputs.ts (re-exported here).
+// Beside it: ./iam.ts (policy document types, AWS scope and ARN builders, serviceTrustPolicy) and
+// ./serviceRole.ts (ServiceRole: one service's role and its inline policy), imported directly.
 import * as pulumi from '@pulumi/pulumi';
 
 export * from './outputs.ts';
