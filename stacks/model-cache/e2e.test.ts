@@ -11,7 +11,7 @@ import { buildSyncDefinition } from './definition.ts';
 import { handler as copyHandler } from './handlers/copy.ts';
 import { handler as manifestHandler } from './handlers/manifest.ts';
 import { handler as resolveHandler } from './handlers/resolve.ts';
-import { startSfnStandIn } from './sfnStandIn.ts';
+import { startSfnStandIn } from '../testing/sfnStandIn.ts';
 import { executionName, runSyncExecution, type SyncRequest } from './syncExecution.ts';
 
 const REPO = 'onnx-community/Kokoro-82M-v1.0-ONNX';

@@ -2,7 +2,7 @@
 // pinned commit), a Hugging Face token kept in a stack secret, other concurrency and part size.
 import { beforeAll, expect, test } from '@jest/globals';
 import { policyViolations } from '../testing/policyCheck.ts';
-import { account, region, runModelCache } from './testHarness.ts';
+import { account, region, runModelCache } from '../testing/modelCache.ts';
 
 const commit = 'c'.repeat(40);
 let run: Awaited<ReturnType<typeof runModelCache>>;

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { KOKORO_ONNX_REPO, KOKORO_ONNX_REVISION, KOKORO_SYNC_INCLUDES } from '@kokoro-speech/weights/kokoro';
 import { modelCacheOutputs } from '../shared/index.ts';
 import { policyViolations } from '../testing/policyCheck.ts';
-import { account, region, runModelCache } from './testHarness.ts';
+import { account, region, runModelCache } from '../testing/modelCache.ts';
 
 let run: Awaited<ReturnType<typeof runModelCache>>;
 const prefix = `models/${KOKORO_ONNX_REPO}/${KOKORO_ONNX_REVISION}/`;
