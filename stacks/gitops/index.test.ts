@@ -25,27 +25,23 @@ test('exports the managed stacks in deploy order', () => {
 describe('deployment settings', () => {
   test('each layer deploys from its folder on push and previews pull requests, filtered to its paths', () => {
     const settings = run.all('pulumiservice:index:DeploymentSettings').map((r) => r.inputs);
+    const common = ['stacks/shared/**', 'stacks/package.json', 'package.json', 'package-lock.json'];
     expect(settings.map((s) => [s.project, s.sourceContext.git.repoDir, s.vcs.paths])).toEqual([
-      [
-        'kokoro-foundation',
-        'stacks/foundation',
-        ['stacks/foundation/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json'],
-      ],
-      [
-        'kokoro-model-cache',
-        'stacks/model-cache',
-        ['stacks/model-cache/**', 'weights/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json'],
-      ],
+      ['kokoro-foundation', 'stacks/foundation', ['stacks/foundation/**', ...common]],
+      ['kokoro-model-cache', 'stacks/model-cache', ['stacks/model-cache/**', 'weights/**', ...common]],
       [
         'kokoro-endpoint',
         'stacks/endpoint',
         [
           'stacks/endpoint/**',
           'container/**',
-          'protocol/**',
-          'stacks/shared/**',
-          'stacks/package.json',
-          'package-lock.json',
+          'protocol/src/**',
+          'protocol/package.json',
+          'sagemaker/package.json',
+          'runtime/package.json',
+          'local/package.json',
+          'weights/package.json',
+          ...common,
         ],
       ],
       [
@@ -53,11 +49,15 @@ describe('deployment settings', () => {
         'stacks/agent-runtime',
         [
           'stacks/agent-runtime/**',
-          'runtime/**',
-          'protocol/**',
-          'stacks/shared/**',
-          'stacks/package.json',
-          'package-lock.json',
+          'runtime/src/**',
+          'runtime/package.json',
+          'runtime/Dockerfile',
+          'runtime/Dockerfile.dockerignore',
+          'protocol/src/**',
+          'protocol/package.json',
+          'sagemaker/src/client/**',
+          'sagemaker/package.json',
+          ...common,
         ],
       ],
     ]);
