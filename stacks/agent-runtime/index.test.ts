@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { agentRuntimeOutputs, endpointOutputs, foundationOutputs } from '../shared/outputs.ts';
 import { policyViolations } from '../testing/policyCheck.ts';
+import { policyDocumentsOf, referenceProblems } from '../testing/iamReference.ts';
 import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
 import { authorizerConfiguration, cognitoDiscoveryUrl, invokeUrl } from './agentRuntime.ts';
 
@@ -127,4 +128,10 @@ describe('authorizer and URL helpers', () => {
 
 test('passes every policy of the CrossGuard pack', async () => {
   expect(await policyViolations(run.resources)).toEqual([]);
+});
+
+test('creates no IAM document (its roles live in foundation, where the reference check covers them)', async () => {
+  const documents = policyDocumentsOf(run.resources);
+  expect(documents).toEqual([]);
+  expect(await referenceProblems(documents)).toEqual([]);
 });

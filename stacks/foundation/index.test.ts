@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { foundationOutputs } from '../shared/outputs.ts';
 import { policyViolations } from '../testing/policyCheck.ts';
+import { policyDocumentsOf, referenceProblems } from '../testing/iamReference.ts';
 import { account, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
 
 let run: ProgramRun;
@@ -132,10 +133,14 @@ describe('SageMaker execution role', () => {
     expect(statement(doc, 'PullImage').Resource).toBe(
       `arn:aws:ecr:${region}:${account}:repository/kokoro-dev-tts-container-0a1b2c3`,
     );
-    expect(statement(doc, 'WriteLogs').Resource).toEqual([
-      `arn:aws:logs:${region}:${account}:log-group:/aws/sagemaker/Endpoints/kokoro-dev-tts`,
-      `arn:aws:logs:${region}:${account}:log-group:/aws/sagemaker/Endpoints/kokoro-dev-tts:log-stream:*`,
-    ]);
+    expect(statement(doc, 'EndpointLogGroup')).toMatchObject({
+      Action: ['logs:CreateLogGroup', 'logs:DescribeLogStreams'],
+      Resource: `arn:aws:logs:${region}:${account}:log-group:/aws/sagemaker/Endpoints/kokoro-dev-tts`,
+    });
+    expect(statement(doc, 'WriteLogs')).toMatchObject({
+      Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      Resource: `arn:aws:logs:${region}:${account}:log-group:/aws/sagemaker/Endpoints/kokoro-dev-tts:log-stream:*`,
+    });
     expect(run.find('aws:cloudwatch/logGroup:LogGroup').inputs).toMatchObject({
       name: '/aws/sagemaker/Endpoints/kokoro-dev-tts',
       retentionInDays: 30,
@@ -157,11 +162,7 @@ describe('AgentCore runtime role', () => {
     expect(statement(doc, 'InvokeEndpoint')).toEqual({
       Sid: 'InvokeEndpoint',
       Effect: 'Allow',
-      Action: [
-        'sagemaker:InvokeEndpoint',
-        'sagemaker:InvokeEndpointWithBidirectionalStream',
-        'sagemaker:InvokeEndpointWithResponseStream',
-      ],
+      Action: ['sagemaker:InvokeEndpoint', 'sagemaker:InvokeEndpointWithResponseStream'],
       Resource: `arn:aws:sagemaker:${region}:${account}:endpoint/kokoro-dev-tts`,
     });
     expect(statement(doc, 'InvokeModels').Resource).toEqual([
@@ -220,4 +221,16 @@ test('every taggable resource carries the default tags', () => {
 
 test('passes every policy of the CrossGuard pack', async () => {
   expect(await policyViolations(run.resources)).toEqual([]);
+});
+
+test('every IAM document matches the service authorization reference (actions, condition keys, ARNs)', async () => {
+  const documents = policyDocumentsOf(run.resources);
+  expect(documents.map((d) => `${d.resource} ${d.property}`).sort()).toEqual([
+    'aws:iam/role:Role::kokoro-dev-agentcore-role assumeRolePolicy',
+    'aws:iam/role:Role::kokoro-dev-sagemaker-role assumeRolePolicy',
+    'aws:iam/rolePolicy:RolePolicy::kokoro-dev-agentcore-policy policy',
+    'aws:iam/rolePolicy:RolePolicy::kokoro-dev-sagemaker-policy policy',
+    'aws:s3/bucketPolicy:BucketPolicy::kokoro-dev-weights-policy policy',
+  ]);
+  expect(await referenceProblems(documents)).toEqual([]);
 });

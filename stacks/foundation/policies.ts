@@ -1,7 +1,8 @@
 // IAM policy documents for the SageMaker and AgentCore execution roles, as plain functions so the
 // exact actions and resources are unit-tested. Every statement names ARNs; `*` appears only where
 // the action has no resource-level permissions (ecr:GetAuthorizationToken, X-Ray, PutMetricData,
-// the last narrowed by a namespace condition). Document types and ARN builders: ../shared/iam.ts.
+// the last narrowed by a namespace condition, logs:DescribeLogGroups). Every action, condition key
+// and ARN is checked against AWS's service authorization reference in the stack tests. Document types and ARN builders: ../shared/iam.ts.
 import { arn, logGroupArn, logStreamArn, policyDocument, type AwsScope, type PolicyDocument } from '../shared/iam.ts';
 
 const ecrPull = ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'];
@@ -37,11 +38,18 @@ export function sagemakerPolicy(a: SageMakerPolicyArgs): PolicyDocument {
     },
     { Sid: 'PullImage', Effect: 'Allow', Action: ecrPull, Resource: a.repositoryArn },
     { Sid: 'EcrLogin', Effect: 'Allow', Action: ['ecr:GetAuthorizationToken'], Resource: '*' },
+    // Each logs action takes one resource type: the group for these two, its streams for the next two.
+    {
+      Sid: 'EndpointLogGroup',
+      Effect: 'Allow',
+      Action: ['logs:CreateLogGroup', 'logs:DescribeLogStreams'],
+      Resource: logGroupArn(a, logGroup),
+    },
     {
       Sid: 'WriteLogs',
       Effect: 'Allow',
-      Action: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:DescribeLogStreams', 'logs:PutLogEvents'],
-      Resource: [logGroupArn(a, logGroup), logStreamArn(a, logGroup)],
+      Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      Resource: logStreamArn(a, logGroup),
     },
     {
       Sid: 'WriteMetrics',
@@ -93,7 +101,8 @@ export function agentRuntimePolicy(a: AgentRuntimePolicyArgs): PolicyDocument {
       Action: ['logs:CreateLogGroup', 'logs:DescribeLogStreams'],
       Resource: logGroupArn(a, runtimeLogs),
     },
-    { Sid: 'DescribeLogGroups', Effect: 'Allow', Action: ['logs:DescribeLogGroups'], Resource: logGroupArn(a, '*') },
+    // DescribeLogGroups has no resource-level permissions: '*' or nothing.
+    { Sid: 'DescribeLogGroups', Effect: 'Allow', Action: ['logs:DescribeLogGroups'], Resource: '*' },
     {
       Sid: 'RuntimeLogStreams',
       Effect: 'Allow',
@@ -132,11 +141,8 @@ export function agentRuntimePolicy(a: AgentRuntimePolicyArgs): PolicyDocument {
     {
       Sid: 'InvokeEndpoint',
       Effect: 'Allow',
-      Action: [
-        'sagemaker:InvokeEndpoint',
-        'sagemaker:InvokeEndpointWithBidirectionalStream',
-        'sagemaker:InvokeEndpointWithResponseStream',
-      ],
+      // InvokeEndpoint also authorises InvokeEndpointWithBidirectionalStream (which has no action of its own).
+      Action: ['sagemaker:InvokeEndpoint', 'sagemaker:InvokeEndpointWithResponseStream'],
       Resource: arn(a, 'sagemaker', `endpoint/${a.endpointName}`),
     },
   ]);

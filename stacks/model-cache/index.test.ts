@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { KOKORO_ONNX_REPO, KOKORO_ONNX_REVISION, KOKORO_SYNC_INCLUDES } from '@kokoro-speech/weights/kokoro';
 import { modelCacheOutputs } from '../shared/index.ts';
 import { policyViolations } from '../testing/policyCheck.ts';
+import { policyDocumentsOf, referenceProblems } from '../testing/iamReference.ts';
 import { account, region, runModelCache } from '../testing/modelCache.ts';
 
 let run: Awaited<ReturnType<typeof runModelCache>>;
@@ -136,4 +137,18 @@ describe('state machine', () => {
 
 test('passes the project CrossGuard policies', async () => {
   expect(await policyViolations(run.resources)).toEqual([]);
+});
+
+test('every IAM document matches the service authorization reference (actions, condition keys, ARNs)', async () => {
+  const documents = policyDocumentsOf(run.resources);
+  expect(documents.map((d) => `${d.resource} ${d.property}`).sort()).toEqual(
+    ['copy', 'manifest', 'resolve', '']
+      .map((fn) => `kokoro-dev-weight-sync${fn === '' ? '' : `-${fn}`}`)
+      .flatMap((name) => [
+        `aws:iam/role:Role::${name}-role assumeRolePolicy`,
+        `aws:iam/rolePolicy:RolePolicy::${name}-policy policy`,
+      ])
+      .sort(),
+  );
+  expect(await referenceProblems(documents)).toEqual([]);
 });

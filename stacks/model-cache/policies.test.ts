@@ -42,6 +42,16 @@ describe('function policies', () => {
       Resource: args.keyArn,
       Condition: { StringEquals: { 'kms:ViaService': 's3.us-east-1.amazonaws.com' } },
     });
+    expect(sid(doc, 'TellMissingObjects')).toEqual({
+      Sid: 'TellMissingObjects',
+      Effect: 'Allow',
+      Action: 's3:ListBucket',
+      Resource: 'arn:aws:s3:::weights',
+      Condition: { StringLike: { 's3:prefix': 'models/*' } },
+    });
+    expect(sid(functionPolicy('manifest', args), 'TellMissingObjects')).toMatchObject({
+      Condition: { StringLike: { 's3:prefix': 'models/*' } },
+    });
     expect(actions(doc)).not.toContain('s3:DeleteObject');
     expect(doc.Statement.every((s) => s['Resource'] !== 'arn:aws:s3:::weights/*')).toBe(true);
   });

@@ -45,8 +45,15 @@ export function functionPolicy(fn: SyncFunction, args: FunctionPolicyArgs): Poli
       : ['s3:GetObject', 's3:PutObject'];
   statements.push(
     { Sid: 'WriteModelPrefix', Effect: 'Allow', Action: write, Resource: objects },
-    // Without ListBucket a missing object answers 403 instead of 404, and "not there yet" could not be told from "denied".
-    { Sid: 'TellMissingObjects', Effect: 'Allow', Action: 's3:ListBucket', Resource: args.bucketArn },
+    // Without ListBucket a missing object answers 403 instead of 404, and "not there yet" could not be told
+    // from "denied". S3 asks for it with the object's key as s3:prefix, so the prefix condition holds.
+    {
+      Sid: 'TellMissingObjects',
+      Effect: 'Allow',
+      Action: 's3:ListBucket',
+      Resource: args.bucketArn,
+      Condition: { StringLike: { 's3:prefix': `${prefix}*` } },
+    },
     {
       Sid: 'UseWeightsKeyThroughS3',
       Effect: 'Allow',
