@@ -69,7 +69,7 @@ describe('SageMaker model and endpoint', () => {
     expect(model.name).toBeUndefined(); // auto-named: a new model on every change
   });
 
-  test('variant: ml.g5.xlarge, timeouts, least outstanding requests, no volume size', () => {
+  test('variant: ml.g5.xlarge on the driver 550 AMI, timeouts, least outstanding requests, no volume size', () => {
     const config = run.find('aws:sagemaker/endpointConfiguration:EndpointConfiguration').inputs;
     expect(config.name).toBeUndefined();
     expect(config.dataCaptureConfig).toBeUndefined();
@@ -78,6 +78,7 @@ describe('SageMaker model and endpoint', () => {
         variantName: 'AllTraffic',
         modelName: run.find('aws:sagemaker/model:Model').state.name,
         instanceType: 'ml.g5.xlarge',
+        inferenceAmiVersion: 'al2-ami-sagemaker-inference-gpu-3-1',
         initialInstanceCount: 1,
         containerStartupHealthCheckTimeoutInSeconds: 600,
         modelDataDownloadTimeoutInSeconds: 600,

@@ -1,11 +1,13 @@
 // endpoint: builds the TTS container image (linux/amd64), deploys it on a SageMaker real-time
 // endpoint with the model-cache weights, autoscales it on concurrency, and watches it.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as aws from '@pulumi/aws';
 import * as awsx from '@pulumi/awsx';
 import * as pulumi from '@pulumi/pulumi';
 import { defaultTags, intSetting, projectNames, resourceName, stackRef } from '../shared/index.ts';
 import { VariantAutoscaling } from './autoscaling.ts';
+import { chooseInferenceAmi, dockerfileCuda } from './gpuDrivers.ts';
 import { EndpointMonitoring } from './monitoring.ts';
 import { TtsEndpoint, weightsUnderPrefix } from './ttsEndpoint.ts';
 
@@ -23,6 +25,17 @@ const limits = {
 };
 const tags = defaultTags({ layer: 'endpoint' });
 
+// The container is an npm workspace: the build context is the repository root.
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const dockerfile = `${repoRoot}container/Dockerfile`;
+// The driver the instances run must run the image's CUDA (checked here, at preview).
+const inferenceAmiVersion = chooseInferenceAmi({
+  instanceType,
+  device,
+  configured: config.get('inferenceAmiVersion'),
+  imageCuda: dockerfileCuda(readFileSync(dockerfile, 'utf8')),
+});
+
 const foundation = stackRef('foundationStack', projectNames.foundation);
 const modelCache = stackRef('modelCacheStack', projectNames.modelCache);
 const endpointNameInput = foundation.requireOutput('endpointName') as pulumi.Output<string>;
@@ -34,12 +47,10 @@ const modelDataUri = pulumi
   ])
   .apply(([uri, bucket, prefix]) => weightsUnderPrefix(uri as string, bucket as string, prefix as string));
 
-// The container is an npm workspace: the build context is the repository root.
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const image = new awsx.ecr.Image(resourceName('tts-image'), {
   repositoryUrl: foundation.requireOutput('containerRepositoryUrl'),
   context: repoRoot,
-  dockerfile: `${repoRoot}container/Dockerfile`,
+  dockerfile,
   target: device === 'cuda' ? 'gpu' : 'cpu',
   platform: 'linux/amd64',
 });
@@ -69,6 +80,7 @@ const tts = new TtsEndpoint(resourceName('tts'), {
     ),
   },
   instanceType,
+  inferenceAmiVersion,
   initialInstanceCount,
   variantName: variant,
   containerStartupTimeoutSeconds: intSetting(config, 'containerStartupTimeoutSeconds', 600, { min: 60, max: 3600 }),
