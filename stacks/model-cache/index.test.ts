@@ -126,6 +126,15 @@ describe('state machine', () => {
     expect(definition.States.CopyFiles.ItemProcessor.States.CopyFile.Resource).toBe(fn('copy'));
     expect(definition.States.CopyFiles.MaxConcurrency).toBe(8);
     expect(definition.States.WriteManifest.Resource).toBe(fn('manifest'));
+    const lambdaTimeout = (name: string) =>
+      run.find('aws:lambda/function:Function', `kokoro-dev-weight-sync-${name}`).inputs.timeout as number;
+    for (const [name, task] of [
+      ['resolve', definition.States.Resolve],
+      ['copy', definition.States.CopyFiles.ItemProcessor.States.CopyFile],
+      ['manifest', definition.States.WriteManifest],
+    ] as const) {
+      expect(task.TimeoutSeconds).toBeGreaterThan(lambdaTimeout(name)); // the Lambda's timeout comes first
+    }
     const policy = JSON.parse(run.find('aws:iam/rolePolicy:RolePolicy', 'kokoro-dev-weight-sync-policy').inputs.policy);
     expect(policy.Statement[0].Resource).toEqual(['resolve', 'copy', 'manifest'].flatMap((n) => [fn(n), `${fn(n)}:*`]));
   });

@@ -153,7 +153,11 @@ export class WeightSync extends pulumi.ComponentResource {
                 copyFunctionArn,
                 manifestFunctionArn,
                 maxConcurrency: args.maxConcurrency,
-                copyTimeoutSeconds: functionSettings.copy.timeout,
+                functionTimeoutSeconds: {
+                  resolve: functionSettings.resolve.timeout,
+                  copy: functionSettings.copy.timeout,
+                  manifest: functionSettings.manifest.timeout,
+                },
               }),
             ),
           ),
