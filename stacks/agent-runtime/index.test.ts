@@ -21,6 +21,7 @@ beforeAll(async () => {
     },
     stackOutputs: {
       [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
+        region,
         runtimeRepositoryUrl: repositoryUrl,
         agentRuntimeRoleArn: `arn:aws:iam::${account}:role/agentcore`,
         bedrockModelIds: ['us.anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-micro-v1:0'],
@@ -34,6 +35,7 @@ test('reads only outputs its producers export, and exports exactly its contract'
   expect(run.reads[`${organization}/kokoro-foundation/dev`]!.sort()).toEqual([
     'agentRuntimeRoleArn',
     'bedrockModelIds',
+    'region',
     'runtimeRepositoryUrl',
   ]);
   expect(run.reads['other-org/kokoro-endpoint/prod']).toEqual(['endpointName']);

@@ -17,6 +17,7 @@ beforeAll(async () => {
     },
     stackOutputs: {
       [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
+        region,
         endpointName: 'kokoro-dev-tts',
         weightsBucketName: 'weights-bucket',
         weightsPrefix: 'models/',
@@ -24,6 +25,7 @@ beforeAll(async () => {
       }),
       [`${organization}/kokoro-model-cache/dev`]: fakeOutputs(modelCacheOutputs, {
         modelDataUri: 's3://weights-bucket/models/acme/tts/c/',
+        include: ['*.json', 'onnx/model_quantized.onnx'],
       }),
     },
   });

@@ -18,13 +18,17 @@ beforeAll(async () => {
     config: { 'kokoro-endpoint:maxSessions': '64', 'kokoro-endpoint:modelCacheStack': 'weights' },
     stackOutputs: {
       [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
+        region,
         endpointName: 'kokoro-dev-tts',
         weightsBucketName: 'weights-bucket',
         weightsPrefix: 'models/',
         containerRepositoryUrl: repositoryUrl,
         sagemakerRoleArn: `arn:aws:iam::${account}:role/sagemaker`,
       }),
-      [`${organization}/kokoro-model-cache/weights`]: fakeOutputs(modelCacheOutputs, { modelDataUri }),
+      [`${organization}/kokoro-model-cache/weights`]: fakeOutputs(modelCacheOutputs, {
+        modelDataUri,
+        include: ['*.json', 'onnx/model.onnx'],
+      }),
     },
   });
 });
@@ -35,7 +39,8 @@ test('reads only outputs its producers export, and exports exactly its contract'
     `${organization}/kokoro-model-cache/weights`,
   ]);
   for (const name of run.reads[`${organization}/kokoro-foundation/dev`]!) expect(foundationOutputs).toContain(name);
-  expect(run.reads[`${organization}/kokoro-model-cache/weights`]).toEqual(['modelDataUri']);
+  expect(run.reads[`${organization}/kokoro-model-cache/weights`]!.sort()).toEqual(['include', 'modelDataUri']);
+  expect(run.reads[`${organization}/kokoro-foundation/dev`]).toContain('region');
   expect(Object.keys(run.outputs).sort()).toEqual([...endpointOutputs].sort());
   expect(run.outputs).toMatchObject({
     endpointName: 'kokoro-dev-tts',

@@ -2,10 +2,18 @@
 // endpoint with the model-cache weights, autoscales it on concurrency, and watches it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as aws from '@pulumi/aws';
 import * as awsx from '@pulumi/awsx';
 import * as pulumi from '@pulumi/pulumi';
-import { defaultTags, intSetting, projectNames, resourceName, stackRef } from '../shared/index.ts';
+import { KOKORO_ONNX_FILES, kokoroDtypesIn } from '@kokoro-speech/weights/kokoro';
+import {
+  defaultTags,
+  intSetting,
+  projectNames,
+  requireFoundationRegion,
+  requireProducerOutput,
+  resourceName,
+  stackRef,
+} from '../shared/index.ts';
 import { VariantAutoscaling } from './autoscaling.ts';
 import { chooseInferenceAmi, dockerfileCuda } from './gpuDrivers.ts';
 import { EndpointMonitoring } from './monitoring.ts';
@@ -38,6 +46,15 @@ const inferenceAmiVersion = chooseInferenceAmi({
 
 const foundation = stackRef('foundationStack', projectNames.foundation);
 const modelCache = stackRef('modelCacheStack', projectNames.modelCache);
+// Checked before anything is declared, so `pulumi preview` fails with the config key named.
+const region = await requireFoundationRegion(foundation);
+const synced = (await requireProducerOutput(modelCache, 'include', 'stacks/model-cache')) as string[];
+if (!kokoroDtypesIn(synced).includes(dtype)) {
+  throw new Error(
+    `config 'dtype' is ${dtype}, but the model-cache stack syncs no ${KOKORO_ONNX_FILES[dtype]} (its include: ${synced.join(', ')}): ` +
+      `pick one of ${kokoroDtypesIn(synced).join(', ') || '(none)'} or add the file to model-cache's 'include'`,
+  );
+}
 const endpointNameInput = foundation.requireOutput('endpointName') as pulumi.Output<string>;
 const modelDataUri = pulumi
   .all([
@@ -58,7 +75,7 @@ const image = new awsx.ecr.Image(resourceName('tts-image'), {
 const monitoring = new EndpointMonitoring(resourceName('tts'), {
   endpointName: endpointNameInput,
   variantName: variant,
-  region: aws.getRegionOutput().region,
+  region,
   latencyAlarmMs: intSetting(config, 'latencyAlarmMs', 1000, { min: 10, max: 60_000 }),
   alarmTopicArn: config.get('alarmTopicArn'),
   tags,

@@ -107,6 +107,7 @@ const agentRuntimeRole = new ServiceRole(
   formerFoundationRole(resourceName('agentcore')),
 );
 
+export const region = scope.region; // every layer checks that it deploys here
 export const weightsBucketName = weights.bucketName;
 export const weightsBucketArn = weights.bucketArn;
 export const weightsKeyArn = weights.keyArn;

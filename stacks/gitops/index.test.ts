@@ -11,6 +11,13 @@ beforeAll(async () => {
   run = await runProgram(new URL('./index.ts', import.meta.url), {
     project: 'kokoro-gitops',
     config: { 'kokoro-gitops:repository': 'acme/kokoro-speech', 'kokoro-gitops:awsRoleArn': roleArn },
+    // The layer stacks exist (freshly initialised: no outputs yet).
+    stackOutputs: Object.fromEntries(
+      ['kokoro-foundation', 'kokoro-model-cache', 'kokoro-endpoint', 'kokoro-agent-runtime'].map((p) => [
+        `${organization}/${p}/dev`,
+        {},
+      ]),
+    ),
   });
 });
 
@@ -82,6 +89,17 @@ describe('deployment settings', () => {
       expect(s.executorContext).toBeUndefined();
     }
   });
+});
+
+test('each layer stack is read before its settings are created, so a missing stack fails the preview first', () => {
+  const settings = run.all('pulumiservice:index:DeploymentSettings');
+  expect(settings).toHaveLength(4);
+  for (const s of settings) {
+    const key = s.name.replace(/-deployments$/, '');
+    const stack = run.find('pulumi:pulumi:StackReference', `${key}-stack`);
+    expect(stack.inputs.name).toBe(`${organization}/${s.inputs.project}/dev`);
+    expect(s.dependencies).toContain(`urn:pulumi:dev::kokoro-gitops::pulumi:pulumi:StackReference::${key}-stack`);
+  }
 });
 
 test('webhooks deploy the next layer after a successful update, in order', () => {

@@ -17,20 +17,30 @@ if (!/^[\w.-]+\/[\w.-]+$/.test(repository))
 
 const settings = new Map<string, service.DeploymentSettings>();
 for (const layer of deployOrder(layers)) {
-  const stackSettings = new service.DeploymentSettings(`${layer.key}-deployments`, {
-    organization,
-    project: layer.project,
-    stack: layerStack,
-    sourceContext: { git: { branch: `refs/heads/${branch}`, repoDir: layer.repoDir } },
-    vcs: { provider: 'github', repository, deployCommits: true, previewPullRequests: true, paths: layer.paths },
-    operationContext: {
-      // One clean install of the whole workspace tree (the programs import sibling workspaces).
-      preRunCommands: ['cd "$(git rev-parse --show-toplevel)" && npm ci --no-audit --no-fund'],
-      options: { skipInstallDependencies: true, skipIntermediateDeployments: true },
-      oidc: { aws: { roleARN: awsRoleArn, sessionName: `pulumi-deployments-${layer.key}` } },
-    },
-    ...(executorImage === undefined ? {} : { executorContext: { executorImage } }),
+  // Settings need the layer stack to exist (`pulumi stack init` in its folder first, see stacks/README.md).
+  // Reading it makes a missing one fail the preview ("unknown stack <org>/<project>/<stack>") before
+  // any settings or webhook is created; 'organization' and 'layerStack' pick the name.
+  const stack = new pulumi.StackReference(`${layer.key}-stack`, {
+    name: `${organization}/${layer.project}/${layerStack}`,
   });
+  const stackSettings = new service.DeploymentSettings(
+    `${layer.key}-deployments`,
+    {
+      organization,
+      project: layer.project,
+      stack: layerStack,
+      sourceContext: { git: { branch: `refs/heads/${branch}`, repoDir: layer.repoDir } },
+      vcs: { provider: 'github', repository, deployCommits: true, previewPullRequests: true, paths: layer.paths },
+      operationContext: {
+        // One clean install of the whole workspace tree (the programs import sibling workspaces).
+        preRunCommands: ['cd "$(git rev-parse --show-toplevel)" && npm ci --no-audit --no-fund'],
+        options: { skipInstallDependencies: true, skipIntermediateDeployments: true },
+        oidc: { aws: { roleARN: awsRoleArn, sessionName: `pulumi-deployments-${layer.key}` } },
+      },
+      ...(executorImage === undefined ? {} : { executorContext: { executorImage } }),
+    },
+    { dependsOn: [stack] },
+  );
   settings.set(layer.key, stackSettings);
 
   if (layer.after !== undefined) {

@@ -20,6 +20,7 @@ test('exports exactly the contract outputs, from the finished sync', () => {
     commit: KOKORO_ONNX_REVISION,
     stateMachineArn: `arn:aws:states:${region}:${account}:stateMachine:kokoro-dev-weight-sync`,
     manifestKey: `${prefix}manifest.json`,
+    include: [...KOKORO_SYNC_INCLUDES],
   });
   expect(String(run.outputs.modelDataUri).endsWith('/')).toBe(true);
 });

@@ -16,6 +16,8 @@ export interface RecordedResource {
   parent: string;
   /** Aliases as registered: URNs, or `{name,type,parent}` specs written as JSON. */
   aliases: string[];
+  /** URNs of the resources it depends on (dependsOn and the inputs' resources). */
+  dependencies: string[];
 }
 
 export interface ProgramRun {
@@ -134,8 +136,9 @@ export async function mockEngine(options: RunOptions): Promise<MockEngine> {
   const resources: RecordedResource[] = [];
   const stackOutputs = options.stackOutputs ?? {};
   // What the registration request carried beyond the mock arguments (parent and aliases), by type and name.
-  const registered = new Map<string, { parent: string; aliases: string[] }>();
-  const wire = (type: string, name: string) => registered.get(`${type}::${name}`) ?? { parent: '', aliases: [] };
+  const registered = new Map<string, { parent: string; aliases: string[]; dependencies: string[] }>();
+  const wire = (type: string, name: string) =>
+    registered.get(`${type}::${name}`) ?? { parent: '', aliases: [], dependencies: [] };
   await pulumi.runtime.setMocks(
     {
       newResource(args) {
@@ -166,7 +169,7 @@ export async function mockEngine(options: RunOptions): Promise<MockEngine> {
     options.preview ?? false,
     organization,
   );
-  // The registration request as the engine receives it: keep its parent and aliases.
+  // The registration request as the engine receives it: keep its parent, aliases and dependencies.
   const monitor = pulumi.runtime.getMonitor() as any;
   const register = monitor.registerResource.bind(monitor);
   monitor.registerResource = (req: any, callback: unknown) => {
@@ -176,7 +179,11 @@ export async function mockEngine(options: RunOptions): Promise<MockEngine> {
         ? alias.getUrn()
         : JSON.stringify({ name: spec.getName(), type: spec.getType(), parent: spec.getParenturn() });
     });
-    registered.set(`${req.getType()}::${req.getName()}`, { parent: req.getParent(), aliases });
+    registered.set(`${req.getType()}::${req.getName()}`, {
+      parent: req.getParent(),
+      aliases,
+      dependencies: req.getDependenciesList(),
+    });
     return register(req, callback);
   };
   pulumi.runtime.setAllConfig({ 'aws:region': region, ...options.config }, options.secretKeys);
@@ -194,6 +201,8 @@ export async function mockEngine(options: RunOptions): Promise<MockEngine> {
   return { resources, find, all, settled: waitForRPCs };
 }
 
+let originalGetOutput: pulumi.StackReference['getOutput'] | undefined;
+
 /** Sets mocks and config, then imports the program (dynamically: a static import would run first). */
 export async function runProgram(programUrl: URL, options: RunOptions): Promise<ProgramRun> {
   const engine = await mockEngine(options);
@@ -202,12 +211,15 @@ export async function runProgram(programUrl: URL, options: RunOptions): Promise<
   // becoming an unhandled rejection, so the contract assertions report it instead.
   const readsByRef: { ref: pulumi.StackReference; output: string }[] = [];
   const proto = pulumi.StackReference.prototype;
+  const getOutput = (originalGetOutput ??= proto.getOutput);
   const record = function (this: pulumi.StackReference, name: pulumi.Input<string>) {
     if (typeof name !== 'string') throw new Error('stack output names must be plain strings');
     readsByRef.push({ ref: this, output: name });
-    return proto.getOutput.call(this, name);
+    return getOutput.call(this, name);
   };
+  // requireOutputValue and getOutputValue read through these two as well.
   proto.requireOutput = record;
+  proto.getOutput = record;
 
   const module = (await import(programUrl.href)) as Record<string, unknown>;
   const outputs: Record<string, unknown> = {};

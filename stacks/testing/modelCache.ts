@@ -62,6 +62,7 @@ export async function runModelCache(config: Record<string, string>, secretKeys: 
     secretKeys,
     stackOutputs: {
       [`${organization}/kokoro-foundation/dev`]: {
+        region,
         weightsBucketName: 'kokoro-dev-weights-0a1b2c3',
         weightsBucketArn: 'arn:aws:s3:::kokoro-dev-weights-0a1b2c3',
         weightsKeyArn: `arn:aws:kms:${region}:${account}:key/weights`,
