@@ -26,6 +26,7 @@ beforeAll(async () => {
 test('exports exactly the contract outputs', () => {
   expect(Object.keys(run.outputs).sort()).toEqual([...foundationOutputs].sort());
   expect(run.outputs).toMatchObject({
+    region,
     weightsBucketName: 'kokoro-dev-weights-0a1b2c3',
     weightsBucketArn: 'arn:aws:s3:::kokoro-dev-weights-0a1b2c3',
     weightsKeyArn: `arn:aws:kms:${region}:${account}:key/kokoro-dev-weights-key-key-id`,
