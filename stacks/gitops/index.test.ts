@@ -3,8 +3,9 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { organization, runProgram, type ProgramRun } from '../testing/mocks.ts';
 import { deployOrder, layers, type Layer } from './layers.ts';
+import { preRunCommands } from './settings.ts';
 
-const roleArn = 'arn:aws:iam::123456789012:role/deployer';
+const roleArn = 'arn:aws:iam::111122223333:role/deployer';
 let run: ProgramRun;
 
 beforeAll(async () => {
@@ -79,14 +80,15 @@ describe('deployment settings', () => {
     }
   });
 
-  test('each runs npm ci first and reaches AWS by OIDC with the configured role', () => {
+  test('each selects Node 24, runs npm ci first and reaches AWS by OIDC with the configured role', () => {
     for (const s of run.all('pulumiservice:index:DeploymentSettings').map((r) => r.inputs)) {
-      expect(s.operationContext.preRunCommands).toEqual([
+      expect(s.operationContext.preRunCommands).toEqual(preRunCommands);
+      expect(s.operationContext.preRunCommands.at(-1)).toBe(
         'cd "$(git rev-parse --show-toplevel)" && npm ci --no-audit --no-fund',
-      ]);
+      );
       expect(s.operationContext.options).toEqual({ skipInstallDependencies: true, skipIntermediateDeployments: true });
       expect(s.operationContext.oidc.aws.roleARN).toBe(roleArn);
-      expect(s.executorContext).toBeUndefined();
+      expect(s.executorContext).toEqual({ executorImage: 'pulumi/pulumi:3.276.0' });
     }
   });
 });
