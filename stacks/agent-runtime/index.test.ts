@@ -1,6 +1,9 @@
 // agent-runtime under Pulumi mocks: arm64 image, runtime settings and environment, JWT authorizer,
 // the outputs it reads from foundation and endpoint, and the ones it exports.
 import { beforeAll, describe, expect, test } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { agentRuntimeOutputs, endpointOutputs, foundationOutputs } from '../shared/outputs.ts';
 import { policyViolations } from '../testing/policyCheck.ts';
 import { policyDocumentsOf, referenceProblems } from '../testing/iamReference.ts';
@@ -51,8 +54,20 @@ test('outputs: ARNs, invoke URL and the exact CLI command', () => {
     agentRuntimeEndpointArn: `arn:aws:bedrock-agentcore:${region}:${account}:runtime/kokoro_dev_agent-AbCdE12345/runtime-endpoint/live`,
     invokeUrl: `https://bedrock-agentcore.${region}.amazonaws.com/runtimes/${encodeURIComponent(runtimeArn)}/invocations?qualifier=live`,
     imageUri: `${repositoryUrl}@sha256:${'ab'.repeat(32)}`,
-    cliCommand: `npm run say -- "prompt" --target ${runtimeArn} --qualifier live`,
+    cliCommand: `npm --prefix "$(git rev-parse --show-toplevel)" run say -- "prompt" --target ${runtimeArn} --qualifier live`,
   });
+});
+
+test('the CLI command finds the root `say` script from this folder, where the README leaves the user', async () => {
+  const command = run.outputs.cliCommand as string;
+  const prefix = command.slice(0, command.indexOf(' run say -- '));
+  expect(prefix).toBe('npm --prefix "$(git rev-parse --show-toplevel)"');
+  // `npm run` with no script lists the scripts of the package it resolved: the root's, with `say`.
+  const { stdout } = await promisify(execFile)('sh', ['-c', `${prefix} run`], {
+    cwd: fileURLToPath(new URL('.', import.meta.url)),
+  });
+  expect(stdout).toMatch(/^\s+say$/m);
+  expect(stdout).toContain('kokoro-speech@');
 });
 
 test('builds runtime/Dockerfile for linux/arm64 from the repository root', () => {

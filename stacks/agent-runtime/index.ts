@@ -83,4 +83,5 @@ export const agentRuntimeId = agent.runtimeId;
 export const agentRuntimeEndpointArn = agent.endpointArn;
 export const invokeUrl = pulumi.all([region, agent.runtimeArn]).apply(([r, arn]) => buildInvokeUrl(r, arn, qualifier));
 export const imageUri = image.imageUri;
-export const cliCommand = pulumi.interpolate`npm run say -- "prompt" --target ${agent.runtimeArn} --qualifier ${qualifier}`;
+// Runs from any folder of the checkout: the `say` script lives in the root package.json.
+export const cliCommand = pulumi.interpolate`npm --prefix "$(git rev-parse --show-toplevel)" run say -- "prompt" --target ${agent.runtimeArn} --qualifier ${qualifier}`;
