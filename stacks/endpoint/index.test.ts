@@ -130,6 +130,16 @@ test('alarms on 5xx, p95 latency and no instances, plus a dashboard', () => {
   ]);
   for (const alarm of alarms)
     expect(alarm.dimensions).toEqual({ EndpointName: 'kokoro-dev-tts', VariantName: 'AllTraffic' });
+  // The no-instances alarm waits for the endpoint to be InService, so the first creation does not start in ALARM.
+  const noInstances = run.find('aws:cloudwatch/metricAlarm:MetricAlarm', 'kokoro-dev-tts-no-instances');
+  const urn = (chain: string, name: string) => `urn:pulumi:dev::kokoro-endpoint::${chain}::${name}`;
+  expect(noInstances.dependencies).toContain(
+    urn('kokoro:endpoint:TtsEndpoint$aws:sagemaker/endpoint:Endpoint', 'kokoro-dev-tts'),
+  );
+  expect(noInstances.inputs).toMatchObject({ evaluationPeriods: 5, datapointsToAlarm: 5, statistic: 'SampleCount' });
+  expect(noInstances.aliases).toEqual([
+    JSON.stringify({ name: '', type: '', parent: urn('kokoro:endpoint:EndpointMonitoring', 'kokoro-dev-tts') }),
+  ]);
   const body = JSON.parse(run.find('aws:cloudwatch/dashboard:Dashboard').inputs.dashboardBody);
   expect(body.widgets).toHaveLength(4);
 });

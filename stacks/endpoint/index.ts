@@ -16,7 +16,7 @@ import {
 } from '../shared/index.ts';
 import { VariantAutoscaling } from './autoscaling.ts';
 import { chooseInferenceAmi, dockerfileCuda } from './gpuDrivers.ts';
-import { EndpointMonitoring } from './monitoring.ts';
+import { EndpointMonitoring, noInstancesAlarm } from './monitoring.ts';
 import { TtsEndpoint, weightsUnderPrefix } from './ttsEndpoint.ts';
 
 const config = new pulumi.Config();
@@ -31,6 +31,7 @@ const limits = {
   MAX_QUEUED_PER_SESSION: config.getNumber('maxQueuedPerSession'),
   MAX_SESSIONS: config.getNumber('maxSessions'),
 };
+const alarmTopicArn = config.get('alarmTopicArn');
 const tags = defaultTags({ layer: 'endpoint' });
 
 // The container is an npm workspace: the build context is the repository root.
@@ -77,7 +78,7 @@ const monitoring = new EndpointMonitoring(resourceName('tts'), {
   variantName: variant,
   region,
   latencyAlarmMs: intSetting(config, 'latencyAlarmMs', 1000, { min: 10, max: 60_000 }),
-  alarmTopicArn: config.get('alarmTopicArn'),
+  alarmTopicArn,
   tags,
 });
 
@@ -105,6 +106,13 @@ const tts = new TtsEndpoint(resourceName('tts'), {
   rollbackAlarmNames: [monitoring.errorAlarmName],
   tags,
 });
+
+// Created after the endpoint is InService. It was a child of the monitoring component: the alias keeps it.
+noInstancesAlarm(
+  resourceName('tts'),
+  { endpointName: tts.endpointName, variantName: variant, alarmTopicArn, tags },
+  { dependsOn: [tts], aliases: [{ parent: monitoring }] },
+);
 
 // Off while changing instanceType: SageMaker refuses to change the type of an autoscaled variant.
 if (config.getBoolean('autoscaling') ?? true)
