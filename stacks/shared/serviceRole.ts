@@ -6,7 +6,7 @@ import { awsScope, serviceTrustPolicy, type AwsScope, type PolicyDocument, type 
 
 export interface ServiceRoleArgs {
   /** The service principal that assumes the role; the trust policy is serviceTrustPolicy(service). */
-  service: TrustedService;
+  service: pulumi.Input<TrustedService>;
   /** The role's one inline policy. */
   policy: pulumi.Input<PolicyDocument>;
   description?: pulumi.Input<string>;
@@ -30,8 +30,8 @@ export class ServiceRole extends pulumi.ComponentResource {
       {
         description: args.description,
         assumeRolePolicy: pulumi
-          .output(scope)
-          .apply((scope) => JSON.stringify(serviceTrustPolicy(args.service, scope))),
+          .all([args.service, scope])
+          .apply(([service, scope]) => JSON.stringify(serviceTrustPolicy(service, scope))),
         maxSessionDuration: args.maxSessionDuration ?? 3600,
         tags: args.tags,
       },
