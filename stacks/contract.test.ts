@@ -40,11 +40,17 @@ function readsByProject(code: string): Record<string, string[]> {
     refs.set(m[1]!, projectNames[m[2] as keyof typeof projectNames]);
   }
   const reads: Record<string, string[]> = {};
+  const read = (ref: string, output: string) => {
+    const project = refs.get(ref);
+    if (project === undefined) throw new Error(`output '${output}' read from '${ref}', which is not a stackRef(...)`);
+    (reads[project] ??= []).push(output);
+  };
   for (const m of code.matchAll(/(\w+)\.(?:requireOutput|getOutput|requireOutputValue|getOutputValue)\('(\w+)'\)/g)) {
-    const project = refs.get(m[1]!);
-    if (project === undefined) throw new Error(`output '${m[2]}' read from '${m[1]}', which is not a stackRef(...)`);
-    (reads[project] ??= []).push(m[2]!);
+    read(m[1]!, m[2]!);
   }
+  // The shared helpers (shared/index.ts) that read a producer's output before any resource.
+  for (const m of code.matchAll(/requireProducerOutput\((\w+), '(\w+)'/g)) read(m[1]!, m[2]!);
+  for (const m of code.matchAll(/requireFoundationRegion\((\w+)\)/g)) read(m[1]!, 'region');
   return reads;
 }
 
@@ -83,5 +89,9 @@ describe('the source readers', () => {
     expect(reads).toEqual({ 'kokoro-endpoint': ['endpointNam'] });
     expect(exportedNames(producer)).not.toContain(reads['kokoro-endpoint']![0]);
     expect(() => readsByProject("other.requireOutput('x')")).toThrow(/not a stackRef/);
+    const helpers =
+      "const f = stackRef('foundationStack', projectNames.foundation);\nconst m = stackRef('modelCacheStack', projectNames.modelCache);\n" +
+      "await requireFoundationRegion(f);\nawait requireProducerOutput(m, 'include', 'x');\n";
+    expect(readsByProject(helpers)).toEqual({ 'kokoro-foundation': ['region'], 'kokoro-model-cache': ['include'] });
   });
 });

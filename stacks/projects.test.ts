@@ -16,14 +16,14 @@ const projects = [
   { file: 'Pulumi.yaml', name: projectNames.gitops },
 ];
 
-/** Config keys a program reads: config.get('k'), getNumber, getObject, require..., intSetting(config, 'k'). */
+/** Config keys a program reads: config.get('k'), getNumber, getObject, require..., intSetting/required(config, 'k'). */
 function keysRead(source: string): string[] {
   const keys = new Set<string>();
   for (const m of source.matchAll(
     /config\.(?:get|getNumber|getBoolean|getObject|require|requireNumber)(?:<[^>]*>)?\('([\w-]+)'/g,
   ))
     keys.add(m[1]!);
-  for (const m of source.matchAll(/intSetting\(config, '([\w-]+)'/g)) keys.add(m[1]!);
+  for (const m of source.matchAll(/(?:intSetting|required)\(config, '([\w-]+)'/g)) keys.add(m[1]!);
   for (const m of source.matchAll(/stackRef\('([\w-]+)'/g)) keys.add(m[1]!);
   return [...keys].sort();
 }

@@ -1,8 +1,12 @@
 // agent-runtime under Pulumi mocks: arm64 image, runtime settings and environment, JWT authorizer,
 // the outputs it reads from foundation and endpoint, and the ones it exports.
 import { beforeAll, describe, expect, test } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { agentRuntimeOutputs, endpointOutputs, foundationOutputs } from '../shared/outputs.ts';
 import { policyViolations } from '../testing/policyCheck.ts';
+import { policyDocumentsOf, referenceProblems } from '../testing/iamReference.ts';
 import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
 import { authorizerConfiguration, cognitoDiscoveryUrl, invokeUrl } from './agentRuntime.ts';
 
@@ -20,6 +24,7 @@ beforeAll(async () => {
     },
     stackOutputs: {
       [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
+        region,
         runtimeRepositoryUrl: repositoryUrl,
         agentRuntimeRoleArn: `arn:aws:iam::${account}:role/agentcore`,
         bedrockModelIds: ['us.anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-micro-v1:0'],
@@ -33,6 +38,7 @@ test('reads only outputs its producers export, and exports exactly its contract'
   expect(run.reads[`${organization}/kokoro-foundation/dev`]!.sort()).toEqual([
     'agentRuntimeRoleArn',
     'bedrockModelIds',
+    'region',
     'runtimeRepositoryUrl',
   ]);
   expect(run.reads['other-org/kokoro-endpoint/prod']).toEqual(['endpointName']);
@@ -48,8 +54,20 @@ test('outputs: ARNs, invoke URL and the exact CLI command', () => {
     agentRuntimeEndpointArn: `arn:aws:bedrock-agentcore:${region}:${account}:runtime/kokoro_dev_agent-AbCdE12345/runtime-endpoint/live`,
     invokeUrl: `https://bedrock-agentcore.${region}.amazonaws.com/runtimes/${encodeURIComponent(runtimeArn)}/invocations?qualifier=live`,
     imageUri: `${repositoryUrl}@sha256:${'ab'.repeat(32)}`,
-    cliCommand: `npm run say -- "prompt" --target ${runtimeArn} --qualifier live`,
+    cliCommand: `npm --prefix "$(git rev-parse --show-toplevel)" run say -- "prompt" --target ${runtimeArn} --qualifier live`,
   });
+});
+
+test('the CLI command finds the root `say` script from this folder, where the README leaves the user', async () => {
+  const command = run.outputs.cliCommand as string;
+  const prefix = command.slice(0, command.indexOf(' run say -- '));
+  expect(prefix).toBe('npm --prefix "$(git rev-parse --show-toplevel)"');
+  // `npm run` with no script lists the scripts of the package it resolved: the root's, with `say`.
+  const { stdout } = await promisify(execFile)('sh', ['-c', `${prefix} run`], {
+    cwd: fileURLToPath(new URL('.', import.meta.url)),
+  });
+  expect(stdout).toMatch(/^\s+say$/m);
+  expect(stdout).toContain('kokoro-speech@');
 });
 
 test('builds runtime/Dockerfile for linux/arm64 from the repository root', () => {
@@ -127,4 +145,10 @@ describe('authorizer and URL helpers', () => {
 
 test('passes every policy of the CrossGuard pack', async () => {
   expect(await policyViolations(run.resources)).toEqual([]);
+});
+
+test('creates no IAM document (its roles live in foundation, where the reference check covers them)', async () => {
+  const documents = policyDocumentsOf(run.resources);
+  expect(documents).toEqual([]);
+  expect(await referenceProblems(documents)).toEqual([]);
 });

@@ -1,14 +1,12 @@
 // agent-runtime: builds the voice-agent image (linux/arm64) and runs it on Bedrock AgentCore
 // Runtime, wired to the SageMaker endpoint and a Bedrock model the foundation role allows.
 import { fileURLToPath } from 'node:url';
-import * as aws from '@pulumi/aws';
 import * as awsx from '@pulumi/awsx';
 import * as pulumi from '@pulumi/pulumi';
-import { defaultTags, intSetting, projectNames, slug, stackRef } from '../shared/index.ts';
+import { defaultTags, intSetting, projectNames, requireFoundationRegion, slug, stackRef } from '../shared/index.ts';
 import { AgentRuntime, cognitoDiscoveryUrl, invokeUrl as buildInvokeUrl, type JwtAuthorizer } from './agentRuntime.ts';
 
 const config = new pulumi.Config();
-const region = aws.getRegionOutput().region;
 const qualifier = config.get('runtimeEndpointName') ?? 'live';
 // AgentCore names allow letters, digits and underscores only.
 const runtimeName =
@@ -22,6 +20,7 @@ const tags = defaultTags({ layer: 'agent-runtime' });
 
 const foundation = stackRef('foundationStack', projectNames.foundation);
 const endpoint = stackRef('endpointStack', projectNames.endpoint);
+const region = await requireFoundationRegion(foundation); // before anything is declared
 
 const modelIdSetting = config.get('bedrockModelId');
 const bedrockModelId = foundation.requireOutput('bedrockModelIds').apply((allowed: string[]) => {
@@ -84,4 +83,5 @@ export const agentRuntimeId = agent.runtimeId;
 export const agentRuntimeEndpointArn = agent.endpointArn;
 export const invokeUrl = pulumi.all([region, agent.runtimeArn]).apply(([r, arn]) => buildInvokeUrl(r, arn, qualifier));
 export const imageUri = image.imageUri;
-export const cliCommand = pulumi.interpolate`npm run say -- "prompt" --target ${agent.runtimeArn} --qualifier ${qualifier}`;
+// Runs from any folder of the checkout: the `say` script lives in the root package.json.
+export const cliCommand = pulumi.interpolate`npm --prefix "$(git rev-parse --show-toplevel)" run say -- "prompt" --target ${agent.runtimeArn} --qualifier ${qualifier}`;

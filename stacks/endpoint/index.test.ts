@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { endpointOutputs, foundationOutputs, modelCacheOutputs } from '../shared/outputs.ts';
 import { policyViolations } from '../testing/policyCheck.ts';
+import { policyDocumentsOf, referenceProblems } from '../testing/iamReference.ts';
 import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
 import { modelDataSource, weightsUnderPrefix } from './ttsEndpoint.ts';
 
@@ -17,13 +18,17 @@ beforeAll(async () => {
     config: { 'kokoro-endpoint:maxSessions': '64', 'kokoro-endpoint:modelCacheStack': 'weights' },
     stackOutputs: {
       [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
+        region,
         endpointName: 'kokoro-dev-tts',
         weightsBucketName: 'weights-bucket',
         weightsPrefix: 'models/',
         containerRepositoryUrl: repositoryUrl,
         sagemakerRoleArn: `arn:aws:iam::${account}:role/sagemaker`,
       }),
-      [`${organization}/kokoro-model-cache/weights`]: fakeOutputs(modelCacheOutputs, { modelDataUri }),
+      [`${organization}/kokoro-model-cache/weights`]: fakeOutputs(modelCacheOutputs, {
+        modelDataUri,
+        include: ['*.json', 'onnx/model.onnx'],
+      }),
     },
   });
 });
@@ -34,7 +39,8 @@ test('reads only outputs its producers export, and exports exactly its contract'
     `${organization}/kokoro-model-cache/weights`,
   ]);
   for (const name of run.reads[`${organization}/kokoro-foundation/dev`]!) expect(foundationOutputs).toContain(name);
-  expect(run.reads[`${organization}/kokoro-model-cache/weights`]).toEqual(['modelDataUri']);
+  expect(run.reads[`${organization}/kokoro-model-cache/weights`]!.sort()).toEqual(['include', 'modelDataUri']);
+  expect(run.reads[`${organization}/kokoro-foundation/dev`]).toContain('region');
   expect(Object.keys(run.outputs).sort()).toEqual([...endpointOutputs].sort());
   expect(run.outputs).toMatchObject({
     endpointName: 'kokoro-dev-tts',
@@ -68,7 +74,7 @@ describe('SageMaker model and endpoint', () => {
     expect(model.name).toBeUndefined(); // auto-named: a new model on every change
   });
 
-  test('variant: ml.g5.xlarge, timeouts, least outstanding requests, no volume size', () => {
+  test('variant: ml.g5.xlarge on the driver 550 AMI, timeouts, least outstanding requests, no volume size', () => {
     const config = run.find('aws:sagemaker/endpointConfiguration:EndpointConfiguration').inputs;
     expect(config.name).toBeUndefined();
     expect(config.dataCaptureConfig).toBeUndefined();
@@ -77,6 +83,7 @@ describe('SageMaker model and endpoint', () => {
         variantName: 'AllTraffic',
         modelName: run.find('aws:sagemaker/model:Model').state.name,
         instanceType: 'ml.g5.xlarge',
+        inferenceAmiVersion: 'al2-ami-sagemaker-inference-gpu-3-1',
         initialInstanceCount: 1,
         containerStartupHealthCheckTimeoutInSeconds: 600,
         modelDataDownloadTimeoutInSeconds: 600,
@@ -123,6 +130,16 @@ test('alarms on 5xx, p95 latency and no instances, plus a dashboard', () => {
   ]);
   for (const alarm of alarms)
     expect(alarm.dimensions).toEqual({ EndpointName: 'kokoro-dev-tts', VariantName: 'AllTraffic' });
+  // The no-instances alarm waits for the endpoint to be InService, so the first creation does not start in ALARM.
+  const noInstances = run.find('aws:cloudwatch/metricAlarm:MetricAlarm', 'kokoro-dev-tts-no-instances');
+  const urn = (chain: string, name: string) => `urn:pulumi:dev::kokoro-endpoint::${chain}::${name}`;
+  expect(noInstances.dependencies).toContain(
+    urn('kokoro:endpoint:TtsEndpoint$aws:sagemaker/endpoint:Endpoint', 'kokoro-dev-tts'),
+  );
+  expect(noInstances.inputs).toMatchObject({ evaluationPeriods: 5, datapointsToAlarm: 5, statistic: 'SampleCount' });
+  expect(noInstances.aliases).toEqual([
+    JSON.stringify({ name: '', type: '', parent: urn('kokoro:endpoint:EndpointMonitoring', 'kokoro-dev-tts') }),
+  ]);
   const body = JSON.parse(run.find('aws:cloudwatch/dashboard:Dashboard').inputs.dashboardBody);
   expect(body.widgets).toHaveLength(4);
 });
@@ -143,4 +160,10 @@ describe('model data checks', () => {
 
 test('passes every policy of the CrossGuard pack', async () => {
   expect(await policyViolations(run.resources)).toEqual([]);
+});
+
+test('creates no IAM document (its roles live in foundation, where the reference check covers them)', async () => {
+  const documents = policyDocumentsOf(run.resources);
+  expect(documents).toEqual([]);
+  expect(await referenceProblems(documents)).toEqual([]);
 });

@@ -1,12 +1,22 @@
 // endpoint: builds the TTS container image (linux/amd64), deploys it on a SageMaker real-time
 // endpoint with the model-cache weights, autoscales it on concurrency, and watches it.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as aws from '@pulumi/aws';
 import * as awsx from '@pulumi/awsx';
 import * as pulumi from '@pulumi/pulumi';
-import { defaultTags, intSetting, projectNames, resourceName, stackRef } from '../shared/index.ts';
+import { KOKORO_ONNX_FILES, kokoroDtypesIn } from '@kokoro-speech/weights/kokoro';
+import {
+  defaultTags,
+  intSetting,
+  projectNames,
+  requireFoundationRegion,
+  requireProducerOutput,
+  resourceName,
+  stackRef,
+} from '../shared/index.ts';
 import { VariantAutoscaling } from './autoscaling.ts';
-import { EndpointMonitoring } from './monitoring.ts';
+import { chooseInferenceAmi, dockerfileCuda } from './gpuDrivers.ts';
+import { EndpointMonitoring, noInstancesAlarm } from './monitoring.ts';
 import { TtsEndpoint, weightsUnderPrefix } from './ttsEndpoint.ts';
 
 const config = new pulumi.Config();
@@ -21,10 +31,31 @@ const limits = {
   MAX_QUEUED_PER_SESSION: config.getNumber('maxQueuedPerSession'),
   MAX_SESSIONS: config.getNumber('maxSessions'),
 };
+const alarmTopicArn = config.get('alarmTopicArn');
 const tags = defaultTags({ layer: 'endpoint' });
+
+// The container is an npm workspace: the build context is the repository root.
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const dockerfile = `${repoRoot}container/Dockerfile`;
+// The driver the instances run must run the image's CUDA (checked here, at preview).
+const inferenceAmiVersion = chooseInferenceAmi({
+  instanceType,
+  device,
+  configured: config.get('inferenceAmiVersion'),
+  imageCuda: dockerfileCuda(readFileSync(dockerfile, 'utf8')),
+});
 
 const foundation = stackRef('foundationStack', projectNames.foundation);
 const modelCache = stackRef('modelCacheStack', projectNames.modelCache);
+// Checked before anything is declared, so `pulumi preview` fails with the config key named.
+const region = await requireFoundationRegion(foundation);
+const synced = (await requireProducerOutput(modelCache, 'include', 'stacks/model-cache')) as string[];
+if (!kokoroDtypesIn(synced).includes(dtype)) {
+  throw new Error(
+    `config 'dtype' is ${dtype}, but the model-cache stack syncs no ${KOKORO_ONNX_FILES[dtype]} (its include: ${synced.join(', ')}): ` +
+      `pick one of ${kokoroDtypesIn(synced).join(', ') || '(none)'} or add the file to model-cache's 'include'`,
+  );
+}
 const endpointNameInput = foundation.requireOutput('endpointName') as pulumi.Output<string>;
 const modelDataUri = pulumi
   .all([
@@ -34,12 +65,10 @@ const modelDataUri = pulumi
   ])
   .apply(([uri, bucket, prefix]) => weightsUnderPrefix(uri as string, bucket as string, prefix as string));
 
-// The container is an npm workspace: the build context is the repository root.
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const image = new awsx.ecr.Image(resourceName('tts-image'), {
   repositoryUrl: foundation.requireOutput('containerRepositoryUrl'),
   context: repoRoot,
-  dockerfile: `${repoRoot}container/Dockerfile`,
+  dockerfile,
   target: device === 'cuda' ? 'gpu' : 'cpu',
   platform: 'linux/amd64',
 });
@@ -47,9 +76,9 @@ const image = new awsx.ecr.Image(resourceName('tts-image'), {
 const monitoring = new EndpointMonitoring(resourceName('tts'), {
   endpointName: endpointNameInput,
   variantName: variant,
-  region: aws.getRegionOutput().region,
+  region,
   latencyAlarmMs: intSetting(config, 'latencyAlarmMs', 1000, { min: 10, max: 60_000 }),
-  alarmTopicArn: config.get('alarmTopicArn'),
+  alarmTopicArn,
   tags,
 });
 
@@ -69,6 +98,7 @@ const tts = new TtsEndpoint(resourceName('tts'), {
     ),
   },
   instanceType,
+  inferenceAmiVersion,
   initialInstanceCount,
   variantName: variant,
   containerStartupTimeoutSeconds: intSetting(config, 'containerStartupTimeoutSeconds', 600, { min: 60, max: 3600 }),
@@ -76,6 +106,13 @@ const tts = new TtsEndpoint(resourceName('tts'), {
   rollbackAlarmNames: [monitoring.errorAlarmName],
   tags,
 });
+
+// Created after the endpoint is InService. It was a child of the monitoring component: the alias keeps it.
+noInstancesAlarm(
+  resourceName('tts'),
+  { endpointName: tts.endpointName, variantName: variant, alarmTopicArn, tags },
+  { dependsOn: [tts], aliases: [{ parent: monitoring }] },
+);
 
 // Off while changing instanceType: SageMaker refuses to change the type of an autoscaled variant.
 if (config.getBoolean('autoscaling') ?? true)

@@ -1,5 +1,6 @@
-// CloudWatch alarms (5xx errors, model latency, no instances reporting) and a small dashboard for
-// one endpoint variant. The 5xx alarm also rolls back blue/green deployments (see ttsEndpoint.ts).
+// CloudWatch alarms (5xx errors, model latency; no instances reporting, created once the endpoint
+// is in service) and a small dashboard for one endpoint variant. The 5xx alarm also rolls back
+// blue/green deployments (see ttsEndpoint.ts).
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
 
@@ -71,6 +72,48 @@ export function dashboardBody(endpointName: string, variantName: string, region:
   });
 }
 
+export interface NoInstancesAlarmArgs {
+  endpointName: pulumi.Input<string>;
+  variantName: string;
+  /** SNS topic notified on alarm and recovery; none when unset. */
+  alarmTopicArn?: string;
+  tags: pulumi.Input<Record<string, string>>;
+}
+
+/**
+ * Every instance reports CPUUtilization each minute; no samples for 5 minutes means no instance is
+ * up, and missing data counts as breaching. Create it once the endpoint is InService (pass the
+ * endpoint in `dependsOn`: Pulumi's create waits for InService), so it starts with instances
+ * reporting instead of spending the first creation (~10 minutes without metrics) in ALARM.
+ */
+export function noInstancesAlarm(
+  name: string,
+  args: NoInstancesAlarmArgs,
+  opts?: pulumi.CustomResourceOptions,
+): aws.cloudwatch.MetricAlarm {
+  const actions = args.alarmTopicArn === undefined ? [] : [args.alarmTopicArn];
+  return new aws.cloudwatch.MetricAlarm(
+    `${name}-no-instances`,
+    {
+      dimensions: { EndpointName: args.endpointName, VariantName: args.variantName },
+      period: 60,
+      alarmActions: actions,
+      okActions: actions,
+      tags: args.tags,
+      alarmDescription: pulumi.interpolate`${args.endpointName}: no instance is reporting metrics`,
+      namespace: '/aws/sagemaker/Endpoints',
+      metricName: 'CPUUtilization',
+      statistic: 'SampleCount',
+      comparisonOperator: 'LessThanThreshold',
+      threshold: 1,
+      evaluationPeriods: 5,
+      datapointsToAlarm: 5,
+      treatMissingData: 'breaching',
+    },
+    opts,
+  );
+}
+
 export class EndpointMonitoring extends pulumi.ComponentResource {
   declare readonly errorAlarmName: pulumi.Output<string>;
 
@@ -109,23 +152,6 @@ export class EndpointMonitoring extends pulumi.ComponentResource {
         evaluationPeriods: 5,
         datapointsToAlarm: 3,
         treatMissingData: 'notBreaching',
-      },
-      { parent: this },
-    );
-    // Every instance reports CPUUtilization each minute; no samples at all means no instance is up.
-    new aws.cloudwatch.MetricAlarm(
-      `${name}-no-instances`,
-      {
-        ...common,
-        alarmDescription: pulumi.interpolate`${args.endpointName}: no instance is reporting metrics`,
-        namespace: '/aws/sagemaker/Endpoints',
-        metricName: 'CPUUtilization',
-        statistic: 'SampleCount',
-        comparisonOperator: 'LessThanThreshold',
-        threshold: 1,
-        evaluationPeriods: 5,
-        datapointsToAlarm: 5,
-        treatMissingData: 'breaching',
       },
       { parent: this },
     );

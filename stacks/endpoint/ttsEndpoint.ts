@@ -13,6 +13,8 @@ export interface TtsEndpointArgs {
   modelDataUri: pulumi.Input<string>;
   environment: pulumi.Input<Record<string, string>>;
   instanceType: string;
+  /** InferenceAmiVersion of the variant (its GPU driver). Default: none, SageMaker's default AMI. */
+  inferenceAmiVersion?: string;
   initialInstanceCount: number;
   variantName: string;
   containerStartupTimeoutSeconds: number;
@@ -72,6 +74,7 @@ export class TtsEndpoint extends pulumi.ComponentResource {
             variantName: args.variantName,
             modelName: model.name,
             instanceType: args.instanceType,
+            ...(args.inferenceAmiVersion === undefined ? {} : { inferenceAmiVersion: args.inferenceAmiVersion }),
             initialInstanceCount: args.initialInstanceCount,
             containerStartupHealthCheckTimeoutInSeconds: args.containerStartupTimeoutSeconds,
             modelDataDownloadTimeoutInSeconds: args.modelDownloadTimeoutSeconds,

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { foundationOutputs } from '../shared/outputs.ts';
 import { policyViolations } from '../testing/policyCheck.ts';
+import { policyDocumentsOf, referenceProblems } from '../testing/iamReference.ts';
 import { account, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
 
 let run: ProgramRun;
@@ -25,14 +26,15 @@ beforeAll(async () => {
 test('exports exactly the contract outputs', () => {
   expect(Object.keys(run.outputs).sort()).toEqual([...foundationOutputs].sort());
   expect(run.outputs).toMatchObject({
+    region,
     weightsBucketName: 'kokoro-dev-weights-0a1b2c3',
     weightsBucketArn: 'arn:aws:s3:::kokoro-dev-weights-0a1b2c3',
     weightsKeyArn: `arn:aws:kms:${region}:${account}:key/kokoro-dev-weights-key-key-id`,
     weightsPrefix: 'models/',
     containerRepositoryUrl: `${account}.dkr.ecr.${region}.amazonaws.com/kokoro-dev-tts-container-0a1b2c3`,
     runtimeRepositoryUrl: `${account}.dkr.ecr.${region}.amazonaws.com/kokoro-dev-agent-runtime-0a1b2c3`,
-    sagemakerRoleArn: `arn:aws:iam::${account}:role/kokoro-dev-sagemaker-0a1b2c3`,
-    agentRuntimeRoleArn: `arn:aws:iam::${account}:role/kokoro-dev-agentcore-0a1b2c3`,
+    sagemakerRoleArn: `arn:aws:iam::${account}:role/kokoro-dev-sagemaker-role-0a1b2c3`,
+    agentRuntimeRoleArn: `arn:aws:iam::${account}:role/kokoro-dev-agentcore-role-0a1b2c3`,
     endpointName: 'kokoro-dev-tts',
   });
 });
@@ -106,7 +108,7 @@ test('repositories scan on push, keep immutable tags, encrypt, and keep the last
 
 describe('SageMaker execution role', () => {
   test('is assumable only by SageMaker for this account', () => {
-    const trust = JSON.parse(run.find('aws:iam/role:Role', 'kokoro-dev-sagemaker').inputs.assumeRolePolicy);
+    const trust = JSON.parse(run.find('aws:iam/role:Role', 'kokoro-dev-sagemaker-role').inputs.assumeRolePolicy);
     expect(trust.Statement[0]).toMatchObject({
       Principal: { Service: 'sagemaker.amazonaws.com' },
       Action: ['sts:AssumeRole'],
@@ -132,10 +134,14 @@ describe('SageMaker execution role', () => {
     expect(statement(doc, 'PullImage').Resource).toBe(
       `arn:aws:ecr:${region}:${account}:repository/kokoro-dev-tts-container-0a1b2c3`,
     );
-    expect(statement(doc, 'WriteLogs').Resource).toEqual([
-      `arn:aws:logs:${region}:${account}:log-group:/aws/sagemaker/Endpoints/kokoro-dev-tts`,
-      `arn:aws:logs:${region}:${account}:log-group:/aws/sagemaker/Endpoints/kokoro-dev-tts:log-stream:*`,
-    ]);
+    expect(statement(doc, 'EndpointLogGroup')).toMatchObject({
+      Action: ['logs:CreateLogGroup', 'logs:DescribeLogStreams'],
+      Resource: `arn:aws:logs:${region}:${account}:log-group:/aws/sagemaker/Endpoints/kokoro-dev-tts`,
+    });
+    expect(statement(doc, 'WriteLogs')).toMatchObject({
+      Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      Resource: `arn:aws:logs:${region}:${account}:log-group:/aws/sagemaker/Endpoints/kokoro-dev-tts:log-stream:*`,
+    });
     expect(run.find('aws:cloudwatch/logGroup:LogGroup').inputs).toMatchObject({
       name: '/aws/sagemaker/Endpoints/kokoro-dev-tts',
       retentionInDays: 30,
@@ -145,7 +151,7 @@ describe('SageMaker execution role', () => {
 
 describe('AgentCore runtime role', () => {
   test('trusts bedrock-agentcore from this account and region only', () => {
-    const trust = JSON.parse(run.find('aws:iam/role:Role', 'kokoro-dev-agentcore').inputs.assumeRolePolicy);
+    const trust = JSON.parse(run.find('aws:iam/role:Role', 'kokoro-dev-agentcore-role').inputs.assumeRolePolicy);
     expect(trust.Statement[0].Condition).toEqual({
       StringEquals: { 'aws:SourceAccount': account },
       ArnLike: { 'aws:SourceArn': `arn:aws:bedrock-agentcore:${region}:${account}:*` },
@@ -157,11 +163,7 @@ describe('AgentCore runtime role', () => {
     expect(statement(doc, 'InvokeEndpoint')).toEqual({
       Sid: 'InvokeEndpoint',
       Effect: 'Allow',
-      Action: [
-        'sagemaker:InvokeEndpoint',
-        'sagemaker:InvokeEndpointWithBidirectionalStream',
-        'sagemaker:InvokeEndpointWithResponseStream',
-      ],
+      Action: ['sagemaker:InvokeEndpoint', 'sagemaker:InvokeEndpointWithResponseStream'],
       Resource: `arn:aws:sagemaker:${region}:${account}:endpoint/kokoro-dev-tts`,
     });
     expect(statement(doc, 'InvokeModels').Resource).toEqual([
@@ -179,6 +181,23 @@ describe('AgentCore runtime role', () => {
       for (const s of policyOf(role).Statement) expect(s.Action.some((a: string) => a.includes('*'))).toBe(false);
     }
   });
+});
+
+test('both roles are ServiceRoles that keep the URNs of the roles foundation built before them', () => {
+  const urn = (chain: string, name: string) => `urn:pulumi:dev::kokoro-foundation::${chain}::${name}`;
+  for (const name of ['kokoro-dev-sagemaker', 'kokoro-dev-agentcore']) {
+    const component = urn('kokoro:shared:ServiceRole', name);
+    const role = run.find('aws:iam/role:Role', `${name}-role`);
+    const policy = run.find('aws:iam/rolePolicy:RolePolicy', `${name}-policy`);
+    expect([role.parent, policy.parent]).toEqual([component, component]);
+    expect(role.aliases).toContain(urn('kokoro:foundation:ServiceRole$aws:iam/role:Role', name));
+    expect(policy.aliases).toContain(
+      urn('kokoro:foundation:ServiceRole$aws:iam/rolePolicy:RolePolicy', `${name}-policy`),
+    );
+    expect(run.find('kokoro:shared:ServiceRole', name).aliases).toEqual([
+      JSON.stringify({ name: '', type: 'kokoro:foundation:ServiceRole', parent: '' }),
+    ]);
+  }
 });
 
 test('every taggable resource carries the default tags', () => {
@@ -203,4 +222,16 @@ test('every taggable resource carries the default tags', () => {
 
 test('passes every policy of the CrossGuard pack', async () => {
   expect(await policyViolations(run.resources)).toEqual([]);
+});
+
+test('every IAM document matches the service authorization reference (actions, condition keys, ARNs)', async () => {
+  const documents = policyDocumentsOf(run.resources);
+  expect(documents.map((d) => `${d.resource} ${d.property}`).sort()).toEqual([
+    'aws:iam/role:Role::kokoro-dev-agentcore-role assumeRolePolicy',
+    'aws:iam/role:Role::kokoro-dev-sagemaker-role assumeRolePolicy',
+    'aws:iam/rolePolicy:RolePolicy::kokoro-dev-agentcore-policy policy',
+    'aws:iam/rolePolicy:RolePolicy::kokoro-dev-sagemaker-policy policy',
+    'aws:s3/bucketPolicy:BucketPolicy::kokoro-dev-weights-policy policy',
+  ]);
+  expect(await referenceProblems(documents)).toEqual([]);
 });

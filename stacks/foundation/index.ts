@@ -4,8 +4,9 @@ import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
 import { defaultTags, intSetting, resourceName } from '../shared/index.ts';
 import { ImageRepository } from './imageRepository.ts';
-import { agentRuntimePolicy, sagemakerPolicy, trustPolicy } from './policies.ts';
-import { ServiceRole } from './serviceRole.ts';
+import { awsScope } from '../shared/iam.ts';
+import { ServiceRole, takesOver } from '../shared/serviceRole.ts';
+import { agentRuntimePolicy, sagemakerPolicy } from './policies.ts';
 import { WeightsBucket } from './weightsBucket.ts';
 
 const config = new pulumi.Config();
@@ -24,9 +25,22 @@ if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(endpointNameSetting)) {
 }
 const tags = defaultTags({ layer: 'foundation' });
 
-const partition = aws.getPartitionOutput().partition;
-const region = aws.getRegionOutput().region;
-const account = aws.getCallerIdentityOutput().accountId;
+const scope = awsScope();
+
+/**
+ * Until ServiceRole moved to shared/, each role here was a `kokoro:foundation:ServiceRole` named like
+ * its role (no `-role` suffix): aliases to those URNs keep existing stacks' roles and their names.
+ */
+function formerFoundationRole(name: string): pulumi.ComponentResourceOptions {
+  const oldComponent = pulumi.createUrn(name, 'kokoro:foundation:ServiceRole');
+  return takesOver(
+    {
+      role: pulumi.createUrn(name, 'aws:iam/role:Role', oldComponent),
+      policy: pulumi.createUrn(`${name}-policy`, 'aws:iam/rolePolicy:RolePolicy', oldComponent),
+    },
+    [{ type: 'kokoro:foundation:ServiceRole' }],
+  );
+}
 
 const weights = new WeightsBucket(resourceName('weights'), {
   tags,
@@ -51,54 +65,49 @@ new aws.cloudwatch.LogGroup(resourceName('endpoint-logs'), {
   tags,
 });
 
-const sagemakerRole = new ServiceRole(resourceName('sagemaker'), {
-  description: 'SageMaker execution role for the Kokoro TTS endpoint',
-  trustPolicy: pulumi
-    .all([partition, region, account])
-    .apply(([partition, region, account]) => trustPolicy('sagemaker.amazonaws.com', { partition, region, account })),
-  policy: pulumi
-    .all([partition, region, account, weights.bucketArn, weights.keyArn, containerRepository.repositoryArn])
-    .apply(([partition, region, account, bucketArn, keyArn, repositoryArn]) =>
-      sagemakerPolicy({
-        partition,
-        region,
-        account,
-        bucketArn,
-        keyArn,
-        repositoryArn,
-        weightsPrefix: weightsPrefixSetting,
-        endpointName: endpointNameSetting,
-      }),
-    ),
-  tags,
-});
-
-const agentRuntimeRole = new ServiceRole(resourceName('agentcore'), {
-  description: 'AgentCore runtime execution role for the Kokoro voice agent',
-  trustPolicy: pulumi
-    .all([partition, region, account])
-    .apply(([partition, region, account]) =>
-      trustPolicy(
-        'bedrock-agentcore.amazonaws.com',
-        { partition, region, account },
-        `arn:${partition}:bedrock-agentcore:${region}:${account}:*`,
+const sagemakerRole = new ServiceRole(
+  resourceName('sagemaker'),
+  {
+    service: 'sagemaker.amazonaws.com',
+    description: 'SageMaker execution role for the Kokoro TTS endpoint',
+    scope,
+    policy: pulumi
+      .all([scope, weights.bucketArn, weights.keyArn, containerRepository.repositoryArn])
+      .apply(([scope, bucketArn, keyArn, repositoryArn]) =>
+        sagemakerPolicy({
+          ...scope,
+          bucketArn,
+          keyArn,
+          repositoryArn,
+          weightsPrefix: weightsPrefixSetting,
+          endpointName: endpointNameSetting,
+        }),
       ),
-    ),
-  policy: pulumi
-    .all([partition, region, account, runtimeRepository.repositoryArn])
-    .apply(([partition, region, account, repositoryArn]) =>
+    tags,
+  },
+  formerFoundationRole(resourceName('sagemaker')),
+);
+
+const agentRuntimeRole = new ServiceRole(
+  resourceName('agentcore'),
+  {
+    service: 'bedrock-agentcore.amazonaws.com',
+    description: 'AgentCore runtime execution role for the Kokoro voice agent',
+    scope,
+    policy: pulumi.all([scope, runtimeRepository.repositoryArn]).apply(([scope, repositoryArn]) =>
       agentRuntimePolicy({
-        partition,
-        region,
-        account,
+        ...scope,
         repositoryArn,
         endpointName: endpointNameSetting,
         bedrockModelIds: bedrockModelIdsSetting,
       }),
     ),
-  tags,
-});
+    tags,
+  },
+  formerFoundationRole(resourceName('agentcore')),
+);
 
+export const region = scope.region; // every layer checks that it deploys here
 export const weightsBucketName = weights.bucketName;
 export const weightsBucketArn = weights.bucketArn;
 export const weightsKeyArn = weights.keyArn;

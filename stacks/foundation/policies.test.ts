@@ -56,6 +56,7 @@ test('only actions without resource-level permissions get a * resource', () => {
     'cloudwatch:PutMetricData',
     'ecr:GetAuthorizationToken',
     'ecr:GetAuthorizationToken',
+    'logs:DescribeLogGroups',
     'xray:GetSamplingRules',
     'xray:GetSamplingTargets',
     'xray:PutTelemetryRecords',

@@ -1,49 +1,13 @@
 // IAM policy documents for the SageMaker and AgentCore execution roles, as plain functions so the
 // exact actions and resources are unit-tested. Every statement names ARNs; `*` appears only where
 // the action has no resource-level permissions (ecr:GetAuthorizationToken, X-Ray, PutMetricData,
-// the last narrowed by a namespace condition).
-
-export interface PolicyDocument {
-  Version: '2012-10-17';
-  Statement: Statement[];
-}
-
-export interface Statement {
-  Sid: string;
-  Effect: 'Allow' | 'Deny';
-  Action: string[];
-  Resource?: string | string[];
-  Principal?: Record<string, string | string[]>;
-  Condition?: Record<string, Record<string, string | string[]>>;
-}
-
-export interface Scope {
-  partition: string;
-  region: string;
-  account: string;
-}
+// the last narrowed by a namespace condition, logs:DescribeLogGroups). Every action, condition key
+// and ARN is checked against AWS's service authorization reference in the stack tests. Document types and ARN builders: ../shared/iam.ts.
+import { arn, logGroupArn, logStreamArn, policyDocument, type AwsScope, type PolicyDocument } from '../shared/iam.ts';
 
 const ecrPull = ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'];
 
-/** Trust policy for a service principal, limited to calls made on behalf of this account. */
-export function trustPolicy(service: string, scope: Scope, sourceArn?: string): PolicyDocument {
-  const condition: Statement['Condition'] = { StringEquals: { 'aws:SourceAccount': scope.account } };
-  if (sourceArn !== undefined) condition.ArnLike = { 'aws:SourceArn': sourceArn };
-  return {
-    Version: '2012-10-17',
-    Statement: [
-      {
-        Sid: 'AssumeRole',
-        Effect: 'Allow',
-        Principal: { Service: service },
-        Action: ['sts:AssumeRole'],
-        Condition: condition,
-      },
-    ],
-  };
-}
-
-export interface SageMakerPolicyArgs extends Scope {
+export interface SageMakerPolicyArgs extends AwsScope {
   bucketArn: string;
   /** Key prefix of the weights, ending in '/'. */
   weightsPrefix: string;
@@ -55,42 +19,46 @@ export interface SageMakerPolicyArgs extends Scope {
 /** Read the weights prefix, pull the container image, write the endpoint's logs and metrics. */
 export function sagemakerPolicy(a: SageMakerPolicyArgs): PolicyDocument {
   if (!a.weightsPrefix.endsWith('/')) throw new Error(`weightsPrefix '${a.weightsPrefix}' must end in '/'`);
-  const logGroup = `arn:${a.partition}:logs:${a.region}:${a.account}:log-group:/aws/sagemaker/Endpoints/${a.endpointName}`;
-  return {
-    Version: '2012-10-17',
-    Statement: [
-      { Sid: 'ReadWeights', Effect: 'Allow', Action: ['s3:GetObject'], Resource: `${a.bucketArn}/${a.weightsPrefix}*` },
-      {
-        Sid: 'ListWeights',
-        Effect: 'Allow',
-        Action: ['s3:ListBucket'],
-        Resource: a.bucketArn,
-        Condition: { StringLike: { 's3:prefix': `${a.weightsPrefix}*` } },
-      },
-      {
-        Sid: 'DecryptWeights',
-        Effect: 'Allow',
-        Action: ['kms:Decrypt'],
-        Resource: a.keyArn,
-        Condition: { StringEquals: { 'kms:ViaService': `s3.${a.region}.amazonaws.com` } },
-      },
-      { Sid: 'PullImage', Effect: 'Allow', Action: ecrPull, Resource: a.repositoryArn },
-      { Sid: 'EcrLogin', Effect: 'Allow', Action: ['ecr:GetAuthorizationToken'], Resource: '*' },
-      {
-        Sid: 'WriteLogs',
-        Effect: 'Allow',
-        Action: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:DescribeLogStreams', 'logs:PutLogEvents'],
-        Resource: [logGroup, `${logGroup}:log-stream:*`],
-      },
-      {
-        Sid: 'WriteMetrics',
-        Effect: 'Allow',
-        Action: ['cloudwatch:PutMetricData'],
-        Resource: '*',
-        Condition: { StringEquals: { 'cloudwatch:namespace': ['/aws/sagemaker/Endpoints', 'AWS/SageMaker'] } },
-      },
-    ],
-  };
+  const logGroup = `/aws/sagemaker/Endpoints/${a.endpointName}`;
+  return policyDocument([
+    { Sid: 'ReadWeights', Effect: 'Allow', Action: ['s3:GetObject'], Resource: `${a.bucketArn}/${a.weightsPrefix}*` },
+    {
+      Sid: 'ListWeights',
+      Effect: 'Allow',
+      Action: ['s3:ListBucket'],
+      Resource: a.bucketArn,
+      Condition: { StringLike: { 's3:prefix': `${a.weightsPrefix}*` } },
+    },
+    {
+      Sid: 'DecryptWeights',
+      Effect: 'Allow',
+      Action: ['kms:Decrypt'],
+      Resource: a.keyArn,
+      Condition: { StringEquals: { 'kms:ViaService': `s3.${a.region}.amazonaws.com` } },
+    },
+    { Sid: 'PullImage', Effect: 'Allow', Action: ecrPull, Resource: a.repositoryArn },
+    { Sid: 'EcrLogin', Effect: 'Allow', Action: ['ecr:GetAuthorizationToken'], Resource: '*' },
+    // Each logs action takes one resource type: the group for these two, its streams for the next two.
+    {
+      Sid: 'EndpointLogGroup',
+      Effect: 'Allow',
+      Action: ['logs:CreateLogGroup', 'logs:DescribeLogStreams'],
+      Resource: logGroupArn(a, logGroup),
+    },
+    {
+      Sid: 'WriteLogs',
+      Effect: 'Allow',
+      Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      Resource: logStreamArn(a, logGroup),
+    },
+    {
+      Sid: 'WriteMetrics',
+      Effect: 'Allow',
+      Action: ['cloudwatch:PutMetricData'],
+      Resource: '*',
+      Condition: { StringEquals: { 'cloudwatch:namespace': ['/aws/sagemaker/Endpoints', 'AWS/SageMaker'] } },
+    },
+  ]);
 }
 
 /** Cross-region inference profiles carry a geography prefix: `us.anthropic...`, `global.amazon...`. */
@@ -100,21 +68,21 @@ const profilePrefix = /^(global|us|us-gov|eu|apac|jp|au|ca)\./;
  * The ARNs bedrock:InvokeModel needs for each model id. An inference profile needs its own ARN and
  * the foundation model's in every region the profile may route to (hence the region wildcard).
  */
-export function bedrockModelArns(modelIds: readonly string[], scope: Scope): string[] {
+export function bedrockModelArns(modelIds: readonly string[], scope: AwsScope): string[] {
   if (modelIds.length === 0) throw new Error('bedrockModelIds must name at least one model');
   return modelIds.flatMap((id) => {
     if (!/^[a-z0-9.:-]+$/.test(id)) throw new Error(`bedrock model id '${id}' has unexpected characters`);
     const match = profilePrefix.exec(id);
-    if (match === null) return [`arn:${scope.partition}:bedrock:${scope.region}::foundation-model/${id}`];
+    if (match === null) return [arn(scope, 'bedrock', `foundation-model/${id}`, { account: '' })];
     const baseId = id.slice(match[0].length);
     return [
-      `arn:${scope.partition}:bedrock:${scope.region}:${scope.account}:inference-profile/${id}`,
-      `arn:${scope.partition}:bedrock:*::foundation-model/${baseId}`,
+      arn(scope, 'bedrock', `inference-profile/${id}`),
+      arn(scope, 'bedrock', `foundation-model/${baseId}`, { region: '*', account: '' }),
     ];
   });
 }
 
-export interface AgentRuntimePolicyArgs extends Scope {
+export interface AgentRuntimePolicyArgs extends AwsScope {
   repositoryArn: string;
   endpointName: string;
   bedrockModelIds: readonly string[];
@@ -122,70 +90,60 @@ export interface AgentRuntimePolicyArgs extends Scope {
 
 /** Pull the runtime image, log, trace, get workload tokens, call the configured models and endpoint. */
 export function agentRuntimePolicy(a: AgentRuntimePolicyArgs): PolicyDocument {
-  const logs = `arn:${a.partition}:logs:${a.region}:${a.account}:log-group`;
-  const directory = `arn:${a.partition}:bedrock-agentcore:${a.region}:${a.account}:workload-identity-directory/default`;
-  return {
-    Version: '2012-10-17',
-    Statement: [
-      { Sid: 'PullImage', Effect: 'Allow', Action: ecrPull, Resource: a.repositoryArn },
-      { Sid: 'EcrLogin', Effect: 'Allow', Action: ['ecr:GetAuthorizationToken'], Resource: '*' },
-      {
-        Sid: 'RuntimeLogGroups',
-        Effect: 'Allow',
-        Action: ['logs:CreateLogGroup', 'logs:DescribeLogStreams'],
-        Resource: `${logs}:/aws/bedrock-agentcore/runtimes/*`,
-      },
-      { Sid: 'DescribeLogGroups', Effect: 'Allow', Action: ['logs:DescribeLogGroups'], Resource: `${logs}:*` },
-      {
-        Sid: 'RuntimeLogStreams',
-        Effect: 'Allow',
-        Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-        Resource: `${logs}:/aws/bedrock-agentcore/runtimes/*:log-stream:*`,
-      },
-      {
-        Sid: 'Tracing',
-        Effect: 'Allow',
-        Action: [
-          'xray:GetSamplingRules',
-          'xray:GetSamplingTargets',
-          'xray:PutTelemetryRecords',
-          'xray:PutTraceSegments',
-        ],
-        Resource: '*',
-      },
-      {
-        Sid: 'WriteMetrics',
-        Effect: 'Allow',
-        Action: ['cloudwatch:PutMetricData'],
-        Resource: '*',
-        Condition: { StringEquals: { 'cloudwatch:namespace': 'bedrock-agentcore' } },
-      },
-      {
-        Sid: 'WorkloadIdentity',
-        Effect: 'Allow',
-        Action: [
-          'bedrock-agentcore:GetWorkloadAccessToken',
-          'bedrock-agentcore:GetWorkloadAccessTokenForJWT',
-          'bedrock-agentcore:GetWorkloadAccessTokenForUserId',
-        ],
-        Resource: [directory, `${directory}/workload-identity/*`],
-      },
-      {
-        Sid: 'InvokeModels',
-        Effect: 'Allow',
-        Action: ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'],
-        Resource: bedrockModelArns(a.bedrockModelIds, a),
-      },
-      {
-        Sid: 'InvokeEndpoint',
-        Effect: 'Allow',
-        Action: [
-          'sagemaker:InvokeEndpoint',
-          'sagemaker:InvokeEndpointWithBidirectionalStream',
-          'sagemaker:InvokeEndpointWithResponseStream',
-        ],
-        Resource: `arn:${a.partition}:sagemaker:${a.region}:${a.account}:endpoint/${a.endpointName}`,
-      },
-    ],
-  };
+  const runtimeLogs = '/aws/bedrock-agentcore/runtimes/*';
+  const directory = arn(a, 'bedrock-agentcore', 'workload-identity-directory/default');
+  return policyDocument([
+    { Sid: 'PullImage', Effect: 'Allow', Action: ecrPull, Resource: a.repositoryArn },
+    { Sid: 'EcrLogin', Effect: 'Allow', Action: ['ecr:GetAuthorizationToken'], Resource: '*' },
+    {
+      Sid: 'RuntimeLogGroups',
+      Effect: 'Allow',
+      Action: ['logs:CreateLogGroup', 'logs:DescribeLogStreams'],
+      Resource: logGroupArn(a, runtimeLogs),
+    },
+    // DescribeLogGroups has no resource-level permissions: '*' or nothing.
+    { Sid: 'DescribeLogGroups', Effect: 'Allow', Action: ['logs:DescribeLogGroups'], Resource: '*' },
+    {
+      Sid: 'RuntimeLogStreams',
+      Effect: 'Allow',
+      Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      Resource: logStreamArn(a, runtimeLogs),
+    },
+    {
+      Sid: 'Tracing',
+      Effect: 'Allow',
+      Action: ['xray:GetSamplingRules', 'xray:GetSamplingTargets', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments'],
+      Resource: '*',
+    },
+    {
+      Sid: 'WriteMetrics',
+      Effect: 'Allow',
+      Action: ['cloudwatch:PutMetricData'],
+      Resource: '*',
+      Condition: { StringEquals: { 'cloudwatch:namespace': 'bedrock-agentcore' } },
+    },
+    {
+      Sid: 'WorkloadIdentity',
+      Effect: 'Allow',
+      Action: [
+        'bedrock-agentcore:GetWorkloadAccessToken',
+        'bedrock-agentcore:GetWorkloadAccessTokenForJWT',
+        'bedrock-agentcore:GetWorkloadAccessTokenForUserId',
+      ],
+      Resource: [directory, `${directory}/workload-identity/*`],
+    },
+    {
+      Sid: 'InvokeModels',
+      Effect: 'Allow',
+      Action: ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'],
+      Resource: bedrockModelArns(a.bedrockModelIds, a),
+    },
+    {
+      Sid: 'InvokeEndpoint',
+      Effect: 'Allow',
+      // InvokeEndpoint also authorises InvokeEndpointWithBidirectionalStream (which has no action of its own).
+      Action: ['sagemaker:InvokeEndpoint', 'sagemaker:InvokeEndpointWithResponseStream'],
+      Resource: arn(a, 'sagemaker', `endpoint/${a.endpointName}`),
+    },
+  ]);
 }

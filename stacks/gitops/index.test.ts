@@ -3,14 +3,22 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { organization, runProgram, type ProgramRun } from '../testing/mocks.ts';
 import { deployOrder, layers, type Layer } from './layers.ts';
+import { preRunCommands } from './settings.ts';
 
-const roleArn = 'arn:aws:iam::123456789012:role/deployer';
+const roleArn = 'arn:aws:iam::111122223333:role/deployer';
 let run: ProgramRun;
 
 beforeAll(async () => {
   run = await runProgram(new URL('./index.ts', import.meta.url), {
     project: 'kokoro-gitops',
     config: { 'kokoro-gitops:repository': 'acme/kokoro-speech', 'kokoro-gitops:awsRoleArn': roleArn },
+    // The layer stacks exist (freshly initialised: no outputs yet).
+    stackOutputs: Object.fromEntries(
+      ['kokoro-foundation', 'kokoro-model-cache', 'kokoro-endpoint', 'kokoro-agent-runtime'].map((p) => [
+        `${organization}/${p}/dev`,
+        {},
+      ]),
+    ),
   });
 });
 
@@ -25,27 +33,23 @@ test('exports the managed stacks in deploy order', () => {
 describe('deployment settings', () => {
   test('each layer deploys from its folder on push and previews pull requests, filtered to its paths', () => {
     const settings = run.all('pulumiservice:index:DeploymentSettings').map((r) => r.inputs);
+    const common = ['stacks/shared/**', 'stacks/package.json', 'package.json', 'package-lock.json'];
     expect(settings.map((s) => [s.project, s.sourceContext.git.repoDir, s.vcs.paths])).toEqual([
-      [
-        'kokoro-foundation',
-        'stacks/foundation',
-        ['stacks/foundation/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json'],
-      ],
-      [
-        'kokoro-model-cache',
-        'stacks/model-cache',
-        ['stacks/model-cache/**', 'weights/**', 'stacks/shared/**', 'stacks/package.json', 'package-lock.json'],
-      ],
+      ['kokoro-foundation', 'stacks/foundation', ['stacks/foundation/**', ...common]],
+      ['kokoro-model-cache', 'stacks/model-cache', ['stacks/model-cache/**', 'weights/**', ...common]],
       [
         'kokoro-endpoint',
         'stacks/endpoint',
         [
           'stacks/endpoint/**',
           'container/**',
-          'protocol/**',
-          'stacks/shared/**',
-          'stacks/package.json',
-          'package-lock.json',
+          'protocol/src/**',
+          'protocol/package.json',
+          'sagemaker/package.json',
+          'runtime/package.json',
+          'local/package.json',
+          'weights/package.json',
+          ...common,
         ],
       ],
       [
@@ -53,11 +57,15 @@ describe('deployment settings', () => {
         'stacks/agent-runtime',
         [
           'stacks/agent-runtime/**',
-          'runtime/**',
-          'protocol/**',
-          'stacks/shared/**',
-          'stacks/package.json',
-          'package-lock.json',
+          'runtime/src/**',
+          'runtime/package.json',
+          'runtime/Dockerfile',
+          'runtime/Dockerfile.dockerignore',
+          'protocol/src/**',
+          'protocol/package.json',
+          'sagemaker/src/client/**',
+          'sagemaker/package.json',
+          ...common,
         ],
       ],
     ]);
@@ -72,16 +80,28 @@ describe('deployment settings', () => {
     }
   });
 
-  test('each runs npm ci first and reaches AWS by OIDC with the configured role', () => {
+  test('each selects Node 24, runs npm ci first and reaches AWS by OIDC with the configured role', () => {
     for (const s of run.all('pulumiservice:index:DeploymentSettings').map((r) => r.inputs)) {
-      expect(s.operationContext.preRunCommands).toEqual([
+      expect(s.operationContext.preRunCommands).toEqual(preRunCommands);
+      expect(s.operationContext.preRunCommands.at(-1)).toBe(
         'cd "$(git rev-parse --show-toplevel)" && npm ci --no-audit --no-fund',
-      ]);
+      );
       expect(s.operationContext.options).toEqual({ skipInstallDependencies: true, skipIntermediateDeployments: true });
       expect(s.operationContext.oidc.aws.roleARN).toBe(roleArn);
-      expect(s.executorContext).toBeUndefined();
+      expect(s.executorContext).toEqual({ executorImage: 'pulumi/pulumi:3.276.0' });
     }
   });
+});
+
+test('each layer stack is read before its settings are created, so a missing stack fails the preview first', () => {
+  const settings = run.all('pulumiservice:index:DeploymentSettings');
+  expect(settings).toHaveLength(4);
+  for (const s of settings) {
+    const key = s.name.replace(/-deployments$/, '');
+    const stack = run.find('pulumi:pulumi:StackReference', `${key}-stack`);
+    expect(stack.inputs.name).toBe(`${organization}/${s.inputs.project}/dev`);
+    expect(s.dependencies).toContain(`urn:pulumi:dev::kokoro-gitops::pulumi:pulumi:StackReference::${key}-stack`);
+  }
 });
 
 test('webhooks deploy the next layer after a successful update, in order', () => {

@@ -4,33 +4,39 @@
 import * as pulumi from '@pulumi/pulumi';
 import * as service from '@pulumi/pulumiservice';
 import { deployOrder, layers } from './layers.ts';
+import { preRunCommands, readSettings } from './settings.ts';
 
-const config = new pulumi.Config();
-const organization = config.get('organization') ?? pulumi.getOrganization();
-const layerStack = config.get('layerStack') ?? pulumi.getStack();
-const repository = config.require('repository');
-const branch = config.get('branch') ?? 'main';
-const awsRoleArn = config.require('awsRoleArn');
-const executorImage = config.get('executorImage');
-if (!/^[\w.-]+\/[\w.-]+$/.test(repository))
-  throw new Error(`config 'repository' must be 'owner/name', got '${repository}'`);
+const { organization, layerStack, repository, branch, awsRoleArn, executorImage } = readSettings(new pulumi.Config(), {
+  organization: pulumi.getOrganization(),
+  stack: pulumi.getStack(),
+});
 
 const settings = new Map<string, service.DeploymentSettings>();
 for (const layer of deployOrder(layers)) {
-  const stackSettings = new service.DeploymentSettings(`${layer.key}-deployments`, {
-    organization,
-    project: layer.project,
-    stack: layerStack,
-    sourceContext: { git: { branch: `refs/heads/${branch}`, repoDir: layer.repoDir } },
-    vcs: { provider: 'github', repository, deployCommits: true, previewPullRequests: true, paths: layer.paths },
-    operationContext: {
-      // One clean install of the whole workspace tree (the programs import sibling workspaces).
-      preRunCommands: ['cd "$(git rev-parse --show-toplevel)" && npm ci --no-audit --no-fund'],
-      options: { skipInstallDependencies: true, skipIntermediateDeployments: true },
-      oidc: { aws: { roleARN: awsRoleArn, sessionName: `pulumi-deployments-${layer.key}` } },
-    },
-    ...(executorImage === undefined ? {} : { executorContext: { executorImage } }),
+  // Settings need the layer stack to exist (`pulumi stack init` in its folder first, see stacks/README.md).
+  // Reading it makes a missing one fail the preview ("unknown stack <org>/<project>/<stack>") before
+  // any settings or webhook is created; 'organization' and 'layerStack' pick the name.
+  const stack = new pulumi.StackReference(`${layer.key}-stack`, {
+    name: `${organization}/${layer.project}/${layerStack}`,
   });
+  const stackSettings = new service.DeploymentSettings(
+    `${layer.key}-deployments`,
+    {
+      organization,
+      project: layer.project,
+      stack: layerStack,
+      sourceContext: { git: { branch: `refs/heads/${branch}`, repoDir: layer.repoDir } },
+      vcs: { provider: 'github', repository, deployCommits: true, previewPullRequests: true, paths: layer.paths },
+      operationContext: {
+        // Node 24, checked, then one clean install of the whole workspace tree at the root.
+        preRunCommands,
+        options: { skipInstallDependencies: true, skipIntermediateDeployments: true },
+        oidc: { aws: { roleARN: awsRoleArn, sessionName: `pulumi-deployments-${layer.key}` } },
+      },
+      executorContext: { executorImage },
+    },
+    { dependsOn: [stack] },
+  );
   settings.set(layer.key, stackSettings);
 
   if (layer.after !== undefined) {

@@ -7,40 +7,64 @@ export interface Layer {
   project: string;
   /** Folder of the layer's Pulumi.yaml, relative to the repository root. */
   repoDir: string;
-  /** Pushes touching these paths redeploy the layer: its folder, the code it builds, the lock file. */
+  /** Pushes touching these paths redeploy the layer: its folder, the code it builds, what npm ci installs. */
   paths: string[];
   /** The layer whose successful update deploys this one (by webhook), if any. */
   after?: string;
 }
 
-const common = ['stacks/shared/**', 'stacks/package.json', 'package-lock.json'];
+/** Every layer runs `npm ci` at the repository root (preRunCommands): these decide what it installs. */
+const install = ['package.json', 'package-lock.json'];
+/** What every stack program imports or installs beside its own folder. */
+const stacks = ['stacks/shared/**', 'stacks/package.json'];
+/**
+ * Both Dockerfiles run `npm ci` from the root lock file, so each copies every workspace's manifest;
+ * container/package.json and stacks/package.json are covered by the endpoint's other paths.
+ */
+const otherManifests = ['protocol', 'sagemaker', 'runtime', 'local', 'weights'].map((w) => `${w}/package.json`);
 
 export const layers: Layer[] = [
   {
     key: 'foundation',
     project: projectNames.foundation,
     repoDir: 'stacks/foundation',
-    paths: ['stacks/foundation/**', ...common],
+    paths: ['stacks/foundation/**', ...stacks, ...install],
   },
   {
+    // The sync Lambdas bundle the weights workspace.
     key: 'model-cache',
     project: projectNames.modelCache,
     repoDir: 'stacks/model-cache',
-    paths: ['stacks/model-cache/**', 'weights/**', ...common],
+    paths: ['stacks/model-cache/**', 'weights/**', ...stacks, ...install],
     after: 'foundation',
   },
   {
+    // The Kokoro image (container/Dockerfile): the server, the protocol it speaks, every manifest.
     key: 'endpoint',
     project: projectNames.endpoint,
     repoDir: 'stacks/endpoint',
-    paths: ['stacks/endpoint/**', 'container/**', 'protocol/**', ...common],
+    paths: ['stacks/endpoint/**', 'container/**', 'protocol/src/**', ...otherManifests, ...stacks, ...install],
     after: 'model-cache',
   },
   {
+    // The agent image (runtime/Dockerfile): the agent, the protocol, the SageMaker client. Not the
+    // page or CLI (local/) nor the local SageMaker router (sagemaker/src/router/): neither ships.
     key: 'agent-runtime',
     project: projectNames.agentRuntime,
     repoDir: 'stacks/agent-runtime',
-    paths: ['stacks/agent-runtime/**', 'runtime/**', 'protocol/**', ...common],
+    paths: [
+      'stacks/agent-runtime/**',
+      'runtime/src/**',
+      'runtime/package.json',
+      'runtime/Dockerfile',
+      'runtime/Dockerfile.dockerignore',
+      'protocol/src/**',
+      'protocol/package.json',
+      'sagemaker/src/client/**',
+      'sagemaker/package.json',
+      ...stacks,
+      ...install,
+    ],
     after: 'endpoint',
   },
 ];

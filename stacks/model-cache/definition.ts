@@ -10,12 +10,19 @@ export interface SyncDefinitionArgs {
   manifestFunctionArn: string;
   /** Files copied at once. Default 8. */
   maxConcurrency?: number;
-  /** Seconds one copy may take (the copy Lambda's timeout). Default 900. */
-  copyTimeoutSeconds?: number;
+  /** The Lambdas' own timeouts in seconds. Default resolve 120, copy 900, manifest 120. */
+  functionTimeoutSeconds?: Partial<Record<'resolve' | 'copy' | 'manifest', number>>;
 }
+
+/**
+ * Seconds a Task waits beyond its Lambda's own timeout. The Lambda times out first and its error
+ * (retried below) arrives before the Task's own States.Timeout, which no Retry here matches.
+ */
+export const TASK_TIMEOUT_MARGIN_SECONDS = 60;
 
 /** Lambda service hiccups and throttles (Lambda.TooManyRequestsException): retried with backoff. */
 export const LAMBDA_TRANSIENT_ERRORS = [
+  'Lambda.ClientExecutionTimeoutException',
   'Lambda.ServiceException',
   'Lambda.AWSLambdaException',
   'Lambda.SdkClientException',
@@ -24,6 +31,13 @@ export const LAMBDA_TRANSIENT_ERRORS = [
 
 /** Errors our handlers mark retryable (weights/src/errors.ts): Hub 429 and 5xx, broken downloads. */
 export const HUB_TRANSIENT_ERRORS = ['HubThrottled', 'HubUnavailable', 'DownloadInterrupted'];
+
+/**
+ * A function that ran out of time: Step Functions reports unhandled Lambda errors, timeouts among
+ * them, as Lambda.Unknown; newer runtimes name a timeout Sandbox.Timedout. Retried twice: a copy
+ * starts its file again, and what was slow (the Hub, the network) often is not the second time.
+ */
+export const LAMBDA_TIMEOUT_ERRORS = ['Sandbox.Timedout', 'Lambda.Unknown'];
 
 const retry = [
   {
@@ -42,12 +56,18 @@ const retry = [
     MaxDelaySeconds: 120,
     JitterStrategy: 'FULL',
   },
+  { ErrorEquals: LAMBDA_TIMEOUT_ERRORS, IntervalSeconds: 5, MaxAttempts: 2, BackoffRate: 2, JitterStrategy: 'FULL' },
 ];
 const catchAll = [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'SyncFailed' }];
 
 export function buildSyncDefinition(args: SyncDefinitionArgs): Record<string, unknown> {
   const maxConcurrency = args.maxConcurrency ?? 8;
-  const copyTimeout = args.copyTimeoutSeconds ?? 900;
+  const lambdaTimeout = { resolve: 120, copy: 900, manifest: 120, ...args.functionTimeoutSeconds };
+  for (const [fn, seconds] of Object.entries(lambdaTimeout)) {
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > 900)
+      throw new Error(`functionTimeoutSeconds.${fn} must be an integer in [1, 900] (Lambda's range), got ${seconds}`);
+  }
+  const taskTimeout = (fn: keyof typeof lambdaTimeout) => lambdaTimeout[fn] + TASK_TIMEOUT_MARGIN_SECONDS;
   if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1 || maxConcurrency > 40) {
     throw new Error(`maxConcurrency must be an integer in [1, 40], got ${maxConcurrency}`);
   }
@@ -68,7 +88,7 @@ export function buildSyncDefinition(args: SyncDefinitionArgs): Record<string, un
         Type: 'Task',
         Comment: 'Resolve the revision to a commit and list the included files with sizes and digests.',
         Resource: args.resolveFunctionArn,
-        TimeoutSeconds: 120,
+        TimeoutSeconds: taskTimeout('resolve'),
         Retry: retry,
         Catch: catchAll,
         Next: 'CopyFiles',
@@ -92,7 +112,7 @@ export function buildSyncDefinition(args: SyncDefinitionArgs): Record<string, un
             CopyFile: {
               Type: 'Task',
               Resource: args.copyFunctionArn,
-              TimeoutSeconds: copyTimeout,
+              TimeoutSeconds: taskTimeout('copy'),
               Retry: retry,
               End: true,
             },
@@ -113,7 +133,7 @@ export function buildSyncDefinition(args: SyncDefinitionArgs): Record<string, un
           'keyPrefix.$': '$.keyPrefix',
           'files.$': '$.copied',
         },
-        TimeoutSeconds: 120,
+        TimeoutSeconds: taskTimeout('manifest'),
         Retry: retry,
         Catch: catchAll,
         End: true,

@@ -11,7 +11,7 @@ import { buildSyncDefinition } from './definition.ts';
 import { handler as copyHandler } from './handlers/copy.ts';
 import { handler as manifestHandler } from './handlers/manifest.ts';
 import { handler as resolveHandler } from './handlers/resolve.ts';
-import { startSfnStandIn } from './sfnStandIn.ts';
+import { startSfnStandIn } from '../testing/sfnStandIn.ts';
 import { executionName, runSyncExecution, type SyncRequest } from './syncExecution.ts';
 
 const REPO = 'onnx-community/Kokoro-82M-v1.0-ONNX';
@@ -205,6 +205,32 @@ describe('weight sync state machine, executed locally', () => {
     expect(output).toMatchObject({ commit: next, filesCopied: 5 });
     expect(retried('Resolve')).toBeGreaterThanOrEqual(1);
     expect(retried('CopyFile')).toBeGreaterThanOrEqual(2);
+  });
+
+  test('a copy that runs out of time, and a Lambda client timeout, are retried', async () => {
+    const next = hub.addCommit(REPO, { ...files, 'tokenizer.json': '{"version":"5"}' }, 'v5');
+    const failOnce = (name: string, handler: (input: any) => Promise<any>) => {
+      let failed = false;
+      return async (input: any) => {
+        if (!failed) {
+          failed = true;
+          throw Object.assign(new Error('Task timed out after 900.00 seconds'), { name });
+        }
+        return handler(input);
+      };
+    };
+    const output = await execute(
+      { revision: 'v5' },
+      {
+        wrap: {
+          Resolve: failOnce('Lambda.ClientExecutionTimeoutException', resolveHandler),
+          CopyFile: failOnce('Sandbox.Timedout', copyHandler),
+          WriteManifest: failOnce('Lambda.Unknown', manifestHandler),
+        },
+      },
+    );
+    expect(output).toMatchObject({ commit: next, filesCopied: 5 });
+    expect([retried('Resolve'), retried('CopyFile'), retried('WriteManifest')]).toEqual([1, 1, 1]);
   });
 
   test('a failure names the cause in the execution error', async () => {

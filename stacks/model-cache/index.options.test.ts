@@ -2,7 +2,8 @@
 // pinned commit), a Hugging Face token kept in a stack secret, other concurrency and part size.
 import { beforeAll, expect, test } from '@jest/globals';
 import { policyViolations } from '../testing/policyCheck.ts';
-import { account, region, runModelCache } from './testHarness.ts';
+import { policyDocumentsOf, referenceProblems } from '../testing/iamReference.ts';
+import { account, region, runModelCache } from '../testing/modelCache.ts';
 
 const commit = 'c'.repeat(40);
 let run: Awaited<ReturnType<typeof runModelCache>>;
@@ -65,4 +66,11 @@ test('concurrency, part size and includes reach the state machine and the Lambda
 
 test('passes the project CrossGuard policies', async () => {
   expect(await policyViolations(run.resources)).toEqual([]);
+});
+
+test('every IAM document matches the service authorization reference, the token statements included', async () => {
+  const documents = policyDocumentsOf(run.resources);
+  expect(documents).toHaveLength(8);
+  expect(documents.flatMap((d) => d.statements.map((s) => s.Sid))).toContain('ReadHubToken');
+  expect(await referenceProblems(documents)).toEqual([]);
 });

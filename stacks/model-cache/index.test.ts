@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { KOKORO_ONNX_REPO, KOKORO_ONNX_REVISION, KOKORO_SYNC_INCLUDES } from '@kokoro-speech/weights/kokoro';
 import { modelCacheOutputs } from '../shared/index.ts';
 import { policyViolations } from '../testing/policyCheck.ts';
-import { account, region, runModelCache } from './testHarness.ts';
+import { policyDocumentsOf, referenceProblems } from '../testing/iamReference.ts';
+import { account, region, runModelCache } from '../testing/modelCache.ts';
 
 let run: Awaited<ReturnType<typeof runModelCache>>;
 const prefix = `models/${KOKORO_ONNX_REPO}/${KOKORO_ONNX_REVISION}/`;
@@ -19,6 +20,7 @@ test('exports exactly the contract outputs, from the finished sync', () => {
     commit: KOKORO_ONNX_REVISION,
     stateMachineArn: `arn:aws:states:${region}:${account}:stateMachine:kokoro-dev-weight-sync`,
     manifestKey: `${prefix}manifest.json`,
+    include: [...KOKORO_SYNC_INCLUDES],
   });
   expect(String(run.outputs.modelDataUri).endsWith('/')).toBe(true);
 });
@@ -91,6 +93,21 @@ describe('Lambdas', () => {
   });
 });
 
+test('the four roles are ServiceRoles that keep the URNs of the roles built here before them', () => {
+  const urn = (chain: string, name: string) => `urn:pulumi:dev::kokoro-model-cache::${chain}::${name}`;
+  const sync = 'kokoro:model-cache:WeightSync';
+  const names = ['resolve', 'copy', 'manifest'].map((fn) => `kokoro-dev-weight-sync-${fn}`);
+  for (const name of [...names, 'kokoro-dev-weight-sync']) {
+    const role = run.find('aws:iam/role:Role', `${name}-role`);
+    const policy = run.find('aws:iam/rolePolicy:RolePolicy', `${name}-policy`);
+    const component = urn(`${sync}$kokoro:shared:ServiceRole`, name);
+    expect([role.parent, policy.parent]).toEqual([component, component]);
+    expect(role.aliases).toEqual([urn(`${sync}$aws:iam/role:Role`, `${name}-role`)]);
+    expect(policy.aliases).toEqual([urn(`${sync}$aws:iam/rolePolicy:RolePolicy`, `${name}-policy`)]);
+  }
+  expect(run.all('kokoro:shared:ServiceRole')).toHaveLength(4);
+});
+
 describe('state machine', () => {
   test('is a standard workflow with full logging and tracing, invoking the three functions', () => {
     const machine = run.find('aws:sfn/stateMachine:StateMachine');
@@ -110,6 +127,15 @@ describe('state machine', () => {
     expect(definition.States.CopyFiles.ItemProcessor.States.CopyFile.Resource).toBe(fn('copy'));
     expect(definition.States.CopyFiles.MaxConcurrency).toBe(8);
     expect(definition.States.WriteManifest.Resource).toBe(fn('manifest'));
+    const lambdaTimeout = (name: string) =>
+      run.find('aws:lambda/function:Function', `kokoro-dev-weight-sync-${name}`).inputs.timeout as number;
+    for (const [name, task] of [
+      ['resolve', definition.States.Resolve],
+      ['copy', definition.States.CopyFiles.ItemProcessor.States.CopyFile],
+      ['manifest', definition.States.WriteManifest],
+    ] as const) {
+      expect(task.TimeoutSeconds).toBeGreaterThan(lambdaTimeout(name)); // the Lambda's timeout comes first
+    }
     const policy = JSON.parse(run.find('aws:iam/rolePolicy:RolePolicy', 'kokoro-dev-weight-sync-policy').inputs.policy);
     expect(policy.Statement[0].Resource).toEqual(['resolve', 'copy', 'manifest'].flatMap((n) => [fn(n), `${fn(n)}:*`]));
   });
@@ -121,4 +147,18 @@ describe('state machine', () => {
 
 test('passes the project CrossGuard policies', async () => {
   expect(await policyViolations(run.resources)).toEqual([]);
+});
+
+test('every IAM document matches the service authorization reference (actions, condition keys, ARNs)', async () => {
+  const documents = policyDocumentsOf(run.resources);
+  expect(documents.map((d) => `${d.resource} ${d.property}`).sort()).toEqual(
+    ['copy', 'manifest', 'resolve', '']
+      .map((fn) => `kokoro-dev-weight-sync${fn === '' ? '' : `-${fn}`}`)
+      .flatMap((name) => [
+        `aws:iam/role:Role::${name}-role assumeRolePolicy`,
+        `aws:iam/rolePolicy:RolePolicy::${name}-policy policy`,
+      ])
+      .sort(),
+  );
+  expect(await referenceProblems(documents)).toEqual([]);
 });

@@ -4,7 +4,7 @@
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
 import { modelKeyPrefix } from '@kokoro-speech/weights/layout';
-import { defaultTags, projectNames, resourceName, stackRef } from '../shared/index.ts';
+import { defaultTags, projectNames, requireFoundationRegion, resourceName, stackRef } from '../shared/index.ts';
 import { readSettings } from './settings.ts';
 import { SyncExecution } from './syncExecution.ts';
 import { WeightSync } from './weightSync.ts';
@@ -15,6 +15,7 @@ const settings = readSettings(config, hfToken !== undefined);
 const tags = defaultTags({ layer: 'model-cache' });
 
 const foundation = stackRef('foundationStack', projectNames.foundation);
+const region = await requireFoundationRegion(foundation);
 const bucketName = foundation.requireOutput('weightsBucketName') as pulumi.Output<string>;
 const prefix = foundation.requireOutput('weightsPrefix') as pulumi.Output<string>;
 
@@ -55,7 +56,7 @@ const request = pulumi.all([bucketName, prefix]).apply(([bucket, prefix]) => ({
 const synced = settings.syncOnUp
   ? new SyncExecution(resourceName('weight-sync-run'), {
       stateMachineArn: weightSync.stateMachineArn,
-      region: aws.getRegionOutput().region,
+      region,
       request,
     })
   : undefined;
@@ -65,3 +66,4 @@ export const modelDataUri = synced?.modelDataUri ?? pulumi.interpolate`s3://${bu
 export const commit = synced?.commit ?? pulumi.output(settings.revision);
 export const stateMachineArn = weightSync.stateMachineArn;
 export const manifestKey = synced?.manifestKey ?? pulumi.interpolate`${keyPrefix}manifest.json`;
+export const include = settings.include; // the endpoint checks that its dtype's file is among them

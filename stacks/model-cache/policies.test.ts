@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { functionPolicy, serviceTrustPolicy, stateMachinePolicy, type FunctionPolicyArgs } from './policies.ts';
+import type { PolicyDocument } from '../shared/iam.ts';
+import { functionPolicy, stateMachinePolicy, type FunctionPolicyArgs } from './policies.ts';
 
 const context = { partition: 'aws', region: 'us-east-1', account: '123456789012' };
 const args: FunctionPolicyArgs = {
@@ -10,9 +11,8 @@ const args: FunctionPolicyArgs = {
   prefix: 'models/',
   secretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:hf-AbCdEf',
 };
-const actions = (doc: { Statement: Record<string, unknown>[] }) => doc.Statement.flatMap((s) => [s['Action']].flat());
-const sid = (doc: { Statement: Record<string, unknown>[] }, name: string) =>
-  doc.Statement.find((s) => s['Sid'] === name);
+const actions = (doc: PolicyDocument) => doc.Statement.flatMap((s) => [s['Action']].flat());
+const sid = (doc: PolicyDocument, name: string) => doc.Statement.find((s) => s['Sid'] === name);
 
 describe('function policies', () => {
   test('resolve only logs, traces and reads the token secret', () => {
@@ -42,6 +42,16 @@ describe('function policies', () => {
       Resource: args.keyArn,
       Condition: { StringEquals: { 'kms:ViaService': 's3.us-east-1.amazonaws.com' } },
     });
+    expect(sid(doc, 'TellMissingObjects')).toEqual({
+      Sid: 'TellMissingObjects',
+      Effect: 'Allow',
+      Action: 's3:ListBucket',
+      Resource: 'arn:aws:s3:::weights',
+      Condition: { StringLike: { 's3:prefix': 'models/*' } },
+    });
+    expect(sid(functionPolicy('manifest', args), 'TellMissingObjects')).toMatchObject({
+      Condition: { StringLike: { 's3:prefix': 'models/*' } },
+    });
     expect(actions(doc)).not.toContain('s3:DeleteObject');
     expect(doc.Statement.every((s) => s['Resource'] !== 'arn:aws:s3:::weights/*')).toBe(true);
   });
@@ -64,18 +74,5 @@ test('the state machine invokes exactly its functions and their versions', () =>
       'arn:aws:lambda:us-east-1:123456789012:function:a',
       'arn:aws:lambda:us-east-1:123456789012:function:a:*',
     ],
-  });
-});
-
-test('trust policies are limited to this account and source', () => {
-  expect(
-    serviceTrustPolicy('states.amazonaws.com', context, 'arn:aws:states:us-east-1:123456789012:stateMachine:*')
-      .Statement[0],
-  ).toMatchObject({
-    Principal: { Service: 'states.amazonaws.com' },
-    Condition: {
-      StringEquals: { 'aws:SourceAccount': '123456789012' },
-      ArnLike: { 'aws:SourceArn': 'arn:aws:states:us-east-1:123456789012:stateMachine:*' },
-    },
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startSfnStandIn, type SfnStandIn } from './sfnStandIn.ts';
+import { startSfnStandIn, type SfnStandIn } from '../testing/sfnStandIn.ts';
 import { syncProvider, type SyncRequest } from './syncExecution.ts';
 
 const commit = 'd'.repeat(40);

@@ -5,7 +5,9 @@ import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
 import { handlerArchive } from './bundle.ts';
 import { buildSyncDefinition } from './definition.ts';
-import { functionPolicy, serviceTrustPolicy, stateMachinePolicy, type SyncFunction } from './policies.ts';
+import { awsScope } from '../shared/iam.ts';
+import { ServiceRole, takesOver } from '../shared/serviceRole.ts';
+import { functionPolicy, stateMachinePolicy, type SyncFunction } from './policies.ts';
 
 export interface WeightSyncArgs {
   bucketName: pulumi.Input<string>;
@@ -51,9 +53,17 @@ export class WeightSync extends pulumi.ComponentResource {
     super('kokoro:model-cache:WeightSync', name, {}, opts);
     const parent = { parent: this };
     const retentionInDays = args.logRetentionDays ?? 30;
-    const partition = aws.getPartitionOutput({}, parent).partition;
-    const region = aws.getRegionOutput({}, parent).region;
-    const account = aws.getCallerIdentityOutput({}, parent).accountId;
+    const scope = awsScope(parent);
+    // Each role and policy pair was built here by hand, as direct children of this component, until
+    // ServiceRole existed: the same names there, aliased to the old URNs so existing stacks keep them.
+    const serviceRole = (roleName: string, args: ConstructorParameters<typeof ServiceRole>[1]) =>
+      new ServiceRole(roleName, args, {
+        ...parent,
+        ...takesOver({
+          role: pulumi.createUrn(`${roleName}-role`, 'aws:iam/role:Role', this),
+          policy: pulumi.createUrn(`${roleName}-policy`, 'aws:iam/rolePolicy:RolePolicy', this),
+        }),
+      });
 
     const functions = (['resolve', 'copy', 'manifest'] as const).map((fn) => {
       const functionName = `${name}-${fn}`;
@@ -62,42 +72,17 @@ export class WeightSync extends pulumi.ComponentResource {
         { name: `/aws/lambda/${functionName}`, retentionInDays, tags: args.tags },
         parent,
       );
-      const role = new aws.iam.Role(
-        `${functionName}-role`,
-        {
-          description: functionSettings[fn].description,
-          assumeRolePolicy: pulumi
-            .all([partition, region, account])
-            .apply(([partition, region, account]) =>
-              JSON.stringify(serviceTrustPolicy('lambda.amazonaws.com', { partition, region, account })),
-            ),
-          tags: args.tags,
-        },
-        parent,
-      );
-      const policy = new aws.iam.RolePolicy(
-        `${functionName}-policy`,
-        {
-          role: role.name,
-          policy: pulumi
-            .all([
-              partition,
-              region,
-              account,
-              logGroup.arn,
-              args.bucketArn,
-              args.keyArn,
-              args.prefix,
-              args.hfTokenSecretArn,
-            ])
-            .apply(([partition, region, account, logGroupArn, bucketArn, keyArn, prefix, secretArn]) =>
-              JSON.stringify(
-                functionPolicy(fn, { partition, region, account, logGroupArn, bucketArn, keyArn, prefix, secretArn }),
-              ),
-            ),
-        },
-        parent,
-      );
+      const role = serviceRole(functionName, {
+        service: 'lambda.amazonaws.com',
+        description: functionSettings[fn].description,
+        scope,
+        policy: pulumi
+          .all([scope, logGroup.arn, args.bucketArn, args.keyArn, args.prefix, args.hfTokenSecretArn])
+          .apply(([scope, logGroupArn, bucketArn, keyArn, prefix, secretArn]) =>
+            functionPolicy(fn, { ...scope, logGroupArn, bucketArn, keyArn, prefix, secretArn }),
+          ),
+        tags: args.tags,
+      });
       return new aws.lambda.Function(
         functionName,
         {
@@ -107,7 +92,7 @@ export class WeightSync extends pulumi.ComponentResource {
           architectures: ['arm64'],
           handler: 'index.handler',
           code: handlerArchive(fn),
-          role: role.arn,
+          role: role.roleArn,
           memorySize: functionSettings[fn].memorySize,
           timeout: functionSettings[fn].timeout,
           loggingConfig: {
@@ -132,7 +117,7 @@ export class WeightSync extends pulumi.ComponentResource {
           },
           tags: args.tags,
         },
-        { ...parent, dependsOn: [policy] },
+        { ...parent, dependsOn: [role] },
       );
     });
     const [resolveFn, copyFn, manifestFn] = functions as [
@@ -146,39 +131,19 @@ export class WeightSync extends pulumi.ComponentResource {
       { name: `/aws/vendedlogs/states/${name}`, retentionInDays, tags: args.tags },
       parent,
     );
-    const stateMachineRole = new aws.iam.Role(
-      `${name}-role`,
-      {
-        description: 'Weight sync state machine: invokes its three functions',
-        assumeRolePolicy: pulumi
-          .all([partition, region, account])
-          .apply(([partition, region, account]) =>
-            JSON.stringify(
-              serviceTrustPolicy(
-                'states.amazonaws.com',
-                { partition, region, account },
-                `arn:${partition}:states:${region}:${account}:stateMachine:*`,
-              ),
-            ),
-          ),
-        tags: args.tags,
-      },
-      parent,
-    );
-    const stateMachinePolicyResource = new aws.iam.RolePolicy(
-      `${name}-policy`,
-      {
-        role: stateMachineRole.name,
-        policy: pulumi.all(functions.map((f) => f.arn)).apply((arns) => JSON.stringify(stateMachinePolicy(arns))),
-      },
-      parent,
-    );
+    const stateMachineRole = serviceRole(name, {
+      service: 'states.amazonaws.com',
+      description: 'Weight sync state machine: invokes its three functions',
+      scope,
+      policy: pulumi.all(functions.map((f) => f.arn)).apply(stateMachinePolicy),
+      tags: args.tags,
+    });
     const stateMachine = new aws.sfn.StateMachine(
       name,
       {
         name,
         type: 'STANDARD',
-        roleArn: stateMachineRole.arn,
+        roleArn: stateMachineRole.roleArn,
         definition: pulumi
           .all([resolveFn.arn, copyFn.arn, manifestFn.arn])
           .apply(([resolveFunctionArn, copyFunctionArn, manifestFunctionArn]) =>
@@ -188,7 +153,11 @@ export class WeightSync extends pulumi.ComponentResource {
                 copyFunctionArn,
                 manifestFunctionArn,
                 maxConcurrency: args.maxConcurrency,
-                copyTimeoutSeconds: functionSettings.copy.timeout,
+                functionTimeoutSeconds: {
+                  resolve: functionSettings.resolve.timeout,
+                  copy: functionSettings.copy.timeout,
+                  manifest: functionSettings.manifest.timeout,
+                },
               }),
             ),
           ),
@@ -200,7 +169,7 @@ export class WeightSync extends pulumi.ComponentResource {
         tracingConfiguration: { enabled: true },
         tags: args.tags,
       },
-      { ...parent, dependsOn: [stateMachinePolicyResource] },
+      { ...parent, dependsOn: [stateMachineRole] },
     );
 
     this.stateMachineArn = stateMachine.arn;

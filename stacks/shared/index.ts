@@ -8,7 +8,12 @@
 //   stackRef(configKey, project)       StackReference named by config key (default: same stack name,
 //                                      current organization)
 //   intSetting(config, key, default, {min, max})  integer config with a clear error when out of range
+//   requireProducerOutput(ref, output, hint)  an output of a producer stack, read before any resource
+//   requireFoundationRegion(foundation, region)  the layer's region, refused unless it is foundation's
 //   Output name lists: see ./outputs.ts (re-exported here).
+// Beside it: ./iam.ts (policy document types, AWS scope and ARN builders, serviceTrustPolicy) and
+// ./serviceRole.ts (ServiceRole: one service's role and its inline policy), imported directly.
+import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
 
 export * from './outputs.ts';
@@ -90,4 +95,50 @@ export function intSetting(
     throw new Error(`config '${config.name}:${key}' must be an integer in [${range.min}, ${range.max}], got ${value}`);
   }
   return value;
+}
+
+const nameOf = (ref: pulumi.StackReference) => new Promise<string>((resolve) => ref.name.apply(resolve));
+
+/**
+ * An output of a producer stack, as a plain value (await it at the top of a program, so a check on it
+ * fails the preview before any resource is declared). A stack deployed before the output existed
+ * gets an error saying which layer to update first.
+ */
+export async function requireProducerOutput(
+  ref: pulumi.StackReference,
+  output: string,
+  layer: string,
+): Promise<unknown> {
+  const value = await ref.getOutputValue(output);
+  if (value === undefined) {
+    throw new Error(
+      `stack ${await nameOf(ref)} exports no '${output}': run \`pulumi up\` in ${layer} first (this version of it exports it)`,
+    );
+  }
+  return value;
+}
+
+/** Throws unless the layer deploys in the foundation's region; the message names the config keys. */
+export function checkSameRegion(layerRegion: string, foundationRegion: string, foundationStack: string): string {
+  if (layerRegion !== foundationRegion) {
+    throw new Error(
+      `config 'aws:region' is ${layerRegion}, but the foundation stack ${foundationStack} is in ${foundationRegion}: ` +
+        `deploy every layer in the foundation's region (pulumi config set aws:region ${foundationRegion}), ` +
+        `or point 'foundationStack' at a foundation in ${layerRegion}`,
+    );
+  }
+  return layerRegion;
+}
+
+/**
+ * This layer's region (its AWS provider's), refused unless it is the foundation's: the bucket, key,
+ * repositories and roles a layer uses all live there. Await it at the top of a layer program.
+ */
+export async function requireFoundationRegion(foundation: pulumi.StackReference): Promise<string> {
+  const [foundationRegion, { region }, name] = await Promise.all([
+    requireProducerOutput(foundation, 'region', 'stacks/foundation'),
+    aws.getRegion(),
+    nameOf(foundation),
+  ]);
+  return checkSameRegion(region, String(foundationRegion), name);
 }

@@ -2,8 +2,9 @@
 // the Pulumi projects. Producers export exactly these names; stacks/contract.test.ts fails when a
 // producer renames an output that a consumer reads.
 
-/** foundation: weights bucket and key, image repositories, execution roles, the endpoint's name. */
+/** foundation: its region, weights bucket and key, image repositories, execution roles, the endpoint's name. */
 export const foundationOutputs = [
+  'region',
   'weightsBucketName',
   'weightsBucketArn',
   'weightsKeyArn',
@@ -16,8 +17,11 @@ export const foundationOutputs = [
   'bedrockModelIds',
 ] as const;
 
-/** model-cache: where the pinned weights lie (an S3 prefix ending in '/') and how they got there. */
-export const modelCacheOutputs = ['modelDataUri', 'commit', 'stateMachineArn', 'manifestKey'] as const;
+/**
+ * model-cache: where the pinned weights lie (an S3 prefix ending in '/'), how they got there, and
+ * which files (the include globs the sync took).
+ */
+export const modelCacheOutputs = ['modelDataUri', 'commit', 'stateMachineArn', 'manifestKey', 'include'] as const;
 
 /** endpoint: the SageMaker endpoint the agent runtime calls. */
 export const endpointOutputs = [

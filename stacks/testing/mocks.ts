@@ -1,5 +1,6 @@
-// Strict Pulumi mocks for the stack tests: run one program under mocks, record every resource and
-// every StackReference output the program reads, and resolve the program's exports.
+// Strict Pulumi mocks for the stack tests: run one program (or construct one component) under mocks,
+// record every resource with its parent and aliases as the engine receives them, every
+// StackReference output the program reads, and resolve the program's exports.
 import * as pulumi from '@pulumi/pulumi';
 
 export const account = '123456789012';
@@ -11,6 +12,12 @@ export interface RecordedResource {
   name: string;
   inputs: Record<string, any>;
   state: Record<string, any>;
+  /** The parent's URN as registered with the engine ('' for none). */
+  parent: string;
+  /** Aliases as registered: URNs, or `{name,type,parent}` specs written as JSON. */
+  aliases: string[];
+  /** URNs of the resources it depends on (dependsOn and the inputs' resources). */
+  dependencies: string[];
 }
 
 export interface ProgramRun {
@@ -112,10 +119,26 @@ export function resolve<T>(value: pulumi.Input<T>): Promise<T> {
   return new Promise((done) => pulumi.output(value).apply((v) => done(v as T)));
 }
 
-/** Sets mocks and config, then imports the program (dynamically: a static import would run first). */
-export async function runProgram(programUrl: URL, options: RunOptions): Promise<ProgramRun> {
+export interface MockEngine {
+  resources: RecordedResource[];
+  /** The one resource of this type and name; throws when there is none or several. */
+  find(type: string, name?: string): RecordedResource;
+  all(type: string): RecordedResource[];
+  /** Resolves once every resource constructed so far has been registered. */
+  settled(): Promise<void>;
+}
+
+// The SDK's own wait for outstanding registrations (what it awaits before a program exits); not in its typings.
+const { waitForRPCs } = pulumi.runtime as unknown as { waitForRPCs(): Promise<void> };
+
+/** Sets mocks and config: resources constructed from now on are recorded (for a component test). */
+export async function mockEngine(options: RunOptions): Promise<MockEngine> {
   const resources: RecordedResource[] = [];
   const stackOutputs = options.stackOutputs ?? {};
+  // What the registration request carried beyond the mock arguments (parent and aliases), by type and name.
+  const registered = new Map<string, { parent: string; aliases: string[]; dependencies: string[] }>();
+  const wire = (type: string, name: string) =>
+    registered.get(`${type}::${name}`) ?? { parent: '', aliases: [], dependencies: [] };
   await pulumi.runtime.setMocks(
     {
       newResource(args) {
@@ -124,7 +147,7 @@ export async function runProgram(programUrl: URL, options: RunOptions): Promise<
           const outputs = stackOutputs[inputs.name as string];
           if (outputs === undefined) throw new Error(`unexpected stack reference '${inputs.name}'`);
           const state = { name: inputs.name, outputs, secretOutputNames: [] };
-          resources.push({ type: args.type, name: args.name, inputs, state });
+          resources.push({ type: args.type, name: args.name, inputs, state, ...wire(args.type, args.name) });
           return { id: inputs.name as string, state };
         }
         const state = {
@@ -132,7 +155,7 @@ export async function runProgram(programUrl: URL, options: RunOptions): Promise<
           ...fakeState(args.type, args.name, inputs),
           ...options.moreState?.(args.type, args.name, inputs),
         };
-        resources.push({ type: args.type, name: args.name, inputs, state });
+        resources.push({ type: args.type, name: args.name, inputs, state, ...wire(args.type, args.name) });
         return { id: `${args.name}-id`, state };
       },
       call(args) {
@@ -146,27 +169,24 @@ export async function runProgram(programUrl: URL, options: RunOptions): Promise<
     options.preview ?? false,
     organization,
   );
-  pulumi.runtime.setAllConfig({ 'aws:region': region, ...options.config }, options.secretKeys);
-
-  // Record every output name read from a StackReference; getOutput keeps a missing name from
-  // becoming an unhandled rejection, so the contract assertions report it instead.
-  const readsByRef: { ref: pulumi.StackReference; output: string }[] = [];
-  const proto = pulumi.StackReference.prototype;
-  const record = function (this: pulumi.StackReference, name: pulumi.Input<string>) {
-    if (typeof name !== 'string') throw new Error('stack output names must be plain strings');
-    readsByRef.push({ ref: this, output: name });
-    return proto.getOutput.call(this, name);
+  // The registration request as the engine receives it: keep its parent, aliases and dependencies.
+  const monitor = pulumi.runtime.getMonitor() as any;
+  const register = monitor.registerResource.bind(monitor);
+  monitor.registerResource = (req: any, callback: unknown) => {
+    const aliases = req.getAliasesList().map((alias: any) => {
+      const spec = alias.getSpec();
+      return spec === undefined
+        ? alias.getUrn()
+        : JSON.stringify({ name: spec.getName(), type: spec.getType(), parent: spec.getParenturn() });
+    });
+    registered.set(`${req.getType()}::${req.getName()}`, {
+      parent: req.getParent(),
+      aliases,
+      dependencies: req.getDependenciesList(),
+    });
+    return register(req, callback);
   };
-  proto.requireOutput = record;
-
-  const module = (await import(programUrl.href)) as Record<string, unknown>;
-  const outputs: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(module)) outputs[key] = await resolve(value as pulumi.Input<unknown>);
-  const reads: Record<string, string[]> = {};
-  for (const { ref, output } of readsByRef) {
-    const refName = await resolve(ref.name);
-    (reads[refName] ??= []).push(output);
-  }
+  pulumi.runtime.setAllConfig({ 'aws:region': region, ...options.config }, options.secretKeys);
 
   const all = (type: string) => resources.filter((r) => r.type === type);
   const find = (type: string, name?: string) => {
@@ -178,7 +198,39 @@ export async function runProgram(programUrl: URL, options: RunOptions): Promise<
     }
     return matches[0]!;
   };
-  return { resources, outputs, reads, find, all };
+  return { resources, find, all, settled: waitForRPCs };
+}
+
+let originalGetOutput: pulumi.StackReference['getOutput'] | undefined;
+
+/** Sets mocks and config, then imports the program (dynamically: a static import would run first). */
+export async function runProgram(programUrl: URL, options: RunOptions): Promise<ProgramRun> {
+  const engine = await mockEngine(options);
+
+  // Record every output name read from a StackReference; getOutput keeps a missing name from
+  // becoming an unhandled rejection, so the contract assertions report it instead.
+  const readsByRef: { ref: pulumi.StackReference; output: string }[] = [];
+  const proto = pulumi.StackReference.prototype;
+  const getOutput = (originalGetOutput ??= proto.getOutput);
+  const record = function (this: pulumi.StackReference, name: pulumi.Input<string>) {
+    if (typeof name !== 'string') throw new Error('stack output names must be plain strings');
+    readsByRef.push({ ref: this, output: name });
+    return getOutput.call(this, name);
+  };
+  // requireOutputValue and getOutputValue read through these two as well.
+  proto.requireOutput = record;
+  proto.getOutput = record;
+
+  const module = (await import(programUrl.href)) as Record<string, unknown>;
+  const outputs: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(module)) outputs[key] = await resolve(value as pulumi.Input<unknown>);
+  const reads: Record<string, string[]> = {};
+  for (const { ref, output } of readsByRef) {
+    const refName = await resolve(ref.name);
+    (reads[refName] ??= []).push(output);
+  }
+  await engine.settled();
+  return { resources: engine.resources, outputs, reads, find: engine.find, all: engine.all };
 }
 
 /** Fake outputs for a producer stack: every name in its contract list, valued `<name>-value`. */

@@ -76,7 +76,9 @@ export function stackArgs(resources: PolicyResource[]): StackValidationArgs {
 }
 
 /** Every violation the pack reports for the recorded resources (resource and stack policies). */
-export async function policyViolations(recorded: RecordedResource[]): Promise<Violation[]> {
+export async function policyViolations(
+  recorded: Pick<RecordedResource, 'type' | 'name' | 'inputs' | 'state'>[],
+): Promise<Violation[]> {
   const found: Violation[] = [];
   const aws = recorded.filter((r) => r.type.startsWith('aws:'));
   for (const policy of policies) {

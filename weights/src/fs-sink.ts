@@ -1,7 +1,7 @@
 // Filesystem sink: download one file of a commit into a folder while verifying it. The bytes go to
 // a temporary name and are renamed into place only once size and digest match, so a folder never
 // holds a partial or wrong file under its real name. A file already present and matching is kept.
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -21,6 +21,14 @@ export interface WriteFileOptions {
   /** Bytes of this file received so far (restarts at 0 when a download is retried). */
   onBytes?: (fileBytes: number) => void;
   retry?: RetryOptions;
+}
+
+/**
+ * A temporary name beside `target`, unique to this call: writers that run at once (two syncs into
+ * one folder, in one process or two) never share one, whatever the clock or pid.
+ */
+export function partialPath(target: string): string {
+  return `${target}.partial-${randomUUID()}`;
 }
 
 /** Verifies a file on disk against its listing; resolves to its digest, or null when absent or different. */
@@ -56,7 +64,7 @@ export async function writeFileVerified(
   await mkdir(dirname(target), { recursive: true });
   return withRetry(
     async () => {
-      const partial = `${target}.partial-${randomBytes(4).toString('hex')}`;
+      const partial = partialPath(target);
       const check = createDigestCheck(file, () => options.onBytes?.(check.received()));
       options.onBytes?.(0);
       try {

@@ -11,6 +11,7 @@ export {
   serializeManifest,
   sameFiles,
   selectFiles,
+  matchesInclude,
   type Manifest,
   type ManifestFile,
 } from './manifest.ts';
@@ -38,5 +39,6 @@ export {
   KOKORO_ONNX_PINNED,
   KOKORO_SYNC_INCLUDES,
   kokoroIncludes,
+  kokoroDtypesIn,
   type KokoroDtype,
 } from './kokoro.ts';

@@ -3,6 +3,7 @@ import {
   KOKORO_ONNX_PINNED,
   KOKORO_ONNX_REVISION,
   KOKORO_SYNC_INCLUDES,
+  kokoroDtypesIn,
   kokoroIncludes,
   type KokoroDtype,
 } from './kokoro.ts';
@@ -34,5 +35,12 @@ describe('kokoro pins', () => {
       expect(KOKORO_ONNX_PINNED[path]?.sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(KOKORO_SYNC_INCLUDES).toContain(path);
     }
+  });
+  test('kokoroDtypesIn names the dtypes whose ONNX file an include list takes', () => {
+    expect(kokoroDtypesIn(KOKORO_SYNC_INCLUDES)).toEqual(['fp32', 'q8']);
+    expect(kokoroDtypesIn(['*.json', 'onnx/model_q4*.onnx'])).toEqual(['q4', 'q4f16']);
+    expect(kokoroDtypesIn(['onnx/**'])).toEqual(['fp32', 'fp16', 'q8', 'q4', 'q4f16']);
+    expect(kokoroDtypesIn(['config.json', 'voices/*.bin'])).toEqual([]);
+    expect(kokoroDtypesIn([])).toHaveLength(5); // an empty list takes every file
   });
 });

@@ -3,6 +3,8 @@
 export const KOKORO_ONNX_REPO = 'onnx-community/Kokoro-82M-v1.0-ONNX';
 export const KOKORO_ONNX_REVISION = '1939ad2a8e416c0acfeecc08a694d14ef25f2231';
 
+import { matchesInclude } from './manifest.ts';
+
 export type KokoroDtype = 'fp32' | 'fp16' | 'q8' | 'q4' | 'q4f16';
 
 /** The ONNX file kokoro-js loads for each dtype. */
@@ -24,6 +26,13 @@ export function kokoroIncludes(dtype: KokoroDtype, options: { voices?: boolean }
       `unknown Kokoro dtype ${JSON.stringify(dtype)}; expected one of ${Object.keys(KOKORO_ONNX_FILES).join(', ')}`,
     );
   return [...SHARED_FILES, file, ...(options.voices ? ['voices/*.bin'] : [])];
+}
+
+/** The dtypes whose ONNX file an include list takes (the model-cache stack's, say). */
+export function kokoroDtypesIn(include: readonly string[]): KokoroDtype[] {
+  return (Object.keys(KOKORO_ONNX_FILES) as KokoroDtype[]).filter((dtype) =>
+    matchesInclude(KOKORO_ONNX_FILES[dtype], include),
+  );
 }
 
 /** What the model-cache stack syncs by default: the shared files, fp32 and q8 exports, and every voice. */

@@ -67,11 +67,16 @@ export function sameFiles(a: readonly ManifestFile[], b: readonly ManifestFile[]
  */
 export function selectFiles(files: readonly RepoFile[], include: readonly string[]): RepoFile[] {
   if (include.length === 0) return [...files];
-  const unmatched = include.filter((pattern) => !files.some((f) => posix.matchesGlob(f.path, pattern)));
+  const unmatched = include.filter((pattern) => !files.some((f) => matchesInclude(f.path, [pattern])));
   if (unmatched.length > 0) {
     throw invalidInput(
       `include patterns matched no file in the revision: ${unmatched.map((p) => JSON.stringify(p)).join(', ')}`,
     );
   }
-  return files.filter((f) => f.path !== MANIFEST_NAME && include.some((pattern) => posix.matchesGlob(f.path, pattern)));
+  return files.filter((f) => f.path !== MANIFEST_NAME && matchesInclude(f.path, include));
+}
+
+/** Whether an include list takes the file at `path` (an empty list takes everything). */
+export function matchesInclude(path: string, include: readonly string[]): boolean {
+  return include.length === 0 || include.some((pattern) => posix.matchesGlob(path, pattern));
 }

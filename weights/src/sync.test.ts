@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { partialPath } from './fs-sink.ts';
 import { HubClient } from './hub.ts';
 import { defaultModelDir, syncToDirectory, type SyncProgress } from './sync.ts';
 import { startHubStandIn, type HubStandIn } from './testing/index.ts';
@@ -31,7 +32,10 @@ beforeAll(async () => {
   commit = hub.addCommit(REPO, files);
 });
 afterAll(() => hub.close());
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  jest.restoreAllMocks();
+  await rm(dir, { recursive: true, force: true });
+});
 const freshDir = async () => (dir = await mkdtemp(join(tmpdir(), 'weights-sync-')));
 
 describe('syncToDirectory (filesystem sink)', () => {
@@ -164,12 +168,21 @@ describe('syncToDirectory (filesystem sink)', () => {
 
   test('two syncs into one folder at once both succeed (unique temporary names)', async () => {
     await freshDir();
+    // One millisecond for both: the manifest's temporary name once came from pid + Date.now().
+    jest.spyOn(Date, 'now').mockReturnValue(1_700_000_000_000);
     const [a, b] = await Promise.all([
       syncToDirectory({ repo: REPO, revision: commit, include: q8, dir, hub: client }),
       syncToDirectory({ repo: REPO, revision: commit, include: q8, dir, hub: client }),
     ]);
     expect(a.files).toEqual(b.files);
     expect((await readdir(dir)).sort()).toEqual(['config.json', 'manifest.json', 'onnx', 'tokenizer.json']);
+  });
+
+  test('temporary names differ on every call, in the same millisecond and process', () => {
+    jest.spyOn(Date, 'now').mockReturnValue(1_700_000_000_000);
+    const names = new Set(Array.from({ length: 1000 }, () => partialPath('/m/manifest.json')));
+    expect(names.size).toBe(1000);
+    for (const name of names) expect(name).toMatch(/^\/m\/manifest\.json\.partial-[0-9a-f-]{36}$/);
   });
 
   test('defaultModelDir follows XDG_CACHE_HOME', () => {

@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { integrityError } from './errors.ts';
-import { writeFileVerified } from './fs-sink.ts';
+import { partialPath, writeFileVerified } from './fs-sink.ts';
 import { COMMIT, HubClient, assertRepoId, type HubOptions, type RepoFile } from './hub.ts';
 import {
   MANIFEST_NAME,
@@ -125,7 +125,7 @@ export async function syncToDirectory(options: SyncToDirectoryOptions): Promise<
       ? previous.files.filter((f) => !results.some((r) => r.path === f.path))
       : [];
   const manifest = buildManifest(repo, resolved.commit, [...results, ...(await filterOnDisk(dir, kept))]);
-  const tmp = join(dir, `${MANIFEST_NAME}.partial-${process.pid}-${Date.now()}`); // two syncs into one folder must not share it
+  const tmp = partialPath(join(dir, MANIFEST_NAME));
   await writeFile(tmp, serializeManifest(manifest));
   await rename(tmp, join(dir, MANIFEST_NAME));
   return manifest;

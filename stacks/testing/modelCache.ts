@@ -1,11 +1,14 @@
-// Test helper: runs this program under the shared strict Pulumi mocks (../testing/mocks.ts) with the
-// Lambda bundling and the sync-on-up dynamic resource replaced (a dynamic provider cannot be
+// Test helper: runs the model-cache program under the shared strict Pulumi mocks (./mocks.ts) with
+// the Lambda bundling and the sync-on-up dynamic resource replaced (a dynamic provider cannot be
 // serialized under jest). Call before anything imports @pulumi/aws resources of the program.
 import { jest } from '@jest/globals';
 import * as pulumi from '@pulumi/pulumi';
-import { account, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
+import { fileURLToPath } from 'node:url';
+import { account, organization, region, runProgram, type ProgramRun } from './mocks.ts';
 
 export { account, organization, region };
+
+const program = (file: string) => new URL(`../model-cache/${file}`, import.meta.url);
 
 /** What the finished sync reports, computed from the request the way the real execution lays it out. */
 function syncState(type: string, _name: string, inputs: Record<string, any>): Record<string, any> {
@@ -21,7 +24,7 @@ function syncState(type: string, _name: string, inputs: Record<string, any>): Re
 }
 
 export async function runModelCache(config: Record<string, string>, secretKeys: string[] = []): Promise<ProgramRun> {
-  jest.unstable_mockModule('./bundle.ts', () => ({
+  jest.unstable_mockModule(fileURLToPath(program('bundle.ts')), () => ({
     handlerArchive: (name: string) =>
       pulumi.output(
         new pulumi.asset.AssetArchive({
@@ -29,7 +32,7 @@ export async function runModelCache(config: Record<string, string>, secretKeys: 
         }),
       ),
   }));
-  jest.unstable_mockModule('./syncExecution.ts', () => {
+  jest.unstable_mockModule(fileURLToPath(program('syncExecution.ts')), () => {
     class SyncExecution extends pulumi.CustomResource {
       declare readonly executionArn: pulumi.Output<string>;
       declare readonly commit: pulumi.Output<string>;
@@ -53,12 +56,13 @@ export async function runModelCache(config: Record<string, string>, secretKeys: 
     }
     return { SyncExecution };
   });
-  return runProgram(new URL('./index.ts', import.meta.url), {
+  return runProgram(program('index.ts'), {
     project: 'kokoro-model-cache',
     config,
     secretKeys,
     stackOutputs: {
       [`${organization}/kokoro-foundation/dev`]: {
+        region,
         weightsBucketName: 'kokoro-dev-weights-0a1b2c3',
         weightsBucketArn: 'arn:aws:s3:::kokoro-dev-weights-0a1b2c3',
         weightsKeyArn: `arn:aws:kms:${region}:${account}:key/weights`,

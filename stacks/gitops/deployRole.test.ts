@@ -1,0 +1,75 @@
+// The deploy role's documents: the permissions pass the service authorization reference check, the
+// trust admits only Pulumi Deployments of this org's kokoro-* projects, and the printer prints them.
+import { describe, expect, test } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { referenceProblems } from '../testing/iamReference.ts';
+import { deployRolePolicy, deployRoleTrustPolicy } from './deployRole.ts';
+
+const scope = { partition: 'aws', region: 'eu-west-1', account: '111122223333' };
+
+describe('deployRolePolicy', () => {
+  test('every action exists, every condition key applies and every ARN fits (service authorization reference)', async () => {
+    const doc = deployRolePolicy(scope);
+    expect(doc.Statement.length).toBeGreaterThan(20);
+    expect(
+      await referenceProblems([{ resource: 'deploy-role', property: 'policy', statements: doc.Statement }]),
+    ).toEqual([]);
+  });
+
+  test('grants nothing outside the kokoro names except what takes only *', () => {
+    const starred = deployRolePolicy(scope)
+      .Statement.filter((s) => s.Resource === '*')
+      .map((s) => s.Sid);
+    expect(starred).toEqual([
+      'CreateKeys',
+      'ListAliases',
+      'LogDelivery',
+      'DescribeScaling',
+      'CreateAgentRuntime',
+      'ListAgentRuntimes',
+      'Unscoped',
+    ]);
+    for (const s of deployRolePolicy(scope).Statement.filter((s) => s.Resource !== '*')) {
+      for (const resource of [s.Resource ?? []].flat())
+        expect(resource).toMatch(
+          /kokoro|key\/\*|scalable-target\/\*|workload-identity-directory\/default|AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint/,
+        );
+    }
+    expect(
+      deployRolePolicy(scope).Statement.find((s) => s.Sid === 'PassRolesToTheirServices')!.Condition,
+    ).toBeDefined();
+  });
+
+  test('refuses a malformed account or region', () => {
+    expect(() => deployRolePolicy({ ...scope, account: '123' })).toThrow("account must be 12 digits, got '123'");
+    expect(() => deployRolePolicy({ ...scope, region: 'europe' })).toThrow("'europe' is not an AWS region");
+  });
+});
+
+test("the trust policy admits only the org's kokoro-* deployments through Pulumi's OIDC issuer", () => {
+  expect(deployRoleTrustPolicy('111122223333', 'acme').Statement).toEqual([
+    {
+      Sid: 'PulumiDeployments',
+      Effect: 'Allow',
+      Principal: { Federated: 'arn:aws:iam::111122223333:oidc-provider/api.pulumi.com/oidc' },
+      Action: ['sts:AssumeRoleWithWebIdentity'],
+      Condition: {
+        StringEquals: { 'api.pulumi.com/oidc:aud': 'acme' },
+        StringLike: { 'api.pulumi.com/oidc:sub': 'pulumi:deploy:org:acme:project:kokoro-*:*' },
+      },
+    },
+  ]);
+  expect(() => deployRoleTrustPolicy('111122223333', 'ac me')).toThrow("organization 'ac me'");
+});
+
+test('prints either document as JSON from the command line', async () => {
+  const script = fileURLToPath(new URL('./deployRole.ts', import.meta.url));
+  const run = (...args: string[]) => promisify(execFile)(process.execPath, [script, ...args]);
+  expect(JSON.parse((await run('permissions', '111122223333', 'eu-west-1')).stdout)).toEqual(deployRolePolicy(scope));
+  expect(JSON.parse((await run('trust', '111122223333', 'acme')).stdout)).toEqual(
+    deployRoleTrustPolicy('111122223333', 'acme'),
+  );
+  await expect(run('trust')).rejects.toMatchObject({ code: 2 });
+});

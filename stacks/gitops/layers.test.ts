@@ -1,0 +1,52 @@
+// Which layers a push redeploys, file by file, under the repository layout: protocol/, container/,
+// sagemaker/ (client for the agent, router for local tooling), runtime/ (the agent only), local/
+// (page and CLI, never deployed), weights/, stacks/. Path filters are matched as globs, as Pulumi
+// Deployments matches them against the files a commit changes.
+import { describe, expect, test } from '@jest/globals';
+import { posix } from 'node:path';
+import { layers } from './layers.ts';
+
+const redeployed = (file: string) =>
+  layers.filter((layer) => layer.paths.some((glob) => posix.matchesGlob(file, glob))).map((layer) => layer.key);
+
+const all = ['foundation', 'model-cache', 'endpoint', 'agent-runtime'];
+
+describe('a change to', () => {
+  test.each([
+    ['package-lock.json', all],
+    ['package.json', all],
+    ['stacks/package.json', all],
+    ['stacks/shared/iam.ts', all],
+    ['stacks/foundation/index.ts', ['foundation']],
+    ['stacks/model-cache/handlers/copy.ts', ['model-cache']],
+    ['weights/src/sync.ts', ['model-cache']],
+    ['weights/package.json', ['model-cache', 'endpoint']],
+    ['container/src/server/app.ts', ['endpoint']],
+    ['container/Dockerfile', ['endpoint']],
+    ['container/package.json', ['endpoint']],
+    ['protocol/src/v1.ts', ['endpoint', 'agent-runtime']],
+    ['protocol/package.json', ['endpoint', 'agent-runtime']],
+    ['protocol/README.md', []],
+    ['runtime/src/server/main.ts', ['agent-runtime']],
+    ['runtime/package.json', ['endpoint', 'agent-runtime']],
+    ['runtime/Dockerfile', ['agent-runtime']],
+    ['runtime/Dockerfile.dockerignore', ['agent-runtime']],
+    ['runtime/README.md', []],
+    ['sagemaker/src/client/bidi-client.ts', ['agent-runtime']],
+    ['sagemaker/src/router/router.ts', []],
+    ['sagemaker/package.json', ['endpoint', 'agent-runtime']],
+    ['local/src/page/index.html', []],
+    ['local/src/cli/say.ts', []],
+    ['local/package.json', ['endpoint']],
+    ['README.md', []],
+    ['docs/architecture.md', []],
+  ])('%s redeploys %j', (file, expected) => {
+    expect(redeployed(file)).toEqual(expected);
+  });
+});
+
+test('every layer watches what its npm ci installs from, and its own folder', () => {
+  for (const layer of layers) {
+    expect(layer.paths).toEqual(expect.arrayContaining(['package.json', 'package-lock.json', `${layer.repoDir}/**`]));
+  }
+});
