@@ -1,6 +1,7 @@
 // Which layers a push redeploys, file by file, under the repository layout: protocol/, container/,
 // sagemaker/ (client for the agent, router for local tooling), runtime/ (the agent only), local/
-// (page and CLI, never deployed), weights/, stacks/. Path filters are matched as globs, as Pulumi
+// (page and CLI, never deployed), weights/, stacks/. Each image installs only its own workspaces
+// (tools/docker/keep-workspaces.mjs), so only their manifests redeploy it. Path filters are matched as globs, as Pulumi
 // Deployments matches them against the files a commit changes.
 import { describe, expect, test } from '@jest/globals';
 import { posix } from 'node:path';
@@ -20,7 +21,7 @@ describe('a change to', () => {
     ['stacks/foundation/index.ts', ['foundation']],
     ['stacks/model-cache/handlers/copy.ts', ['model-cache']],
     ['weights/src/sync.ts', ['model-cache']],
-    ['weights/package.json', ['model-cache', 'endpoint']],
+    ['weights/package.json', ['model-cache']],
     ['container/src/server/app.ts', ['endpoint']],
     ['container/Dockerfile', ['endpoint']],
     ['container/package.json', ['endpoint']],
@@ -28,16 +29,18 @@ describe('a change to', () => {
     ['protocol/package.json', ['endpoint', 'agent-runtime']],
     ['protocol/README.md', []],
     ['runtime/src/server/main.ts', ['agent-runtime']],
-    ['runtime/package.json', ['endpoint', 'agent-runtime']],
+    ['runtime/package.json', ['agent-runtime']],
     ['runtime/Dockerfile', ['agent-runtime']],
     ['runtime/Dockerfile.dockerignore', ['agent-runtime']],
     ['runtime/README.md', []],
     ['sagemaker/src/client/bidi-client.ts', ['agent-runtime']],
     ['sagemaker/src/router/router.ts', []],
-    ['sagemaker/package.json', ['endpoint', 'agent-runtime']],
-    ['local/src/page/index.html', []],
+    ['sagemaker/package.json', ['agent-runtime']],
+    ['local/page/index.html', []],
     ['local/src/cli/say.ts', []],
-    ['local/package.json', ['endpoint']],
+    ['local/package.json', []],
+    ['tools/docker/keep-workspaces.mjs', ['endpoint', 'agent-runtime']],
+    ['tools/architecture/import-graph.ts', []],
     ['README.md', []],
     ['docs/architecture.md', []],
   ])('%s redeploys %j', (file, expected) => {

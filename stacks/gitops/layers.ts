@@ -17,11 +17,8 @@ export interface Layer {
 const install = ['package.json', 'package-lock.json'];
 /** What every stack program imports or installs beside its own folder. */
 const stacks = ['stacks/shared/**', 'stacks/package.json'];
-/**
- * Both Dockerfiles run `npm ci` from the root lock file, so each copies every workspace's manifest;
- * container/package.json and stacks/package.json are covered by the endpoint's other paths.
- */
-const otherManifests = ['protocol', 'sagemaker', 'runtime', 'local', 'weights'].map((w) => `${w}/package.json`);
+/** Both Dockerfiles prune the root manifest to their own workspaces with this script before `npm ci`. */
+const imageTools = ['tools/docker/**'];
 
 export const layers: Layer[] = [
   {
@@ -39,11 +36,20 @@ export const layers: Layer[] = [
     after: 'foundation',
   },
   {
-    // The Kokoro image (container/Dockerfile): the server, the protocol it speaks, every manifest.
+    // The Kokoro image (container/Dockerfile): the server and the protocol it speaks, with their
+    // manifests (the image installs only these two workspaces).
     key: 'endpoint',
     project: projectNames.endpoint,
     repoDir: 'stacks/endpoint',
-    paths: ['stacks/endpoint/**', 'container/**', 'protocol/src/**', ...otherManifests, ...stacks, ...install],
+    paths: [
+      'stacks/endpoint/**',
+      'container/**',
+      'protocol/src/**',
+      'protocol/package.json',
+      ...imageTools,
+      ...stacks,
+      ...install,
+    ],
     after: 'model-cache',
   },
   {
@@ -62,6 +68,7 @@ export const layers: Layer[] = [
       'protocol/package.json',
       'sagemaker/src/client/**',
       'sagemaker/package.json',
+      ...imageTools,
       ...stacks,
       ...install,
     ],
