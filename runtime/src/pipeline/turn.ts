@@ -165,10 +165,13 @@ class Turn {
       request_id: this.#requestId,
       sample_rate: settings.sample_rate,
       format: settings.format,
+      ...(this.#options.sessionId ? { session_id: this.#options.sessionId } : {}),
     });
+    this.#ledger.setAudio(settings.format, settings.sample_rate);
 
     // Open the TTS session while the LLM thinks: its connection time hides behind the first token.
     const opened = this.#cancelled ? Promise.resolve(null) : this.#openSession(settings);
+    this.#opened = opened;
     const pump = opened.then((session) => (session ? this.#pumpEvents(session) : undefined));
     await this.#readAnswer(opened);
     await this.#chain;

@@ -46,6 +46,8 @@ export interface FakeLlmOptions {
   chunkChars?: number;
   /** What to answer; default: echo the last user message. */
   reply?: (request: FakeRequest) => FakeReply;
+  /** Fail a request with this status and body when it returns one (e.g. a context overflow). */
+  failWhen?: (request: FakeRequest) => { status: number; body: unknown } | undefined;
 }
 
 // The part of node:http's and node:http2's response APIs the fakes use.
@@ -76,8 +78,9 @@ async function startFake(
     for await (const chunk of req) raw += chunk;
     const body: unknown = raw ? JSON.parse(raw) : undefined;
     requests.push({ path: req.url ?? '', headers: req.headers, body });
-    if (failure) {
-      const { status, body: errorBody } = failure;
+    const refused = failure ?? options.failWhen?.(read(body));
+    if (refused) {
+      const { status, body: errorBody } = refused;
       failure = undefined;
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(errorBody));
