@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tool, type Message, type Storage } from '@strands-agents/sdk';
-import { LocalFileStorage } from '@strands-agents/sdk/storage';
+import { LocalFileStorage, S3Storage } from '@strands-agents/sdk/storage';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { startS3StandIn } from '@kokoro-speech/weights/testing';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { turnEventSchema, type ToolEvent } from '@kokoro-speech/protocol';
@@ -343,6 +345,33 @@ describe('conversations: bounds, persistence, bad input', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/ECONNREFUSED/);
   }, 60_000);
+
+  test('S3 store (Strands S3Storage, on a local S3): sessions under the prefix, keyed by a hash of the id', async () => {
+    const s3 = await startS3StandIn('foundation');
+    try {
+      const client = new S3Client({
+        endpoint: s3.endpoint,
+        forcePathStyle: true,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      });
+      const storage = () => new S3Storage('foundation', { prefix: 'sessions/', s3Client: client });
+      const session = sessionId('s3-persist');
+      const first = await agent(direct(), { sessions: { storage: storage() } });
+      await ask(first, 'My name is Lovelace.', session);
+      await first.close();
+      const keys = (await client.send(new ListObjectsV2Command({ Bucket: 'foundation' }))).Contents!.map((o) => o.Key!);
+      expect(keys.length).toBeGreaterThan(0);
+      for (const key of keys) {
+        expect(key).toMatch(/^sessions\//);
+        expect(key).not.toContain(session);
+      }
+      const second = await agent(direct(), { sessions: { storage: storage() } });
+      expect((await ask(second, 'What did I say before?', session)).text).toBe('You said: My name is Lovelace.');
+    } finally {
+      await s3.close();
+    }
+  });
 
   test('a history over the model context: the conversation manager trims it, the turn does not fail', async () => {
     const fake = await startFakeOpenAI({
