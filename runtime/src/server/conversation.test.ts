@@ -219,6 +219,32 @@ describe.each([
     expect(conversation.lastTurn!.cut).toBeNull();
   });
 
+  test('sessions are isolated: SSE and WebSocket conversations at once, each remembers only itself', async () => {
+    const ids = [sessionId('iso-each'), sessionId('iso-each'), sessionId('iso-each'), sessionId('iso-each')];
+    const bySse = ids.slice(0, 2).map(async (id, n) => {
+      await ask(server, `The SSE word is ${n}.`, id);
+      return (await ask(server, 'What did I say before?', id)).text;
+    });
+    const byWs = ids.slice(2).map(async (id, n) => {
+      const caller = await WsCaller.connect(server.wsUrl);
+      try {
+        caller.send({ type: 'prompt', prompt: `The socket word is ${n}.`, session_id: id });
+        await caller.until((e) => e.some((x) => x.type === 'done'));
+        caller.send({ type: 'prompt', prompt: 'What did I say before?', session_id: id });
+        await caller.until((e) => e.filter((x) => x.type === 'done').length === 2);
+        return textOf(caller.turn(1));
+      } finally {
+        caller.close();
+      }
+    });
+    expect(await Promise.all([...bySse, ...byWs])).toEqual([
+      'You said: The SSE word is 0.',
+      'You said: The SSE word is 1.',
+      'You said: The socket word is 0.',
+      'You said: The socket word is 1.',
+    ]);
+  });
+
   test('a tool mid-answer over SSE and WebSocket: text before it spoken, tool events, the answer after it', async () => {
     const lookup = tool({
       name: 'lookup',
