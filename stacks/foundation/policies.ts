@@ -118,6 +118,40 @@ export interface AgentRuntimePolicyArgs extends Scope {
   repositoryArn: string;
   endpointName: string;
   bedrockModelIds: readonly string[];
+  /** Persisted conversations (the agent's SESSION_STORE=s3://bucket/prefix): the foundation bucket,
+   *  its key prefix ending in '/', and the bucket's KMS key. Absent: no session permissions. */
+  sessions?: { bucketArn: string; prefix: string; keyArn: string };
+}
+
+/**
+ * Read and write the session snapshots under one prefix, list it (so that a session not stored yet
+ * reads as 404 rather than 403), and use the bucket's KMS key through S3 only: Decrypt to read,
+ * GenerateDataKey to write (SSE-KMS, with an S3 bucket key). No delete: the agent never deletes.
+ */
+export function sessionStatements(s: NonNullable<AgentRuntimePolicyArgs['sessions']>, region: string): Statement[] {
+  if (!s.prefix.endsWith('/') || s.prefix === '/') throw new Error(`sessions prefix '${s.prefix}' must end in '/'`);
+  return [
+    {
+      Sid: 'SessionObjects',
+      Effect: 'Allow',
+      Action: ['s3:GetObject', 's3:PutObject'],
+      Resource: `${s.bucketArn}/${s.prefix}*`,
+    },
+    {
+      Sid: 'ListSessions',
+      Effect: 'Allow',
+      Action: ['s3:ListBucket'],
+      Resource: s.bucketArn,
+      Condition: { StringLike: { 's3:prefix': `${s.prefix}*` } },
+    },
+    {
+      Sid: 'SessionKey',
+      Effect: 'Allow',
+      Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+      Resource: s.keyArn,
+      Condition: { StringEquals: { 'kms:ViaService': `s3.${region}.amazonaws.com` } },
+    },
+  ];
 }
 
 /** Pull the runtime image, log, trace, get workload tokens, call the configured models and endpoint. */
@@ -186,6 +220,7 @@ export function agentRuntimePolicy(a: AgentRuntimePolicyArgs): PolicyDocument {
         ],
         Resource: `arn:${a.partition}:sagemaker:${a.region}:${a.account}:endpoint/${a.endpointName}`,
       },
+      ...(a.sessions ? sessionStatements(a.sessions, a.region) : []),
     ],
   };
 }
