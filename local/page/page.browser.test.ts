@@ -108,6 +108,8 @@ suite('the page in Chromium', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(stack.url);
+    // The set-up comes from /api/info after the page loaded: wait for it (reading at once raced it).
+    await page.waitForFunction(() => document.getElementById('llm')?.textContent !== '…');
     await expect(page.locator('#llm').textContent()).resolves.toMatch(/echo/);
     return page;
   }
