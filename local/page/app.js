@@ -1,18 +1,28 @@
-// The page: a prompt goes to the agent over SSE or WebSocket; the answer's text streams in, each
-// sentence is highlighted while it plays, audio plays through the pcm-player worklet, and the turn's
-// timeline shows where the time went. A new prompt or Stop interrupts the turn (barge-in).
+// The page: a conversation with the agent over SSE or WebSocket. Each prompt's answer streams in,
+// each sentence is highlighted while it plays, audio plays through the pcm-player worklet, and the
+// turn's timeline shows where the time went (tool calls included). Earlier turns stack above the
+// current one. A new prompt, Stop or Esc interrupts the answer (barge-in) and reports how much of
+// it was played, from the worklet's own playback position, so that the agent keeps in its history
+// only what was heard; the page marks the same cut. "New conversation" starts a new session.
 import { Player } from './player.js';
 import { renderHistory, renderTimeline } from './timeline.js';
-import { sseTurn, WsClient } from './transports.js';
+import { Interruption, newSessionId, sseTurn, WsClient } from './transports.js';
 
 const $ = (id) => document.getElementById(id);
 const form = $('ask');
 const promptBox = $('prompt');
 const stopButton = $('stop');
 const answer = $('answer');
+const you = $('you');
+const notes = $('turn-notes');
+const conversation = $('conversation');
 const statusLine = $('status');
 const timeline = $('timeline');
 const history = $('history');
+const sessionLabel = $('session');
+
+/** Kokoro's pace on real text, for a sentence whose length is not known yet (as the agent assumes). */
+const DEFAULT_MS_PER_CHAR = 60;
 
 const player = new Player();
 const wsClient = new WsClient();
@@ -21,6 +31,16 @@ let current = null; // the turn whose events are streaming in
 let active = null; // the turn streaming or still playing (what Stop stops)
 let turnCounter = 0;
 let renderQueued = false;
+let sessionId = newSessionId();
+/** A playback report not sent yet (SSE, or a socket gone): it goes with the next turn. */
+let pendingPlayedMs = null;
+/** Settles when the interruption under way has reported its position. */
+let interrupting = Promise.resolve();
+
+function showSession() {
+  sessionLabel.textContent = sessionId;
+  sessionLabel.title = `conversation (session) id: ${sessionId}`;
+}
 
 function scheduleRender() {
   if (renderQueued) return;
@@ -55,6 +75,15 @@ function wrapSentence(turn, sentence) {
   return span;
 }
 
+/** One line under the answer (tool calls, fillers, the cut), outside the answer's own text. */
+function note(turn, text, cls) {
+  const li = document.createElement('li');
+  li.className = cls;
+  li.textContent = text;
+  turn.notes.append(li);
+  return li;
+}
+
 function onEvent(turn, event) {
   if (turn !== current) return; // a late event of an interrupted turn
   const at = performance.now() - turn.t0;
@@ -62,6 +91,7 @@ function onEvent(turn, event) {
     case 'start':
       turn.startAt = at; // the agent's turn clock starts here: its text_ms times are moved by this
       turn.sampleRate = event.sample_rate;
+      turn.sessionId = event.session_id ?? null;
       if (event.format !== 'pcm_s16le') throw new Error(`cannot play ${event.format} audio`);
       turn.ready = player.prepare(event.sample_rate).then(() => player.resume());
       break;
@@ -79,17 +109,20 @@ function onEvent(turn, event) {
         id: event.id,
         index: event.index,
         text: event.text,
+        filler: event.filler === true,
         textAt,
         textMs: event.text_ms,
         firstAudioAt: null,
         endAt: null,
         synthesis_ms: null,
+        duration_ms: null,
         playStart: null,
         playEnd: null,
         samples: 0,
         odd: null,
       };
-      s.el = wrapSentence(turn, s);
+      // A filler is not part of the answer's text: it gets a note, not a span.
+      s.el = s.filler ? note(turn, `said “${s.text}” while a tool ran`, 'filler') : wrapSentence(turn, s);
       turn.sentences.push(s);
       turn.byId.set(s.id, s);
       break;
@@ -128,10 +161,28 @@ function onEvent(turn, event) {
       }
       break;
     }
+    case 'tool': {
+      // Tool times are on the agent's clock: moved onto this turn's clock like text_ms.
+      const offset = turn.startAt ?? 0;
+      let tool = turn.tools.find((t) => t.id === event.id);
+      if (!tool) {
+        tool = { id: event.id, name: event.name, startAt: event.started_ms + offset, endAt: null, error: null };
+        tool.el = note(turn, `tool ${event.name}…`, 'tool');
+        turn.tools.push(tool);
+      }
+      if (event.state === 'ended') {
+        tool.endAt = (event.ended_ms ?? event.started_ms) + offset;
+        tool.duration_ms = event.duration_ms;
+        tool.error = event.error ?? null;
+        tool.el.textContent = `tool ${event.name}: ${Math.round(event.duration_ms ?? 0)} ms${tool.error ? ` — error: ${tool.error}` : ''}`;
+        if (tool.error) tool.el.classList.add('failed');
+      }
+      break;
+    }
     case 'metrics': {
       turn.metrics = event;
-      // A better estimate of where the agent's clock starts: delivery delays only ever add, so take
-      // the smallest offset that any event with an agent time gives.
+      // A better estimate of where the agent's clock starts: delivery delays only ever add, so take the
+      // smallest offset that any event with an agent time gives.
       const offset = Math.min(
         turn.startAt ?? Infinity,
         event.first_token_ms != null && turn.firstTextAt != null ? turn.firstTextAt - event.first_token_ms : Infinity,
@@ -159,8 +210,10 @@ player.on((e) => {
     s.playStart ??= at;
     s.playEnd = null;
     for (const other of answer.querySelectorAll('.speaking')) other.classList.remove('speaking');
-    s.el.classList.add('speaking');
-    s.el.setAttribute('aria-current', 'true');
+    if (!s.filler && turn.answerEl === answer) {
+      s.el.classList.add('speaking');
+      s.el.setAttribute('aria-current', 'true');
+    }
   } else {
     s.playEnd = at;
     s.el.classList.remove('speaking');
@@ -187,49 +240,163 @@ function finish(turn, status) {
   );
 }
 
-/** Barge-in: cancel the turn (streaming or still playing) and silence its audio at once. */
+/** Characters of a sentence heard after `ms` of its audio: the same fraction, whole words only. */
+function partialChars(text, ms, duration) {
+  const chars = Math.floor((ms / duration) * text.length);
+  if (chars >= text.length) return text.length;
+  const head = /\s/.test(text[chars] ?? ' ') ? text.slice(0, chars) : text.slice(0, chars).replace(/\S*$/, '');
+  return head.trimEnd().length;
+}
+
+/**
+ * Marks what the caller heard of an interrupted answer, by the rule the agent applies to its
+ * history (runtime/README.md): sentences in audio order by their durations, the one playing cut
+ * in proportion at a word end; fillers take time but hold no text. Returns the heard text.
+ */
+function markHeard(turn) {
+  const playedMs = turn.playedMs;
+  const rate = turn.sampleRate ?? player.sampleRate;
+  const done = turn.sentences.filter((s) => s.duration_ms != null && !s.filler && s.text.length > 0);
+  const msPerChar = done.length
+    ? done.reduce((a, s) => a + s.duration_ms, 0) / done.reduce((a, s) => a + s.text.length, 0)
+    : DEFAULT_MS_PER_CHAR;
+  let t = 0;
+  let cut = false;
+  for (const s of turn.sentences) {
+    if (s.filler) {
+      t += s.duration_ms ?? (s.samples / rate) * 1000;
+      continue;
+    }
+    const received = (s.samples / rate) * 1000;
+    const d = s.duration_ms ?? Math.max(received, s.text.length * msPerChar);
+    if (!cut && s.samples > 0 && playedMs >= t + d) {
+      s.el.classList.add('heard');
+      t += d;
+      continue;
+    }
+    if (!cut && s.samples > 0 && playedMs > t) {
+      // Split the span: its leading gap and the heard words, then the rest.
+      const full = s.el.textContent;
+      const gap = full.length - full.trimStart().length;
+      const keep = gap + partialChars(full.trimStart(), playedMs - t, d);
+      const heard = document.createElement('span');
+      heard.className = 'heard';
+      heard.textContent = full.slice(0, keep);
+      const rest = document.createElement('span');
+      rest.className = 'unheard';
+      rest.textContent = full.slice(keep);
+      s.el.replaceChildren(heard, rest);
+    } else {
+      s.el.classList.add('unheard');
+    }
+    cut = true;
+  }
+  turn.tail.classList.add('unheard');
+  const heardText = [...turn.answerEl.querySelectorAll('.heard')]
+    .map((el) => el.textContent)
+    .join('')
+    .trim();
+  turn.heardText = heardText;
+  note(turn, `cut at ${(playedMs / 1000).toFixed(1)} s: the agent remembers what you heard`, 'cut');
+  return heardText;
+}
+
+/**
+ * Barge-in: silence the turn (streaming or still playing) at once, read how much of it played from
+ * the worklet, mark what was heard, and report it: with the WebSocket's cancel, else with the next
+ * turn (SSE). Resolves once the report is sent or queued.
+ */
 function interrupt() {
   const turn = active;
-  if (!turn || turn.finished) return;
+  if (!turn || turn.finished) return interrupting;
   turn.cancelled = true;
-  turn.abort.abort(new DOMException('interrupted', 'AbortError'));
-  player.flush(turn.n);
+  const played = player.flush(turn.n); // silent now; the position comes back from the audio thread
   for (const el of answer.querySelectorAll('.speaking')) el.classList.remove('speaking');
   finish(turn, 'Stopped.');
   scheduleRender();
+  interrupting = played.then((samples) => {
+    turn.playedMs = samples == null ? null : (samples / (turn.sampleRate ?? player.sampleRate)) * 1000;
+    if (turn.playedMs != null) markHeard(turn);
+    let reported = false;
+    if (!turn.streamEnded) {
+      turn.abort.abort(new Interruption(turn.playedMs)); // WS: the cancel carries played_ms; SSE: disconnect
+      reported = turn.transport === 'ws';
+    } else if (turn.transport === 'ws' && turn.playedMs != null) {
+      reported = wsClient.report(turn.socket, turn.playedMs); // after done: applies to that turn
+    }
+    if (!reported && turn.playedMs != null) pendingPlayedMs = turn.playedMs;
+    turn.reported = reported ? 'cancel' : turn.playedMs == null ? 'none' : 'next turn';
+    scheduleRender();
+  });
+  return interrupting;
+}
+
+/** The turn area now showing becomes a stacked earlier turn. */
+function stackCurrent() {
+  if (!you.textContent && !answer.textContent) return;
+  const li = document.createElement('li');
+  li.className = 'turn';
+  const prompt = document.createElement('p');
+  prompt.className = 'you';
+  prompt.textContent = you.textContent;
+  const said = document.createElement('p');
+  said.className = 'answer';
+  said.append(...answer.childNodes);
+  const extra = document.createElement('ul');
+  extra.className = 'turn-notes';
+  extra.append(...notes.childNodes);
+  li.append(prompt, said, extra);
+  conversation.append(li);
+  const stacked = turns.find((t) => t.answerEl === answer);
+  if (stacked) stacked.answerEl = said;
+  li.scrollIntoView?.({ block: 'nearest' });
 }
 
 async function ask(promptText) {
-  interrupt();
+  await interrupt();
   player.resume();
+  stackCurrent();
   const transport = form.elements.transport.value;
   const turn = {
     n: ++turnCounter,
     transport,
+    prompt: promptText,
     t0: performance.now(),
     sentences: [],
     byId: new Map(),
+    tools: [],
     abort: new AbortController(),
     ready: player.prepare(player.sampleRate),
     tail: document.createElement('span'),
+    answerEl: answer,
+    notes,
     firstTextAt: null,
     lastTextAt: null,
     streamEnded: false,
     finished: false,
+    playedMs: null,
+    heardText: null,
+    socket: null,
   };
   turns.push(turn);
   if (turns.length > 30) turns.splice(0, turns.length - 30); // the page keeps recent turns only
   current = turn;
   active = turn;
+  you.textContent = promptText;
   answer.replaceChildren(turn.tail);
   stopButton.disabled = false;
   setStatus(`Asking over ${transport === 'ws' ? 'WebSocket' : 'SSE'}…`);
   scheduleRender();
   const request = { prompt: promptText, format: 'pcm_s16le' };
+  if (pendingPlayedMs != null) {
+    request.previous_played_ms = Math.round(pendingPlayedMs * 100) / 100;
+    turn.sentPreviousPlayedMs = request.previous_played_ms;
+    pendingPlayedMs = null;
+  }
   const on = (event) => onEvent(turn, event);
   try {
-    if (transport === 'ws') await wsClient.turn(request, on, turn.abort.signal);
-    else await sseTurn(request, on, turn.abort.signal);
+    if (transport === 'ws') turn.socket = await wsClient.turn(request, on, turn.abort.signal, sessionId);
+    else await sseTurn(request, on, turn.abort.signal, sessionId);
   } catch (err) {
     if (turn.cancelled) return;
     turn.error = err instanceof Error ? err.message : String(err);
@@ -244,6 +411,23 @@ async function ask(promptText) {
   if (turn.sentences.every((s) => s.samples === 0 || s.playEnd != null))
     finish(turn, turn.error ? `Error: ${turn.error}` : 'Done.');
   scheduleRender();
+}
+
+/** A new session: the agent starts from an empty history; the page clears the conversation. */
+async function newConversation() {
+  const stopping = interrupt(); // its report still goes to the conversation being left
+  sessionId = newSessionId();
+  showSession();
+  await stopping;
+  pendingPlayedMs = null;
+  wsClient.close();
+  stackCurrent();
+  conversation.replaceChildren();
+  you.textContent = '';
+  answer.replaceChildren();
+  notes.replaceChildren();
+  setStatus('New conversation.');
+  interrupting = Promise.resolve();
 }
 
 form.addEventListener('submit', (e) => {
@@ -264,36 +448,42 @@ promptBox.addEventListener('keydown', (e) => {
 document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape') interrupt();
 });
-stopButton.addEventListener('click', interrupt);
+stopButton.addEventListener('click', () => interrupt());
+$('new-conversation').addEventListener('click', () => newConversation());
 
 async function showSetup() {
   const info = await fetch('/api/info').then((r) => r.json());
   $('llm').textContent = info.llm.description;
   $('model').textContent = info.model.description;
   $('target').textContent = info.target.description;
-  const notes = [];
+  const notices = [];
   if (info.llm.name === 'echo') {
-    notes.push(
-      'Echo model in use: the answer repeats your prompt. Start with --llm bedrock or --llm openai for a real model.',
+    notices.push(
+      'Echo model in use: the answer repeats your prompt (ask "What did I say before?" to see its memory). Start with --llm bedrock or --llm openai for a real model.',
     );
   }
   if (info.model.kind === 'stand-in') {
-    notes.push('Stand-in model (--offline): you hear a tone instead of a voice, with the real streaming timing.');
+    notices.push('Stand-in model (--offline): you hear a tone instead of a voice, with the real streaming timing.');
   }
-  if (notes.length) {
-    $('notice').textContent = notes.join(' ');
+  if (notices.length) {
+    $('notice').textContent = notices.join(' ');
     $('notice').hidden = false;
   }
 }
+showSession();
 player.prepare(24000); // early: creating an AudioContext can take a while
 showSetup().catch((err) => setStatus(`Could not read the set-up: ${err.message}`));
 
 // For tests and bug reports: what the audio worklet received and played, and the turns' timings.
 window.kokoro = {
   report: () => player.report(),
+  session: () => sessionId,
+  /** Resolves once the interruption under way has read and reported its playback position. */
+  settled: () => interrupting.then(() => true),
   turns: () =>
-    turns.map(({ abort, tail, byId, ready, sentences, ...t }) => ({
+    turns.map(({ abort, tail, byId, ready, sentences, tools, answerEl, notes: _notes, socket, ...t }) => ({
       ...t,
       sentences: sentences.map(({ el, ...s }) => s),
+      tools: tools.map(({ el, ...x }) => x),
     })),
 };

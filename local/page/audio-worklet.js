@@ -52,6 +52,13 @@ class PcmPlayer extends AudioWorkletProcessor {
         this.playing = false;
         this.stats.flushes += 1;
         if (was) this.port.postMessage({ type: 'stopped', turn: was.turn, id: was.id, time: currentTime });
+        // The playback position of the flushed turn: samples played from its first one (played_ms).
+        this.port.postMessage({
+          type: 'flushed',
+          token: msg.token,
+          turn: msg.turn,
+          played: this.stats.played[msg.turn] ?? 0,
+        });
         break;
       }
       case 'report':

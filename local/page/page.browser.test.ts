@@ -31,6 +31,12 @@ interface Report {
 }
 interface PageTurn {
   n: number;
+  playedMs: number | null;
+  heardText: string | null;
+  sampleRate?: number;
+  reported?: string;
+  sentPreviousPlayedMs?: number;
+  tools: { name: string; startAt: number; endAt: number | null; error: string | null }[];
   textEvents?: number;
   firstTextAt: number | null;
   lastTextAt: number | null;
@@ -49,7 +55,9 @@ interface PageTurn {
 }
 
 // The page's globals as seen inside page.evaluate / waitForFunction callbacks (no DOM lib here).
-declare const window: { kokoro: { report(): Promise<Report>; turns(): PageTurn[] } };
+declare const window: {
+  kokoro: { report(): Promise<Report>; turns(): PageTurn[]; session(): string; settled(): Promise<boolean> };
+};
 declare const document: {
   querySelectorAll(selector: string): { length: number };
   getElementById(id: string): { textContent: string } | null;
@@ -62,7 +70,7 @@ let browser: Browser;
 suite('the page in Chromium', () => {
   beforeAll(async () => {
     stack = await startLocalStack(
-      parseLocalOptions(['--offline', '--port', '0', '--llm', 'echo'], {
+      parseLocalOptions(['--offline', '--port', '0', '--llm', 'echo', '--tools', 'calculator'], {
         ECHO_FIRST_TOKEN_MS: '20',
         ECHO_TOKENS_PER_SECOND: '400',
       }),
@@ -85,6 +93,8 @@ suite('the page in Chromium', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(stack.url);
+    // The set-up comes from /api/info after the page loaded: wait for it (reading at once raced it).
+    await page.waitForFunction(() => document.getElementById('llm')?.textContent !== '…');
     await expect(page.locator('#llm').textContent()).resolves.toMatch(/echo/);
     return page;
   }
@@ -217,6 +227,123 @@ suite('the page in Chromium', () => {
       await page.close();
     }, 180_000);
   }
+
+  const answerText = async (page: Page) => ((await page.locator('#answer').textContent()) ?? '').trim();
+  const untilDone = (page: Page, n: number) => until(page, `turn ${n} is done`, (_r, t) => t[n - 1]?.doneAt != null);
+
+  for (const transport of ['sse', 'ws'] as const) {
+    test(`${transport}: a conversation: turns stack, the agent remembers, the session is shown, New conversation forgets`, async () => {
+      const page = await openPage();
+      const sent: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/invocations')) sent.push(r.headers()['x-session-id'] ?? '');
+      });
+      page.on('websocket', (ws) => sent.push(new URL(ws.url()).searchParams.get('session') ?? ''));
+      const session = await page.evaluate(() => window.kokoro.session());
+      expect(session).toMatch(/^page-[0-9a-f-]{36}$/);
+      await expect(page.locator('#session').textContent()).resolves.toBe(session);
+
+      await ask(page, transport, 'My name is Ada.');
+      await until(page, 'turn 1 played out', playedOut(1));
+      await ask(page, transport, 'What did I say before?');
+      await untilDone(page, 2);
+      expect(await answerText(page)).toBe('You said: My name is Ada.');
+      // The first turn is stacked above: the prompt, then the answer.
+      await expect(page.locator('#conversation li.turn').count()).resolves.toBe(1);
+      await expect(page.locator('#conversation li.turn .you').textContent()).resolves.toBe('My name is Ada.');
+      await expect(page.locator('#conversation li.turn .answer').textContent()).resolves.toBe('My name is Ada.');
+      await expect(page.locator('#you').textContent()).resolves.toBe('What did I say before?');
+      expect(new Set(sent)).toEqual(new Set([session]));
+
+      await page.locator('#new-conversation').click();
+      await page.waitForFunction(() => document.getElementById('status')?.textContent === 'New conversation.');
+      const fresh = await page.evaluate(() => window.kokoro.session());
+      expect(fresh).not.toBe(session);
+      await expect(page.locator('#session').textContent()).resolves.toBe(fresh);
+      await expect(page.locator('#conversation li').count()).resolves.toBe(0);
+      await ask(page, transport, 'What did I say before?');
+      await untilDone(page, 3);
+      expect(await answerText(page)).toBe('You have not said anything before.');
+      expect(pageErrors.get(page)).toEqual([]);
+      await page.close();
+    }, 180_000);
+
+    for (const how of ['Stop', 'a new prompt'] as const) {
+      test(`${transport}: an interruption by ${how} reports the worklet's playback position; the agent keeps what was heard`, async () => {
+        const page = await openPage();
+        const cancels: { type: string; played_ms?: number }[] = [];
+        const bodies: { previous_played_ms?: number; prompt: string }[] = [];
+        page.on('websocket', (ws) =>
+          ws.on('framesent', (f) => {
+            const data = JSON.parse(String(f.payload)) as { type: string; played_ms?: number };
+            if (data.type === 'cancel') cancels.push(data);
+          }),
+        );
+        page.on('request', (r) => {
+          if (r.url().includes('/api/invocations')) bodies.push(JSON.parse(r.postData() ?? '{}'));
+        });
+        await ask(page, transport, LONG);
+        // Well into the answer: more than a second of its audio played.
+        await until(page, 'turn 1 plays for a second', (r) => (r.played['1'] ?? 0) > r.sampleRate * 1.2);
+        if (how === 'Stop') await page.locator('#stop').click();
+        else await ask(page, transport, 'What did you say before?');
+        await page.evaluate(() => window.kokoro.settled());
+        const [first] = await turns(page);
+        const r = await report(page);
+        // played_ms is the worklet's own count of the turn's samples played, from its first one.
+        expect(first!.playedMs).toBe((r.played['1']! / r.sampleRate) * 1000);
+        expect(first!.playedMs!).toBeGreaterThan(1200);
+        if (transport === 'ws') {
+          expect(first!.reported).toBe('cancel');
+          expect(cancels).toEqual([{ type: 'cancel', played_ms: first!.playedMs }]);
+        } else {
+          expect(first!.reported).toBe('next turn');
+        }
+        if (how === 'Stop') await ask(page, transport, 'What did you say before?');
+        await untilDone(page, 2);
+        if (transport === 'sse') expect(bodies[1]!.previous_played_ms).toBeCloseTo(first!.playedMs!, 1);
+        // The agent's history holds what the page marks as heard: the echo model says it back.
+        const heard = first!.heardText!;
+        expect(heard.length).toBeGreaterThan(10);
+        expect(LONG.startsWith(heard)).toBe(true);
+        expect(heard.length).toBeLessThan(LONG.length);
+        const stored = (await answerText(page)).replace(/^I said: /, '');
+        expect(stored).toBe(heard);
+        await expect(page.locator('#conversation li.turn .answer .unheard').count()).resolves.toBeGreaterThan(0);
+        console.log(
+          `barge-in (${transport}, ${how}): played ${first!.playedMs!.toFixed(1)} ms; page marks ${heard.length} characters heard, ` +
+            `the agent stored ${stored.length} (of ${LONG.length} written): ${stored.length === heard.length ? 'equal' : 'differ'}`,
+        );
+        expect(pageErrors.get(page)).toEqual([]);
+        await page.close();
+      }, 180_000);
+    }
+  }
+
+  test('tool calls show on the timeline and under the answer', async () => {
+    const page = await openPage();
+    await ask(page, 'ws', 'Let me work it out.<tool name="calculate">{"expression": "6 * 7"}</tool> It is {result}.');
+    await untilDone(page, 1);
+    expect(await answerText(page)).toBe('Let me work it out. It is 42.');
+    const [turn] = await turns(page);
+    expect(turn!.tools).toEqual([
+      {
+        id: expect.any(String),
+        name: 'calculate',
+        startAt: expect.any(Number),
+        endAt: expect.any(Number),
+        duration_ms: expect.any(Number),
+        error: null,
+      },
+    ]);
+    await page.waitForFunction(() => document.querySelectorAll('#timeline tr.tool').length === 1);
+    await expect(page.locator('#timeline tr.tool td').textContent()).resolves.toMatch(
+      /^calculate: ran from \d+ ms to \d+ ms$/,
+    );
+    await expect(page.locator('#turn-notes li.tool').textContent()).resolves.toMatch(/^tool calculate: \d+ ms$/);
+    expect(pageErrors.get(page)).toEqual([]);
+    await page.close();
+  });
 
   test('the page is labelled and usable from the keyboard, and says what went wrong', async () => {
     const page = await openPage();

@@ -11,6 +11,7 @@ export class Player {
     this.sampleRate = 0;
     this.listeners = new Set();
     this.reports = new Map();
+    this.flushes = new Map();
     this.nextToken = 1;
   }
 
@@ -53,9 +54,24 @@ export class Player {
     this.node?.port.postMessage({ type: 'end', turn });
   }
 
-  /** Barge-in: silence at once and refuse late chunks of this turn and older ones. */
+  /**
+   * Barge-in: silence at once and refuse late chunks of this turn and older ones. Resolves with the
+   * samples of `turn` the worklet played (its playback position), or null if it does not answer.
+   */
   flush(turn) {
-    this.node?.port.postMessage({ type: 'flush', turn });
+    if (!this.node) return Promise.resolve(0);
+    const token = this.nextToken++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.flushes.delete(token);
+        resolve(null);
+      }, 500);
+      this.flushes.set(token, (played) => {
+        clearTimeout(timer);
+        resolve(played);
+      });
+      this.node.port.postMessage({ type: 'flush', turn, token });
+    });
   }
 
   /** `fn({type: 'started'|'ended'|'drained'|'stopped', turn, id, at})`; returns an unsubscribe function. */
@@ -75,6 +91,11 @@ export class Player {
   }
 
   onMessage(msg) {
+    if (msg.type === 'flushed') {
+      this.flushes.get(msg.token)?.(msg.played);
+      this.flushes.delete(msg.token);
+      return;
+    }
     if (msg.type === 'report') {
       this.reports.get(msg.token)?.({
         ...msg.stats,

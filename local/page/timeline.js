@@ -1,5 +1,6 @@
-// Renders one turn's timeline: when the LLM's first token came, and per sentence when its text was
-// complete, when its audio arrived (synthesis + transport), and when it played in this browser.
+// Renders one turn's timeline: when the LLM's first token came, when its tools ran, and per
+// sentence when its text was complete, when its audio arrived (synthesis + transport), and when it
+// played in this browser.
 
 const fmt = (ms) => (ms == null ? '—' : `${Math.round(ms)} ms`);
 
@@ -66,6 +67,14 @@ function waterfall(turn, span, now) {
       el('span', { class: 'wf-label' }, 'LLM'),
       el('div', { class: 'wf-track' }, bar(span, turn.firstTextAt, turn.lastTextAt, 'text', 'LLM writing')),
     ),
+    ...(turn.tools ?? []).map((t) =>
+      el(
+        'div',
+        { class: 'wf-row' },
+        el('span', { class: 'wf-label', title: `tool ${t.name}` }, 'tool'),
+        el('div', { class: 'wf-track' }, bar(span, t.startAt, t.endAt ?? now, 'tool', `tool ${t.name} running`)),
+      ),
+    ),
     ...turn.sentences.map((s) =>
       el(
         'div',
@@ -92,6 +101,7 @@ export function renderTimeline(container, turn) {
     1,
     playing ? now : 0,
     turn.lastTextAt ?? 0,
+    ...(turn.tools ?? []).map((t) => t.endAt ?? t.startAt ?? 0),
     ...rows.map((s) => Math.max(s.endAt ?? 0, s.playEnd ?? s.playStart ?? 0, s.textAt ?? 0)),
   );
 
@@ -133,13 +143,28 @@ export function renderTimeline(container, turn) {
       ),
     ),
   );
+  for (const t of turn.tools ?? []) {
+    body.append(
+      el(
+        'tr',
+        { class: 'tool' },
+        el('th', { scope: 'row' }, 'tool'),
+        el(
+          'td',
+          { colspan: '5' },
+          `${t.name}: ran from ${fmt(t.startAt)} to ${t.endAt == null ? '…' : fmt(t.endAt)}` +
+            (t.error ? ` — error: ${t.error}` : ''),
+        ),
+      ),
+    );
+  }
   for (const s of rows) {
     body.append(
       el(
         'tr',
         { class: s.playStart != null && s.playEnd == null ? 'now' : '' },
         el('th', { scope: 'row' }, String(s.index + 1)),
-        el('td', { class: 'text', title: s.text }, s.text),
+        el('td', { class: 'text', title: s.text }, s.filler ? `(filler) ${s.text}` : s.text),
         el('td', {}, fmt(s.textAt)),
         el('td', {}, s.firstAudioAt == null ? '—' : `${fmt(s.firstAudioAt)} → ${fmt(s.endAt)}`),
         el('td', {}, fmt(s.synthesis_ms)),
@@ -156,6 +181,7 @@ export function renderTimeline(container, turn) {
     el('span', {}, el('span', { class: 'key tick' }), 'sentence text complete'),
     el('span', {}, el('span', { class: 'key net' }), 'audio arriving'),
     el('span', {}, el('span', { class: 'key play' }), 'playing'),
+    ...((turn.tools ?? []).length ? [el('span', {}, el('span', { class: 'key tool' }), 'tool running')] : []),
   );
   const status = turn.error ? el('p', { class: 'turn-error', role: 'alert' }, turn.error) : null;
   container.replaceChildren(chips, waterfall(turn, span, now), legend, table, ...(status ? [status] : []));
@@ -169,7 +195,11 @@ export function renderHistory(list, turns) {
       .reverse()
       .map((t) => {
         const first = t.sentences[0];
-        const how = t.cancelled ? 'interrupted' : t.error ? 'failed' : 'done';
+        const how = t.cancelled
+          ? `interrupted${t.playedMs == null ? '' : ` after ${(t.playedMs / 1000).toFixed(1)} s of audio`}`
+          : t.error
+            ? 'failed'
+            : 'done';
         return el(
           'li',
           {},

@@ -1,10 +1,22 @@
 // The two ways the page reaches the agent: POST /api/invocations answered with Server-Sent Events,
 // and the /api/ws WebSocket (JSON text frames for events, binary frames for audio). Both deliver the same
-// calls to `on(event)`: the turn events of the contract, with audio as {type:'audio', id, pcm}.
+// calls to `on(event)`: the turn events of the contract, with audio as {type:'audio', id, pcm}. Both
+// carry the conversation's session id (the web server passes it to the agent).
 import { createParser } from '/vendor/eventsource-parser/index.js';
 import { WsTurnFramer } from '/vendor/kokoro-speech/turn-ws-framing.js';
 
-const SESSION_ID = `page-${crypto.randomUUID()}`; // >= 33 characters, as AgentCore wants
+/** A new conversation's id: at least 33 characters, as AgentCore wants. */
+export function newSessionId() {
+  return `page-${crypto.randomUUID()}`;
+}
+
+/** Why a turn was aborted, with the caller's playback position when known (sent with the cancel). */
+export class Interruption extends DOMException {
+  constructor(playedMs) {
+    super('interrupted', 'AbortError');
+    this.playedMs = playedMs;
+  }
+}
 
 function fromBase64(text) {
   if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
@@ -15,10 +27,10 @@ function fromBase64(text) {
 }
 
 /** One turn over SSE. Resolves when the stream ends; abort the signal to cancel (barge-in). */
-export async function sseTurn(request, on, signal) {
+export async function sseTurn(request, on, signal, sessionId) {
   const res = await fetch('/api/invocations', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-session-id': SESSION_ID },
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-session-id': sessionId },
     body: JSON.stringify(request),
     signal,
   });
@@ -51,18 +63,21 @@ export async function sseTurn(request, on, signal) {
 
 /**
  * WebSocket turns. A socket is kept for the next turn when this one ended cleanly (several turns
- * per socket); after a barge-in it is cancelled and closed, so no late frame of the old turn can be
- * mistaken for the new one.
+ * per socket, one conversation); after a barge-in it is cancelled (with the playback position) and
+ * closed, so no late frame of the old turn can be mistaken for the new one.
  */
 export class WsClient {
   constructor() {
     this.ws = null;
     this.open = null;
+    this.session = null;
   }
 
-  connect() {
+  connect(sessionId) {
+    if (this.ws && this.session !== sessionId) this.close();
     if (this.ws && this.ws.readyState <= WebSocket.OPEN) return this.open;
-    const url = new URL(`/api/ws?session=${SESSION_ID}`, location.href);
+    this.session = sessionId;
+    const url = new URL(`/api/ws?session=${encodeURIComponent(sessionId)}`, location.href);
     url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(url);
     ws.binaryType = 'arraybuffer';
@@ -74,11 +89,27 @@ export class WsClient {
     return this.open;
   }
 
-  /** One turn; resolves at `done`. Abort the signal to cancel: the socket is then dropped. */
-  async turn(request, on, signal) {
-    const ws = await this.connect();
+  /** Drops the socket (a new conversation). */
+  close() {
+    this.ws?.close();
+    this.ws = null;
+  }
+
+  /**
+   * Reports the playback position of the socket's most recent turn after its `done` (the caller
+   * stopped it while it still played); false when that socket is gone.
+   */
+  report(ws, playedMs) {
+    if (!ws || ws !== this.ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify({ type: 'cancel', played_ms: playedMs }));
+    return true;
+  }
+
+  /** One turn; resolves with its socket at `done`. Abort the signal to cancel: the socket is then dropped. */
+  async turn(request, on, signal, sessionId) {
+    const ws = await this.connect(sessionId);
     const framer = new WsTurnFramer();
-    await new Promise((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       const cleanup = () => {
         ws.removeEventListener('message', onMessage);
         ws.removeEventListener('close', onClose);
@@ -95,7 +126,7 @@ export class WsClient {
           on(event);
           if (event.type === 'done') {
             cleanup();
-            resolve();
+            resolve(ws);
           }
         } catch (err) {
           cleanup();
@@ -108,7 +139,9 @@ export class WsClient {
       };
       const onAbort = () => {
         cleanup();
-        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'cancel' }));
+        const played = signal.reason?.playedMs;
+        if (ws.readyState === WebSocket.OPEN)
+          ws.send(JSON.stringify(played == null ? { type: 'cancel' } : { type: 'cancel', played_ms: played }));
         ws.close();
         if (this.ws === ws) this.ws = null;
         reject(signal.reason);

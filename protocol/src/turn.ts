@@ -5,11 +5,23 @@
 import { z } from 'zod';
 import { voiceSettingsSchema } from '@kokoro-speech/protocol';
 
+/**
+ * A conversation's id: the AgentCore session header `X-Amzn-Bedrock-AgentCore-Runtime-Session-Id`
+ * or a turn's `session_id` (AgentCore's own rule for runtime session ids: 33 to 256 characters).
+ */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{33,256}$/;
+export const SESSION_ID_RULE = "33-256 characters of letters, digits, '-' and '_'";
+export const sessionIdSchema = z.string().regex(SESSION_ID_PATTERN, `must be ${SESSION_ID_RULE}`);
+/** How much of a turn's audio the caller played, in ms from its first sample (a day at most). */
+export const playedMsSchema = z.number().nonnegative().max(86_400_000);
+
 export const startEventSchema = z.object({
   type: z.literal('start'),
   request_id: z.string(),
   sample_rate: z.number().int(),
   format: z.string(),
+  /** The conversation this turn belongs to (absent for a one-shot turn). */
+  session_id: z.string().optional(),
 });
 export const textEventSchema = z.object({ type: z.literal('text'), delta: z.string() });
 export const sentenceEventSchema = z.object({
@@ -22,6 +34,8 @@ export const sentenceEventSchema = z.object({
   spoken: z.string(),
   /** When the piece was complete in the answer's text, in ms since the turn started (for timelines). */
   text_ms: z.number().nonnegative().optional(),
+  /** Present (true) for a filler spoken while a tool ran: not part of the answer's text. */
+  filler: z.literal(true).optional(),
 });
 export const audioEventSchema = z.object({
   type: z.literal('audio'),
@@ -45,6 +59,19 @@ export const metricsEventSchema = z.object({
   sentences: z.number().int().nonnegative(),
   audio_ms: z.number().nonnegative(),
 });
+/** A tool call of the agent: `started` when it begins, `ended` (with its duration and any error). */
+export const toolEventSchema = z.object({
+  type: z.literal('tool'),
+  id: z.string(),
+  name: z.string(),
+  state: z.enum(['started', 'ended']),
+  /** ms since the turn started. */
+  started_ms: z.number().nonnegative(),
+  ended_ms: z.number().nonnegative().optional(),
+  duration_ms: z.number().nonnegative().optional(),
+  /** What the tool's error result said (the model sees the same). */
+  error: z.string().optional(),
+});
 export const errorEventSchema = z.object({ type: z.literal('error'), code: z.string(), message: z.string() });
 export const doneEventSchema = z.object({
   type: z.literal('done'),
@@ -59,24 +86,38 @@ export const turnEventSchema = z.discriminatedUnion('type', [
   audioEventSchema,
   sentenceEndEventSchema,
   metricsEventSchema,
+  toolEventSchema,
   errorEventSchema,
   doneEventSchema,
 ]);
 export type TurnEvent = z.infer<typeof turnEventSchema>;
 export type MetricsEvent = z.infer<typeof metricsEventSchema>;
 export type TurnEventName = TurnEvent['type'];
+export type ToolEvent = z.infer<typeof toolEventSchema>;
 
 /** Body of POST /invocations, and (with type "prompt") a WebSocket turn request. */
 export const turnRequestSchema = voiceSettingsSchema
   .extend({
     prompt: z.string().min(1, 'prompt must not be empty').max(20_000),
     mode: z.enum(['stream', 'batch']).optional(),
+    /** The conversation (overrides the session header); absent with no header: a one-shot turn. */
+    session_id: sessionIdSchema.optional(),
+    /** The previous turn of this session: how much of its audio the caller played. */
+    previous_played_ms: playedMsSchema.optional(),
   })
   .strict();
 export type TurnRequest = z.infer<typeof turnRequestSchema>;
 
 export const wsClientMessageSchema = z.discriminatedUnion('type', [
   turnRequestSchema.extend({ type: z.literal('prompt') }).strict(),
-  z.object({ type: z.literal('cancel') }).strict(),
+  z
+    .object({
+      type: z.literal('cancel'),
+      /** How much of the connection's most recent turn the caller played (also after its done). */
+      played_ms: playedMsSchema.optional(),
+      /** Optional check: the session of that turn. */
+      session_id: sessionIdSchema.optional(),
+    })
+    .strict(),
 ]);
 export type WsClientMessage = z.infer<typeof wsClientMessageSchema>;

@@ -4,6 +4,7 @@ import type { AgentConfig } from './config.ts';
 import { createLlmProvider } from './llm/index.ts';
 import { createTransport } from './tts/index.ts';
 import { startAgentServer, type AgentServer } from './server/index.ts';
+import { openSessionStore } from './conversation/storage.ts';
 
 export async function startAgentFromConfig(config: AgentConfig, logger?: Logger): Promise<AgentServer> {
   const log = logger ?? pino({ level: config.logLevel });
@@ -13,6 +14,10 @@ export async function startAgentFromConfig(config: AgentConfig, logger?: Logger)
   else log.info({ llm: llm.description }, 'LLM');
   const tts = createTransport(config.tts);
   log.info({ tts: tts.name, ...ttsTarget(config) }, 'TTS');
+  if (config.tools?.builtin) log.info({ tools: config.tools.builtin }, 'built-in tools');
+  const { store, ...sessions } = config.sessions ?? {};
+  if (store)
+    log.info({ store: store.kind === 'file' ? store.dir : `s3://${store.bucket}/${store.prefix}` }, 'session store');
   return startAgentServer({
     llm,
     tts,
@@ -22,6 +27,8 @@ export async function startAgentFromConfig(config: AgentConfig, logger?: Logger)
     host: config.host,
     port: config.port,
     logger: log,
+    ...(config.tools ? { tools: config.tools } : {}),
+    sessions: { ...sessions, ...(store ? { storage: openSessionStore(store) } : {}) },
   });
 }
 

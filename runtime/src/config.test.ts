@@ -77,3 +77,59 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 });
+
+describe('loadConfig: tools and sessions', () => {
+  test('none set: no tool or session settings (the server defaults apply)', () => {
+    const config = loadConfig({ KOKORO_URL: 'ws://k' });
+    expect(config.tools).toBeUndefined();
+    expect(config.sessions).toBeUndefined();
+  });
+
+  test('every tool and session variable', () => {
+    const config = loadConfig({
+      KOKORO_URL: 'ws://k',
+      AWS_REGION: 'eu-west-1',
+      BUILTIN_TOOLS: 'time, calculator',
+      TOOL_TIMEOUT_SECONDS: '2.5',
+      TOOL_MAX_RESULT_CHARS: '4000',
+      TOOL_FILLER_TEXT: 'One moment.',
+      TOOL_FILLER_AFTER_MS: '800',
+      SESSION_IDLE_SECONDS: '600',
+      MAX_SESSIONS: '32',
+      SESSION_WINDOW_MESSAGES: '20',
+      SESSION_STORE: 's3://foundation-bucket/sessions',
+    });
+    expect(config.tools).toEqual({
+      builtin: ['time', 'calculator'],
+      limits: { timeoutMs: 2500, maxResultChars: 4000 },
+      filler: { text: 'One moment.', afterMs: 800 },
+    });
+    expect(config.sessions).toEqual({
+      idleMs: 600_000,
+      maxSessions: 32,
+      windowMessages: 20,
+      store: { kind: 's3', bucket: 'foundation-bucket', prefix: 'sessions/', region: 'eu-west-1' },
+    });
+    expect(loadConfig({ KOKORO_URL: 'ws://k', TOOL_FILLER_TEXT: 'Hm.' }).tools).toEqual({
+      filler: { text: 'Hm.', afterMs: 1500 },
+    });
+    expect(loadConfig({ KOKORO_URL: 'ws://k', SESSION_STORE: 'file:///var/lib/kokoro' }).sessions).toEqual({
+      store: { kind: 'file', dir: '/var/lib/kokoro' },
+    });
+    expect(loadConfig({ KOKORO_URL: 'ws://k', BUILTIN_TOOLS: 'none' }).tools).toBeUndefined();
+  });
+
+  test.each([
+    [{ BUILTIN_TOOLS: 'time,shell' }, /BUILTIN_TOOLS\.1: must list time, calculator/],
+    [{ TOOL_TIMEOUT_SECONDS: '0' }, /TOOL_TIMEOUT_SECONDS: /],
+    [{ MAX_SESSIONS: '0' }, /MAX_SESSIONS: /],
+    [{ SESSION_STORE: 'redis://x' }, /SESSION_STORE: session store must be file:\/\/\/dir or s3:\/\/bucket\/prefix/],
+    [
+      { SESSION_STORE: 's3://Bad_Bucket/x' },
+      /SESSION_STORE: not an S3 bucket name: bad_bucket|SESSION_STORE: not an S3 bucket name/,
+    ],
+    [{ SESSION_STORE: 'file://host/dir' }, /SESSION_STORE: a file: session store takes an absolute path/],
+  ])('rejects %j with a clear message', (env, message) => {
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', ...env })).toThrow(message);
+  });
+});

@@ -6,6 +6,26 @@ import { DEFAULT_BEDROCK_MODEL_ID, type LlmConfig } from './llm/index.ts';
 import type { TransportConfig } from './tts/index.ts';
 import { DEFAULT_LIMITS, DEFAULT_VOICE, type AgentLimits } from './server/app.ts';
 import type { VoiceDefaults } from './pipeline/turn.ts';
+import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './tools/builtin.ts';
+import { parseSessionStore, type SessionStoreConfig } from './conversation/storage.ts';
+
+/** Tool settings from the environment (absent when none is set: the server's defaults apply). */
+export interface ToolConfig {
+  builtin?: BuiltinToolName[];
+  limits?: { timeoutMs?: number; maxResultChars?: number };
+  filler?: { text: string; afterMs: number };
+}
+
+/** Session settings from the environment (absent when none is set: the server's defaults apply). */
+export interface SessionConfig {
+  idleMs?: number;
+  maxSessions?: number;
+  windowMessages?: number;
+  store?: SessionStoreConfig;
+}
+
+/** How long a tool must run, with nothing playing, before the filler (when one is configured). */
+export const DEFAULT_FILLER_AFTER_MS = 1500;
 
 export const DEFAULT_SYSTEM_PROMPT =
   'You are a helpful voice assistant. Your answers are spoken aloud as they are written: ' +
@@ -21,6 +41,8 @@ export interface AgentConfig {
   limits: AgentLimits;
   systemPrompt: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  tools?: ToolConfig | undefined;
+  sessions?: SessionConfig | undefined;
 }
 
 export class ConfigError extends Error {
@@ -70,6 +92,27 @@ const envSchema = z.object({
   MAX_CONCURRENT_TURNS: int(1, 10_000),
   MAX_REQUEST_BYTES: int(1024, 100 * 1024 * 1024),
   MAX_TURN_SECONDS: num(1, 3600),
+  // Tools and sessions
+  BUILTIN_TOOLS: z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((x) => x.trim())
+            .filter((x) => x !== '' && x !== 'none')
+        : v,
+    z
+      .array(z.enum(BUILTIN_TOOL_NAMES, { error: `must list ${BUILTIN_TOOL_NAMES.join(', ')} (comma-separated)` }))
+      .optional(),
+  ),
+  TOOL_TIMEOUT_SECONDS: num(0.1, 600),
+  TOOL_MAX_RESULT_CHARS: int(100, 1_000_000),
+  TOOL_FILLER_TEXT: z.preprocess(empty, z.string().max(200).optional()),
+  TOOL_FILLER_AFTER_MS: int(0, 60_000),
+  SESSION_IDLE_SECONDS: num(1, 86_400),
+  MAX_SESSIONS: int(1, 100_000),
+  SESSION_WINDOW_MESSAGES: int(2, 10_000),
+  SESSION_STORE: str(),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -82,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
   const problems: string[] = [];
   const tts = ttsConfig(e, problems);
   const llm = llmConfig(e, problems);
+  const sessions = sessionConfig(e, problems);
   if (problems.length > 0 || !tts || !llm) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return {
     host: e.HOST ?? '0.0.0.0',
@@ -101,7 +145,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     },
     systemPrompt: e.SYSTEM_PROMPT ?? DEFAULT_SYSTEM_PROMPT,
     logLevel: e.LOG_LEVEL ?? 'info',
+    tools: toolConfig(e),
+    sessions,
   };
+}
+
+/** Only what is set: absent keys leave the server's defaults. */
+function defined<T extends object>(o: T): T | undefined {
+  const kept = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  return Object.keys(kept).length > 0 ? kept : undefined;
+}
+
+function toolConfig(e: Env): ToolConfig | undefined {
+  return defined<ToolConfig>({
+    builtin: e.BUILTIN_TOOLS?.length ? e.BUILTIN_TOOLS : undefined,
+    limits: defined({
+      timeoutMs: e.TOOL_TIMEOUT_SECONDS === undefined ? undefined : Math.round(e.TOOL_TIMEOUT_SECONDS * 1000),
+      maxResultChars: e.TOOL_MAX_RESULT_CHARS,
+    }),
+    filler: e.TOOL_FILLER_TEXT
+      ? { text: e.TOOL_FILLER_TEXT, afterMs: e.TOOL_FILLER_AFTER_MS ?? DEFAULT_FILLER_AFTER_MS }
+      : undefined,
+  });
+}
+
+function sessionConfig(e: Env, problems: string[]): SessionConfig | undefined {
+  let store: SessionStoreConfig | undefined;
+  if (e.SESSION_STORE) {
+    try {
+      store = parseSessionStore(e.SESSION_STORE, e.AWS_REGION ?? e.AWS_DEFAULT_REGION);
+    } catch (error) {
+      problems.push(`SESSION_STORE: ${(error as Error).message}`);
+    }
+  }
+  return defined<SessionConfig>({
+    idleMs: e.SESSION_IDLE_SECONDS === undefined ? undefined : e.SESSION_IDLE_SECONDS * 1000,
+    maxSessions: e.MAX_SESSIONS,
+    windowMessages: e.SESSION_WINDOW_MESSAGES,
+    store,
+  });
 }
 
 type Env = z.infer<typeof envSchema>;

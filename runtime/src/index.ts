@@ -1,11 +1,15 @@
 // Public API of @kokoro-speech/runtime: the streaming voice agent (LLM -> sentences -> Kokoro ->
 // SSE/WebSocket), its stages, and the pieces the local mode starts in-process.
 export { startAgentServer, DEFAULT_LIMITS, DEFAULT_VOICE, RequestError } from './server/index.ts';
-export type { AgentServer, AgentServerOptions, AgentLimits, RequestErrorCode } from './server/index.ts';
+export type { AgentServer, AgentServerOptions, AgentLimits, RequestErrorCode, SessionOptions } from './server/index.ts';
 export { startAgentFromConfig } from './agent.ts';
 export { loadConfig, ConfigError, DEFAULT_SYSTEM_PROMPT, type AgentConfig } from './config.ts';
 export {
   runTurn,
+  oneShotAnswer,
+  type AnswerEvent,
+  type AnswerSource,
+  type WordTiming,
   type PipelineEvent,
   type TurnContext,
   type TurnOptions,
@@ -15,6 +19,8 @@ export {
 } from './pipeline/turn.ts';
 export { TURN_POLICIES, RegexSentenceSplitter, type TurnPolicy } from './pipeline/policies.ts';
 export * from './llm/index.ts';
+export * from './tools/index.ts';
+export * from './conversation/index.ts';
 export * from './tts/index.ts';
 export {
   SentenceSegmenter,

@@ -40,6 +40,8 @@ test('reads only outputs its producers export, and exports exactly its contract'
     'bedrockModelIds',
     'region',
     'runtimeRepositoryUrl',
+    'sessionsPrefix',
+    'weightsBucketName',
   ]);
   expect(run.reads['other-org/kokoro-endpoint/prod']).toEqual(['endpointName']);
   for (const name of run.reads[`${organization}/kokoro-foundation/dev`]!) expect(foundationOutputs).toContain(name);
@@ -93,7 +95,7 @@ describe('AgentCore runtime', () => {
     });
   });
 
-  test('environment names the endpoint, region, first allowed model, voice and transport', () => {
+  test('environment names the endpoint, region, first allowed model, voice, transport and the session store', () => {
     expect(run.find('aws:bedrock/agentcoreAgentRuntime:AgentcoreAgentRuntime').inputs.environmentVariables).toEqual({
       PORT: '8080',
       SAGEMAKER_ENDPOINT_NAME: 'kokoro-prod-tts',
@@ -102,6 +104,7 @@ describe('AgentCore runtime', () => {
       BEDROCK_MODEL_ID: 'us.anthropic.claude-haiku-4-5-20251001-v1:0',
       KOKORO_VOICE: 'af_heart',
       TTS_TRANSPORT: 'bidi',
+      SESSION_STORE: 's3://weightsBucketName-value/sessionsPrefix-value',
     });
   });
 

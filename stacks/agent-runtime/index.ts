@@ -71,6 +71,12 @@ const agent = new AgentRuntime(runtimeName.replace(/_/g, '-'), {
     BEDROCK_MODEL_ID: bedrockModelId,
     KOKORO_VOICE: config.get('voice') ?? 'af_heart',
     TTS_TRANSPORT: config.get('ttsTransport', { allowedValues: ['bidi', 'response-stream'] as const }) ?? 'bidi',
+    // Conversations survive the runtime being recycled (AgentCore ends an idle session's microVM).
+    ...((config.getBoolean('persistSessions') ?? true)
+      ? {
+          SESSION_STORE: pulumi.interpolate`s3://${foundation.requireOutput('weightsBucketName')}/${foundation.requireOutput('sessionsPrefix')}`,
+        }
+      : {}),
   },
   idleSessionTimeoutSeconds: intSetting(config, 'idleSessionTimeoutSeconds', 900, { min: 60, max: 28_800 }),
   maxLifetimeSeconds: intSetting(config, 'maxLifetimeSeconds', 28_800, { min: 60, max: 28_800 }),

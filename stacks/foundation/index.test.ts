@@ -31,6 +31,7 @@ test('exports exactly the contract outputs', () => {
     weightsBucketArn: 'arn:aws:s3:::kokoro-dev-weights-0a1b2c3',
     weightsKeyArn: `arn:aws:kms:${region}:${account}:key/kokoro-dev-weights-key-key-id`,
     weightsPrefix: 'models/',
+    sessionsPrefix: 'sessions/',
     containerRepositoryUrl: `${account}.dkr.ecr.${region}.amazonaws.com/kokoro-dev-tts-container-0a1b2c3`,
     runtimeRepositoryUrl: `${account}.dkr.ecr.${region}.amazonaws.com/kokoro-dev-agent-runtime-0a1b2c3`,
     sagemakerRoleArn: `arn:aws:iam::${account}:role/kokoro-dev-sagemaker-role-0a1b2c3`,
@@ -174,6 +175,23 @@ describe('AgentCore runtime role', () => {
     expect(statement(doc, 'PullImage').Resource).toBe(
       `arn:aws:ecr:${region}:${account}:repository/kokoro-dev-agent-runtime-0a1b2c3`,
     );
+  });
+
+  test('reads and writes persisted conversations only under the sessions prefix, through S3 with the bucket key', () => {
+    const doc = policyOf('kokoro-dev-agentcore');
+    expect(statement(doc, 'SessionObjects')).toMatchObject({
+      Action: ['s3:GetObject', 's3:PutObject'],
+      Resource: 'arn:aws:s3:::kokoro-dev-weights-0a1b2c3/sessions/*',
+    });
+    expect(statement(doc, 'ListSessions')).toMatchObject({
+      Resource: 'arn:aws:s3:::kokoro-dev-weights-0a1b2c3',
+      Condition: { StringLike: { 's3:prefix': 'sessions/*' } },
+    });
+    expect(statement(doc, 'SessionKey')).toMatchObject({
+      Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+      Resource: `arn:aws:kms:${region}:${account}:key/kokoro-dev-weights-key-key-id`,
+      Condition: { StringEquals: { 'kms:ViaService': `s3.${region}.amazonaws.com` } },
+    });
   });
 
   test('no statement of either role has a * action', () => {

@@ -11,6 +11,12 @@ import { WeightsBucket } from './weightsBucket.ts';
 
 const config = new pulumi.Config();
 const weightsPrefixSetting = config.get('weightsPrefix') ?? 'models/';
+const sessionsPrefix = config.get('sessionsPrefix') ?? 'sessions/';
+if (!/^[a-z0-9][a-z0-9/_-]*\/$/.test(sessionsPrefix) || sessionsPrefix.startsWith(weightsPrefixSetting)) {
+  throw new Error(
+    `config 'sessionsPrefix' must be a key prefix ending in '/' outside weightsPrefix '${weightsPrefixSetting}', got '${sessionsPrefix}'`,
+  );
+}
 const endpointNameSetting = config.get('endpointName') ?? resourceName('tts');
 const bedrockModelIdsSetting = config.getObject<string[]>('bedrockModelIds') ?? [
   'us.anthropic.claude-haiku-4-5-20251001-v1:0',
@@ -94,14 +100,18 @@ const agentRuntimeRole = new ServiceRole(
     service: 'bedrock-agentcore.amazonaws.com',
     description: 'AgentCore runtime execution role for the Kokoro voice agent',
     scope,
-    policy: pulumi.all([scope, runtimeRepository.repositoryArn]).apply(([scope, repositoryArn]) =>
-      agentRuntimePolicy({
-        ...scope,
-        repositoryArn,
-        endpointName: endpointNameSetting,
-        bedrockModelIds: bedrockModelIdsSetting,
-      }),
-    ),
+    policy: pulumi
+      .all([scope, runtimeRepository.repositoryArn, weights.bucketArn, weights.keyArn])
+      .apply(([scope, repositoryArn, bucketArn, keyArn]) =>
+        agentRuntimePolicy({
+          ...scope,
+          repositoryArn,
+          endpointName: endpointNameSetting,
+          bedrockModelIds: bedrockModelIdsSetting,
+          // The agent's persisted conversations (SESSION_STORE), beside the weights, under their key.
+          sessions: { bucketArn, keyArn, prefix: sessionsPrefix },
+        }),
+      ),
     tags,
   },
   formerFoundationRole(resourceName('agentcore')),
@@ -112,6 +122,7 @@ export const weightsBucketName = weights.bucketName;
 export const weightsBucketArn = weights.bucketArn;
 export const weightsKeyArn = weights.keyArn;
 export const weightsPrefix = weightsPrefixSetting;
+export { sessionsPrefix };
 export const containerRepositoryUrl = containerRepository.repositoryUrl;
 export const runtimeRepositoryUrl = runtimeRepository.repositoryUrl;
 export const sagemakerRoleArn = sagemakerRole.roleArn;

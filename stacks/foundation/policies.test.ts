@@ -67,3 +67,50 @@ test('only actions without resource-level permissions get a * resource', () => {
 test('keepLastImagesPolicy rejects a count below one', () => {
   expect(() => keepLastImagesPolicy(0)).toThrow('keepImages must be a positive integer, got 0');
 });
+
+describe('agentRuntimePolicy with persisted sessions', () => {
+  const base = { ...scope, repositoryArn: 'r', endpointName: 'e', bedrockModelIds: ['amazon.nova-lite-v1:0'] };
+  const sessions = {
+    bucketArn: 'arn:aws:s3:::foundation',
+    prefix: 'sessions/',
+    keyArn: 'arn:aws:kms:eu-west-1:111122223333:key/k',
+  };
+
+  test('without sessions: no S3 or KMS statement at all', () => {
+    const actions = agentRuntimePolicy(base).Statement.flatMap((s) => s.Action);
+    expect(actions.filter((a) => a.startsWith('s3:') || a.startsWith('kms:'))).toEqual([]);
+  });
+
+  test('with sessions: objects under the prefix only, listing only the prefix, the key only through S3', () => {
+    const doc = agentRuntimePolicy({ ...base, sessions });
+    expect(doc.Statement.slice(-3)).toEqual([
+      {
+        Sid: 'SessionObjects',
+        Effect: 'Allow',
+        Action: ['s3:GetObject', 's3:PutObject'],
+        Resource: 'arn:aws:s3:::foundation/sessions/*',
+      },
+      {
+        Sid: 'ListSessions',
+        Effect: 'Allow',
+        Action: ['s3:ListBucket'],
+        Resource: 'arn:aws:s3:::foundation',
+        Condition: { StringLike: { 's3:prefix': 'sessions/*' } },
+      },
+      {
+        Sid: 'SessionKey',
+        Effect: 'Allow',
+        Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+        Resource: 'arn:aws:kms:eu-west-1:111122223333:key/k',
+        Condition: { StringEquals: { 'kms:ViaService': 's3.eu-west-1.amazonaws.com' } },
+      },
+    ]);
+    expect(doc.Statement.flatMap((s) => s.Action)).not.toContain('s3:DeleteObject');
+  });
+
+  test('insists on a prefix ending in /', () => {
+    expect(() => agentRuntimePolicy({ ...base, sessions: { ...sessions, prefix: 'sessions' } })).toThrow(
+      "sessions prefix 'sessions' must end in '/'",
+    );
+  });
+});

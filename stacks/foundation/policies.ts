@@ -3,7 +3,15 @@
 // the action has no resource-level permissions (ecr:GetAuthorizationToken, X-Ray, PutMetricData,
 // the last narrowed by a namespace condition, logs:DescribeLogGroups). Every action, condition key
 // and ARN is checked against AWS's service authorization reference in the stack tests. Document types and ARN builders: ../shared/iam.ts.
-import { arn, logGroupArn, logStreamArn, policyDocument, type AwsScope, type PolicyDocument } from '../shared/iam.ts';
+import {
+  arn,
+  logGroupArn,
+  logStreamArn,
+  policyDocument,
+  type AwsScope,
+  type PolicyDocument,
+  type Statement,
+} from '../shared/iam.ts';
 
 const ecrPull = ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'];
 
@@ -86,6 +94,40 @@ export interface AgentRuntimePolicyArgs extends AwsScope {
   repositoryArn: string;
   endpointName: string;
   bedrockModelIds: readonly string[];
+  /** Persisted conversations (the agent's SESSION_STORE=s3://bucket/prefix): the foundation bucket,
+   *  its key prefix ending in '/', and the bucket's KMS key. Absent: no session permissions. */
+  sessions?: { bucketArn: string; prefix: string; keyArn: string };
+}
+
+/**
+ * Read and write the session snapshots under one prefix, list it (so that a session not stored yet
+ * reads as 404 rather than 403), and use the bucket's KMS key through S3 only: Decrypt to read,
+ * GenerateDataKey to write (SSE-KMS, with an S3 bucket key). No delete: the agent never deletes.
+ */
+export function sessionStatements(s: NonNullable<AgentRuntimePolicyArgs['sessions']>, region: string): Statement[] {
+  if (!s.prefix.endsWith('/') || s.prefix === '/') throw new Error(`sessions prefix '${s.prefix}' must end in '/'`);
+  return [
+    {
+      Sid: 'SessionObjects',
+      Effect: 'Allow',
+      Action: ['s3:GetObject', 's3:PutObject'],
+      Resource: `${s.bucketArn}/${s.prefix}*`,
+    },
+    {
+      Sid: 'ListSessions',
+      Effect: 'Allow',
+      Action: ['s3:ListBucket'],
+      Resource: s.bucketArn,
+      Condition: { StringLike: { 's3:prefix': `${s.prefix}*` } },
+    },
+    {
+      Sid: 'SessionKey',
+      Effect: 'Allow',
+      Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+      Resource: s.keyArn,
+      Condition: { StringEquals: { 'kms:ViaService': `s3.${region}.amazonaws.com` } },
+    },
+  ];
 }
 
 /** Pull the runtime image, log, trace, get workload tokens, call the configured models and endpoint. */
@@ -145,5 +187,6 @@ export function agentRuntimePolicy(a: AgentRuntimePolicyArgs): PolicyDocument {
       Action: ['sagemaker:InvokeEndpoint', 'sagemaker:InvokeEndpointWithResponseStream'],
       Resource: arn(a, 'sagemaker', `endpoint/${a.endpointName}`),
     },
+    ...(a.sessions ? sessionStatements(a.sessions, a.region) : []),
   ]);
 }

@@ -9,6 +9,7 @@ export const foundationOutputs = [
   'weightsBucketArn',
   'weightsKeyArn',
   'weightsPrefix',
+  'sessionsPrefix',
   'containerRepositoryUrl',
   'runtimeRepositoryUrl',
   'sagemakerRoleArn',

@@ -2,7 +2,7 @@
 // else; each workspace's production dependencies are what its shipped code loads; and imports go
 // one way, from higher layers to lower ones, never back.
 import { describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ROOT,
@@ -62,10 +62,19 @@ describe.each(IMAGES)('image of $name', (image) => {
   });
 });
 
+// Optional peer dependencies that a library of the agent loads itself when a feature is used: the
+// agent must install them (Strands' S3Storage, for persisted conversations, loads the S3 client).
+const RUNTIME_PEERS: Record<string, string> = { '@aws-sdk/client-s3': '@strands-agents/sdk' };
+
 test("the agent's production dependencies are exactly what the agent loads", () => {
   const { external } = reach(['runtime/src/main.ts']);
   const loadedByRuntime = [...external].filter(([, by]) => [...by].some((f) => workspaceOf(f) === 'runtime'));
+  for (const [peer, library] of Object.entries(RUNTIME_PEERS)) {
+    const libraryManifest = JSON.parse(readFileSync(join(ROOT, 'node_modules', library, 'package.json'), 'utf8'));
+    expect(libraryManifest.peerDependencies?.[peer]).toBeDefined();
+  }
   const loaded = new Set([
+    ...Object.keys(RUNTIME_PEERS),
     ...loadedByRuntime.map(([pkg]) => pkg),
     '@kokoro-speech/protocol',
     '@kokoro-speech/sagemaker',
@@ -128,14 +137,25 @@ test("the agent's code reaches only the SageMaker client, never the router", () 
   expect(wrong).toEqual([]);
 });
 
-// Inside the agent, data flows one way: llm/text/tts -> pipeline -> server -> the entry files.
+// Inside the agent, data flows one way: llm/text/tts/tools -> conversation -> pipeline -> server -> the entry files.
+// A conversation is the LLM's side of a turn (one Strands agent per session, its tools): the
+// pipeline reads its answer.
 const RUNTIME_LAYERS: Record<string, string[]> = {
   llm: [],
   text: [],
   tts: [],
-  pipeline: ['llm', 'text', 'tts'],
-  server: ['pipeline', 'llm', 'text', 'tts'],
+  tools: [],
+  conversation: ['llm', 'tools'],
+  pipeline: ['llm', 'text', 'tts', 'tools', 'conversation'],
+  server: ['pipeline', 'conversation', 'tools', 'llm', 'text', 'tts'],
 };
+
+test("every folder of the agent's code is in its layer table", () => {
+  const folders = readdirSync(join(ROOT, 'runtime/src'), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== 'testing')
+    .map((d) => d.name);
+  expect(folders.sort()).toEqual(Object.keys(RUNTIME_LAYERS).sort());
+});
 
 test.each(Object.entries(RUNTIME_LAYERS))('runtime/src/%s imports only the layers below it', (folder, allowed) => {
   const wrong = sources(`runtime/src/${folder}`, { tests: false }).flatMap((file) =>

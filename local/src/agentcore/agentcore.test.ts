@@ -50,12 +50,17 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function turn(over: URL | AgentCoreTarget, transport: Transport, sessionId?: string): Promise<TurnRecorder> {
+async function turn(
+  over: URL | AgentCoreTarget,
+  transport: Transport,
+  sessionId?: string,
+  prompt = PROMPT,
+): Promise<TurnRecorder> {
   const rec = new TurnRecorder();
   const t = streamTurn({
     target: over,
     transport,
-    request: { prompt: PROMPT, format: 'pcm_s16le' },
+    request: { prompt, format: 'pcm_s16le' },
     ...(sessionId ? { sessionId } : {}),
   });
   for await (const event of t.events) rec.add(event);
@@ -103,6 +108,20 @@ describe('gateway to a deployed runtime', () => {
       const [call, other] = dataPlane.calls.slice(before);
       expect(call).toEqual({ kind: transport === 'sse' ? 'invoke' : 'ws', arn: ARN, sessionId, signed: true });
       expect(other!.sessionId).toMatch(/^kokoro-speech-[0-9a-f-]{36}$/);
+    });
+
+    test(`${transport}: the runtime session is the conversation: a second turn remembers the first`, async () => {
+      const sessionId = `memory-${transport}-0123456789abcdefghijklmnopqrstuvwxyz`;
+      await turn(new URL(gateway.url), transport, sessionId, 'My name is Ada.');
+      const second = await turn(new URL(gateway.url), transport, sessionId, 'What did I say before?');
+      expect(second.text).toBe('You said: My name is Ada.');
+      const fresh = await turn(
+        target,
+        transport,
+        `other-${transport}-0123456789abcdefghijklmnopqrstuvwxyz`,
+        'What did I say before?',
+      );
+      expect(fresh.text).toBe('You have not said anything before.');
     });
 
     test(`${transport}: a wrong secret is refused by the runtime and reported`, async () => {

@@ -32,6 +32,9 @@ export class TurnRecorder {
   readonly audio: Uint8Array[] = [];
   metrics: Metrics | null = null;
   readonly errors: { code: string; message: string }[] = [];
+  /** Tool calls, as their `tool` events said (ended ones with their duration and any error). */
+  readonly tools: { id: string; name: string; startedMs: number; durationMs: number | null; error?: string }[] = [];
+  sessionId: string | null = null;
   done = false;
 
   add(event: ClientEvent): void {
@@ -40,8 +43,19 @@ export class TurnRecorder {
         this.sampleRate = event.sample_rate;
         this.format = event.format;
         this.requestId = event.request_id;
+        this.sessionId = event.session_id ?? null;
         this.startAt = event.at;
         break;
+      case 'tool': {
+        const known = this.tools.find((t) => t.id === event.id);
+        const entry = known ?? { id: event.id, name: event.name, startedMs: event.started_ms, durationMs: null };
+        if (!known) this.tools.push(entry);
+        if (event.state === 'ended') {
+          entry.durationMs = event.duration_ms ?? null;
+          if (event.error !== undefined) entry.error = event.error;
+        }
+        break;
+      }
       case 'text':
         this.firstTextAt ??= event.at;
         this.text += event.delta;
@@ -126,6 +140,10 @@ export function formatTimeline(t: TurnRecorder): string {
     const { at: _at, type: _type, ...m } = t.metrics;
     lines.push(`metrics ${JSON.stringify(m)}`);
   }
+  for (const tool of t.tools)
+    lines.push(
+      `tool ${tool.name} at ${ms(tool.startedMs)} (agent clock), took ${ms(tool.durationMs)}${tool.error ? `: error ${tool.error}` : ''}`,
+    );
   for (const e of t.errors) lines.push(`error ${e.code}: ${e.message}`);
   return lines.join('\n');
 }

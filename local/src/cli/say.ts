@@ -1,8 +1,9 @@
-// `npm run say -- "prompt" [--out answer.wav] [--transport sse|ws] [--target URL|ARN]`: streams one
-// turn, writes its audio as WAV, prints the per-sentence timeline and the metrics event.
+// `npm run say -- "prompt" [--out answer.wav] [--transport sse|ws] [--target URL|ARN] [--session ID]`:
+// streams one turn, writes its audio as WAV, prints the per-sentence timeline and the metrics event;
+// with --session, the turn belongs to that conversation (and the id is printed, for the next turn).
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { AgentCoreTarget, isRuntimeArn } from '../agentcore/agentcore.ts';
+import { AgentCoreTarget, isRuntimeArn, isRuntimeSessionId, newRuntimeSessionId } from '../agentcore/agentcore.ts';
 import { turnRequestSchema } from '@kokoro-speech/protocol';
 import { formatTimeline, TurnRecorder } from '../caller/timeline.ts';
 import { streamTurn, type Transport } from '../caller/turn-client.ts';
@@ -14,6 +15,8 @@ const USAGE = `usage: npm run say -- "prompt" [options]
   --target URL|ARN      a local server (default http://127.0.0.1:3000, or KOKORO_TARGET)
                         or a deployed AgentCore runtime ARN (AWS credentials from the usual chain)
   --qualifier NAME      AgentCore endpoint for ARN targets, e.g. live (or KOKORO_AGENT_QUALIFIER)
+  --session ID|new      a conversation: the agent remembers earlier turns of the same id (33-256
+                        letters, digits, - and _; "new" makes one); the id is printed
   --voice ID --speed X --sample-rate 24000|16000|8000 --mode stream|batch`;
 
 async function main(argv: string[]): Promise<number> {
@@ -32,6 +35,7 @@ async function main(argv: string[]): Promise<number> {
       speed: { type: 'string' },
       'sample-rate': { type: 'string' },
       mode: { type: 'string' },
+      session: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -43,8 +47,14 @@ async function main(argv: string[]): Promise<number> {
   if (!prompt) throw new UsageError('a prompt is required');
   if (values.transport !== 'sse' && values.transport !== 'ws')
     throw new UsageError(`--transport must be sse or ws, not ${values.transport}`);
+  const session = values.session === 'new' ? newRuntimeSessionId() : values.session;
+  if (session !== undefined && !isRuntimeSessionId(session))
+    throw new UsageError(
+      `--session must be 33-256 letters, digits, - and _ (or "new"), not ${JSON.stringify(session)}`,
+    );
   const parsed = turnRequestSchema.safeParse({
     prompt,
+    ...(session === undefined ? {} : { session_id: session }),
     format: 'pcm_s16le',
     ...(values.voice === undefined ? {} : { voice: values.voice }),
     ...(values.speed === undefined ? {} : { speed: Number(values.speed) }),
@@ -69,6 +79,7 @@ async function main(argv: string[]): Promise<number> {
       transport: values.transport as Transport,
       request: parsed.data,
       signal: ac.signal,
+      ...(session === undefined ? {} : { sessionId: session }),
     });
     for await (const event of turn.events) recorder.add(event);
   } finally {
@@ -83,6 +94,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(
     `wrote ${values.out}: ${samples} samples, ${Math.round((samples / recorder.sampleRate) * 1000)} ms at ${recorder.sampleRate} Hz`,
   );
+  if (session !== undefined) console.log(`session ${session}`);
   if (recorder.errors.length > 0 || !recorder.done) return 1;
   return 0;
 }

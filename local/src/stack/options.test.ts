@@ -16,6 +16,19 @@ describe('npm start options', () => {
     });
     expect(o.target).toBeUndefined();
     expect(o.modelDir).toBeUndefined();
+    expect(o.tools).toEqual([]);
+    expect(o.filler).toBeUndefined();
+  });
+
+  test('built-in tools and the filler', () => {
+    expect(parseLocalOptions(['--tools', 'time,calculator', '--filler', 'One moment.'], {})).toMatchObject({
+      tools: ['time', 'calculator'],
+      filler: { text: 'One moment.', afterMs: 1500 },
+    });
+    expect(
+      parseLocalOptions([], { BUILTIN_TOOLS: 'calculator', TOOL_FILLER_TEXT: 'Hm.', TOOL_FILLER_AFTER_MS: '300' }),
+    ).toMatchObject({ tools: ['calculator'], filler: { text: 'Hm.', afterMs: 300 } });
+    expect(() => parseLocalOptions(['--tools', 'shell'], {})).toThrow('--tools takes time, calculator');
   });
 
   test('flags and environment', () => {

@@ -1,6 +1,6 @@
 // Command line and environment of `npm start`: which port, which model, which LLM, which agent.
 import { parseArgs } from 'node:util';
-import type { LlmConfig } from '@kokoro-speech/runtime';
+import { BUILTIN_TOOL_NAMES, type BuiltinToolName, type LlmConfig } from '@kokoro-speech/runtime';
 import { isRuntimeArn } from '../agentcore/agentcore.ts';
 import type { LocalDtype } from './model.ts';
 
@@ -15,6 +15,9 @@ export const USAGE = `usage: npm start -- [options]
                        bedrock: BEDROCK_MODEL_ID, AWS_REGION and AWS credentials;
                        openai: OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API_KEY
   --voice ID           default voice (or KOKORO_VOICE; default af_heart)
+  --tools LIST         built-in tools for the agent: time, calculator (or BUILTIN_TOOLS; default none)
+  --filler TEXT        spoken while a tool runs with nothing playing (or TOOL_FILLER_TEXT; default none),
+                       after TOOL_FILLER_AFTER_MS (default 1500)
   --target ARN         use a deployed AgentCore runtime instead of the local pipeline
                        (or KOKORO_AGENT_RUNTIME_ARN; AWS credentials from the usual chain)
   --qualifier NAME     AgentCore endpoint, e.g. live (or KOKORO_AGENT_QUALIFIER; default DEFAULT)
@@ -35,6 +38,10 @@ export interface LocalOptions {
   systemPrompt: string | undefined;
   /** Default voice (--voice or KOKORO_VOICE; default af_heart). */
   voice: string | undefined;
+  /** Built-in tools of the local agent (--tools or BUILTIN_TOOLS). */
+  tools: BuiltinToolName[];
+  /** The tool filler (--filler or TOOL_FILLER_TEXT, after TOOL_FILLER_AFTER_MS). */
+  filler: { text: string; afterMs: number } | undefined;
   target: string | undefined;
   qualifier: string | undefined;
   agentUrl: URL | undefined;
@@ -58,6 +65,8 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
         'model-dir': { type: 'string' },
         llm: { type: 'string' },
         voice: { type: 'string' },
+        tools: { type: 'string' },
+        filler: { type: 'string' },
         target: { type: 'string' },
         qualifier: { type: 'string' },
         agent: { type: 'string' },
@@ -86,6 +95,17 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
   }
   if (target !== undefined && agentUrl !== undefined) throw new OptionsError('give --target or --agent, not both');
   const requested = values.llm ?? env['LLM_PROVIDER'] ?? undefined;
+  const tools = (values.tools ?? env['BUILTIN_TOOLS'] ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '' && t !== 'none');
+  for (const t of tools)
+    if (!(BUILTIN_TOOL_NAMES as readonly string[]).includes(t))
+      throw new OptionsError(`--tools takes ${BUILTIN_TOOL_NAMES.join(', ')} (comma-separated), not ${t}`);
+  const fillerText = values.filler ?? env['TOOL_FILLER_TEXT'] ?? '';
+  const afterMs = Number(env['TOOL_FILLER_AFTER_MS'] ?? 1500);
+  if (!Number.isInteger(afterMs) || afterMs < 0)
+    throw new OptionsError(`TOOL_FILLER_AFTER_MS must be an integer >= 0, not ${env['TOOL_FILLER_AFTER_MS']}`);
   return {
     port,
     host: values.host ?? '127.0.0.1',
@@ -96,6 +116,8 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
     llmRequested: requested !== undefined,
     systemPrompt: env['SYSTEM_PROMPT'] || undefined,
     voice: values.voice ?? (env['KOKORO_VOICE'] || undefined),
+    tools: tools as BuiltinToolName[],
+    filler: fillerText.trim() ? { text: fillerText.trim(), afterMs } : undefined,
     target,
     qualifier: values.qualifier ?? env['KOKORO_AGENT_QUALIFIER'] ?? undefined,
     agentUrl,

@@ -95,6 +95,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         port: 0,
         systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
         ...(options.voice === undefined ? {} : { defaults: { voice: options.voice } }),
+        tools: { builtin: options.tools, ...(options.filler ? { filler: options.filler } : {}) },
       });
       closers.push(() => agent.close());
       upstream = agentServerUpstream(new URL(agent.url));

@@ -116,10 +116,41 @@ describe('npm start -- --offline', () => {
     });
   }
 
+  for (const transport of ['sse', 'ws'] as const) {
+    test(`npm run say --session (${transport}): a scripted conversation remembers the turn before`, async () => {
+      const say = (session: string, prompt: string) =>
+        run([
+          'run',
+          'say',
+          '--',
+          prompt,
+          '--session',
+          session,
+          '--transport',
+          transport,
+          '--target',
+          url.toString(),
+          '--out',
+          join(scratch, `s-${transport}.wav`),
+        ]);
+      const first = await say('new', 'My name is Ada.');
+      expect(first.code).toBe(0);
+      const session = /^session ([A-Za-z0-9_-]{33,256})$/m.exec(first.stdout)?.[1];
+      expect(session).toBeDefined();
+      const second = await say(session!, 'What did I say before?');
+      expect(second.code).toBe(0);
+      expect(second.stdout).toContain(JSON.stringify('You said: My name is Ada.'));
+      expect(second.stdout).toContain(`session ${session}`);
+    });
+  }
+
   test('say explains bad usage', async () => {
     const result = await run(['run', 'say', '--', '--transport', 'carrier-pigeon', 'hi']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--transport must be sse or ws/);
+    const badSession = await run(['run', 'say', '--', '--session', 'short', 'hi']);
+    expect(badSession.code).toBe(2);
+    expect(badSession.stderr).toMatch(/--session must be 33-256 letters, digits, - and _ \(or "new"\), not "short"/);
   });
 
   test('Ctrl-C shuts everything down cleanly', async () => {

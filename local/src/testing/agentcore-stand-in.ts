@@ -1,6 +1,7 @@
 // A loopback stand-in for the AgentCore data plane (tests only): checks the SigV4 signature of
 // InvokeAgentRuntime calls and of presigned /ws URLs against fixed credentials, checks the runtime
-// ARN and session id, then passes the turn to a real agent server behind it.
+// ARN and session id, then passes the turn to a real agent server behind it with the session id
+// in the X-Amzn-Bedrock-AgentCore-Runtime-Session-Id header, as AgentCore passes it to containers.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
@@ -97,7 +98,11 @@ export async function startAgentCoreStandIn(agentUrl: string, expectedArn: strin
       return res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"runtime not found"}');
     const upstream = await fetch(new URL('/invocations', agentUrl), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        ...(sessionId ? { [SESSION_HEADER]: sessionId } : {}),
+      },
       body,
     });
     res.writeHead(upstream.status, {
@@ -111,18 +116,16 @@ export async function startAgentCoreStandIn(agentUrl: string, expectedArn: strin
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
     const arn = runtimeArn(url.pathname, 'ws');
     const signed = await presignHolds(url, String(req.headers.host));
-    calls.push({
-      kind: 'ws',
-      arn: arn ?? '',
-      sessionId: url.searchParams.get('X-Amzn-Bedrock-AgentCore-Runtime-Session-Id'),
-      signed,
-    });
+    const sessionId = url.searchParams.get('X-Amzn-Bedrock-AgentCore-Runtime-Session-Id');
+    calls.push({ kind: 'ws', arn: arn ?? '', sessionId, signed });
     if (!signed || arn !== expectedArn) {
       socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n');
       return;
     }
     wss.handleUpgrade(req, socket, head, (client) => {
-      const agent = new WebSocket(new URL('/ws', agentUrl.replace(/^http/, 'ws')));
+      const agent = new WebSocket(new URL('/ws', agentUrl.replace(/^http/, 'ws')), {
+        ...(sessionId ? { headers: { [SESSION_HEADER]: sessionId } } : {}),
+      });
       const early: [WebSocket.RawData, boolean][] = [];
       client.on('message', (d, bin) =>
         agent.readyState === WebSocket.OPEN ? agent.send(d, { binary: bin }) : early.push([d, bin]),

@@ -18,6 +18,8 @@ export interface Upstream {
   invoke(body: Buffer, sessionId: string, signal: AbortSignal): Promise<UpstreamAnswer>;
   /** The ws(s):// URL to open for one WebSocket session. */
   webSocketUrl(sessionId: string): Promise<string>;
+  /** Headers to open it with (an agent server gets the session as AgentCore passes it on). */
+  webSocketHeaders?(sessionId: string): Record<string, string>;
   close(): void;
 }
 
@@ -56,6 +58,7 @@ export function agentServerUpstream(base: URL): Upstream {
       u.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
       return u.toString();
     },
+    webSocketHeaders: (sessionId) => ({ 'x-amzn-bedrock-agentcore-runtime-session-id': sessionId }),
     close: () => agent.destroy(),
   };
 }

@@ -13,6 +13,7 @@ import { serveStatic } from './static-files.ts';
 import type { Upstream } from './upstream.ts';
 
 const MAX_BODY_BYTES = 256 * 1024;
+const AGENTCORE_SESSION_HEADER = 'x-amzn-bedrock-agentcore-runtime-session-id';
 
 /** What the page shows about this set-up (GET /api/info). */
 export interface PageInfo {
@@ -74,7 +75,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     );
     const ac = new AbortController();
     res.on('close', () => ac.abort()); // the page went away or barged in: cancel upstream at once
-    const answer = await upstream.invoke(body, sessionOf(req.headers['x-session-id']), ac.signal);
+    // The page's x-session-id, or AgentCore's header when something speaking its contract calls.
+    const session = sessionOf(req.headers['x-session-id'] ?? req.headers[AGENTCORE_SESSION_HEADER]);
+    const answer = await upstream.invoke(body, session, ac.signal);
     res.writeHead(answer.status, {
       'content-type': answer.contentType,
       'cache-control': 'no-cache',
@@ -92,7 +95,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return;
     }
     wss.handleUpgrade(req, socket, head, (client) =>
-      relayWebSocket(client, sessionOf(url.searchParams.get('session'))),
+      relayWebSocket(client, sessionOf(url.searchParams.get('session') ?? req.headers[AGENTCORE_SESSION_HEADER])),
     );
   });
 
@@ -112,7 +115,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     upstream.webSocketUrl(sessionId).then(
       (target) => {
         if (client.readyState !== WebSocket.OPEN) return;
-        agent = new WebSocket(target, { perMessageDeflate: false });
+        const headers = upstream.webSocketHeaders?.(sessionId);
+        agent = new WebSocket(target, { perMessageDeflate: false, ...(headers ? { headers } : {}) });
         agent.on('open', () => {
           for (const m of queued.splice(0)) agent!.send(m.data, { binary: m.isBinary });
         });

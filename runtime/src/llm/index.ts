@@ -6,7 +6,8 @@ import { OpenAIProvider } from './openai.ts';
 
 export type { LlmProvider, LlmStreamOptions } from './types.ts';
 export { BedrockProvider, DEFAULT_BEDROCK_MODEL_ID, type BedrockProviderOptions } from './bedrock.ts';
-export { EchoProvider, echoTokens, type EchoOptions } from './echo.ts';
+export { EchoProvider, EchoModel, echoTokens, echoReply, type EchoOptions, type EchoReply } from './echo.ts';
+export { oneShotText, textDeltaOf } from './one-shot.ts';
 export { OpenAIProvider, type OpenAIProviderOptions } from './openai.ts';
 export { LlmError, isAbortError, type LlmErrorCode } from './errors.ts';
 

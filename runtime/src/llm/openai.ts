@@ -1,10 +1,14 @@
 // LLM provider for any OpenAI-compatible chat completions server (OpenAI, vLLM, Ollama, LM Studio,
-// llama.cpp, LiteLLM...). Uses the openai client directly rather than Strands' OpenAIModel: a turn
-// here is one streamed completion without tools, so the agent loop adds nothing, and the client
-// takes an AbortSignal per request, which is what barge-in needs.
+// llama.cpp, LiteLLM...): Strands' OpenAIModel on the Chat Completions API, so that it runs the same
+// agent loop (tools, memory) as Bedrock. Two compatibility choices for local servers: the answer
+// cap goes as `max_tokens` (what they all accept; Strands would send OpenAI's newer
+// `max_completion_tokens`), and text-only message content goes as a plain string (some servers
+// take no content-part arrays), through a small OpenAI client subclass.
 import OpenAI from 'openai';
+import { OpenAIModel } from '@strands-agents/sdk/models/openai';
+import type { Message, ModelStreamEvent, StreamOptions } from '@strands-agents/sdk';
 import type { LlmProvider, LlmStreamOptions } from './types.ts';
-import { toLlmError } from './errors.ts';
+import { oneShotText } from './one-shot.ts';
 
 export interface OpenAIProviderOptions {
   /** e.g. http://127.0.0.1:11434/v1 */
@@ -17,51 +21,78 @@ export interface OpenAIProviderOptions {
   timeoutMs?: number;
 }
 
+/** An OpenAI client that sends text-only content-part arrays as plain strings. */
+class PlainTextContentOpenAI extends OpenAI {
+  // The parameter is the client's FinalRequestOptions (not exported): only its body is read here.
+  protected override async prepareOptions(options: { body?: unknown }): Promise<void> {
+    await super.prepareOptions(options as never);
+    const messages = (options.body as { messages?: { content?: unknown }[] } | undefined)?.messages;
+    if (!Array.isArray(messages)) return;
+    for (const message of messages) {
+      const parts = message.content;
+      if (Array.isArray(parts) && parts.length > 0 && parts.every(isTextPart))
+        message.content = parts.map((p) => p.text).join('');
+    }
+  }
+}
+
+function isTextPart(part: unknown): part is { type: 'text'; text: string } {
+  return (part as { type?: unknown })?.type === 'text' && typeof (part as { text?: unknown }).text === 'string';
+}
+
+/**
+ * Strands' OpenAIModel with content blocks closed in order. Its Chat Completions adapter (1.19)
+ * opens a tool call's block while the text block before it is still open and closes them all at
+ * the end; Strands' aggregation then loses that text, so the stored assistant message would lack
+ * what the model said before calling a tool. Each block start here first closes the open block,
+ * and the adapter's late stops are dropped. Hand-written: a fix of the library's event order, to
+ * drop once Strands closes its blocks itself.
+ */
+class OrderedBlocksOpenAIModel extends OpenAIModel {
+  override async *stream(messages: Message[], options?: StreamOptions): AsyncIterable<ModelStreamEvent> {
+    let open = false;
+    for await (const event of super.stream(messages, options)) {
+      if (event.type === 'modelContentBlockStartEvent') {
+        if (open) yield { type: 'modelContentBlockStopEvent' };
+        open = true;
+      } else if (event.type === 'modelContentBlockStopEvent') {
+        if (!open) continue;
+        open = false;
+      } else if (event.type === 'modelMessageStopEvent' && open) {
+        yield { type: 'modelContentBlockStopEvent' };
+        open = false;
+      }
+      yield event;
+    }
+  }
+}
+
 export class OpenAIProvider implements LlmProvider {
   readonly name = 'openai';
   readonly description: string;
-  readonly #client: OpenAI;
-  readonly #options: OpenAIProviderOptions;
+  readonly model: OpenAIModel;
 
   constructor(options: OpenAIProviderOptions) {
     if (!/^https?:\/\//.test(options.baseURL) || !URL.canParse(options.baseURL))
       throw new TypeError(`OpenAI base URL is not an http(s) URL: ${options.baseURL}`);
     if (!options.model) throw new TypeError('OpenAI model must not be empty');
-    this.#options = options;
     this.description = `OpenAI-compatible model ${options.model} at ${options.baseURL}`;
-    this.#client = new OpenAI({
+    const client = new PlainTextContentOpenAI({
       baseURL: options.baseURL,
       apiKey: options.apiKey || 'not-needed',
       timeout: options.timeoutMs ?? 60_000,
       // One retry covers a dropped keep-alive connection; more would hold the caller's first audio.
       maxRetries: 1,
     });
+    this.model = new OrderedBlocksOpenAIModel({
+      api: 'chat',
+      modelId: options.model,
+      client,
+      ...(options.maxTokens === undefined ? {} : { params: { max_tokens: options.maxTokens } }),
+    });
   }
 
-  async *stream(prompt: string, options: LlmStreamOptions = {}): AsyncIterable<string> {
-    const { signal } = options;
-    signal?.throwIfAborted();
-    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
-    if (options.systemPrompt) messages.push({ role: 'system', content: options.systemPrompt });
-    messages.push({ role: 'user', content: prompt });
-    try {
-      const stream = await this.#client.chat.completions.create(
-        {
-          model: this.#options.model,
-          messages,
-          stream: true,
-          ...(this.#options.maxTokens === undefined ? {} : { max_tokens: this.#options.maxTokens }),
-        },
-        signal ? { signal } : {},
-      );
-      for await (const chunk of stream) {
-        const delta = chunk.choices[0]?.delta?.content;
-        if (delta) yield delta;
-      }
-      // The openai stream ends quietly when its signal aborts: surface the abort.
-      signal?.throwIfAborted();
-    } catch (error) {
-      throw toLlmError('openai', error, signal);
-    }
+  stream(prompt: string, options: LlmStreamOptions = {}): AsyncIterable<string> {
+    return oneShotText('openai', this.model, prompt, options);
   }
 }

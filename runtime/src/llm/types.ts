@@ -1,4 +1,6 @@
-// The LLM provider interface: a prompt in, the answer's text deltas out, as they are generated.
+// The LLM provider interface: a Strands model that every turn's agent loop runs on (tools and
+// conversation memory included), and a one-shot helper: a prompt in, the answer's text deltas out.
+import type { Model } from '@strands-agents/sdk';
 
 export interface LlmStreamOptions {
   signal?: AbortSignal;
@@ -10,6 +12,9 @@ export interface LlmProvider {
   readonly name: string;
   /** Human-readable description, e.g. the model id. */
   readonly description: string;
-  /** Text deltas of the answer. Stops promptly (and rejects with an AbortError) when signal aborts. */
+  /** The Strands model behind every agent of this provider. Stateless, shared by all sessions. */
+  readonly model: Model;
+  /** Text deltas of the answer to one prompt (a fresh agent: no memory, no tools). Stops promptly
+   *  (and rejects with an AbortError) when signal aborts. */
   stream(prompt: string, options?: LlmStreamOptions): AsyncIterable<string>;
 }

@@ -1,9 +1,21 @@
 // The sentences of one turn: their timings, and the TTS session's events turned into turn events
 // (sentence when its audio starts, audio with a per-sentence seq, sentence_end), in audio order.
 // The session delivers each utterance's audio exactly once, even across a reconnect (the TTS
-// session core splices re-sent audio), so this ledger only counts and labels.
+// session core splices re-sent audio), so this ledger only counts and labels; it also estimates
+// when the caller's playback of what was delivered ends (for the tool filler).
+import type { AudioFormat } from '@kokoro-speech/protocol';
 import type { TtsEvent } from '../tts/types.ts';
 import type { PipelineEvent, SentenceTiming } from './types.ts';
+
+/** Where a sentence is in the answer's text (see SentenceTiming). */
+export type SentencePlace = Pick<SentenceTiming, 'kind' | 'cycle' | 'textStart' | 'textEnd'>;
+
+/** Duration of `bytes` of encoded audio (a wav stream starts with its 44-byte header). */
+export function audioMsOf(bytes: number, format: AudioFormat, sampleRate: number): number {
+  if (format === 'mulaw') return (bytes / 8000) * 1000;
+  const pcm = format === 'wav' ? Math.max(0, bytes - 44) : bytes;
+  return (pcm / 2 / sampleRate) * 1000;
+}
 
 export class SentenceLedger {
   readonly #emit: (event: PipelineEvent) => void;
@@ -13,8 +25,14 @@ export class SentenceLedger {
   readonly #done = new Map<string, PromiseWithResolvers<void>>();
   /** The next audio seq of each sentence. */
   readonly #seq = new Map<string, number>();
+  /** Sentences whose audio is still to come (sent to TTS, not ended or failed). */
+  readonly #pending = new Set<string>();
+  #format: AudioFormat = 'pcm_s16le';
+  #sampleRate = 24000;
   firstSentenceMs: number | null = null;
   firstAudioMs: number | null = null;
+  /** performance.now() of the first audio chunk delivered. */
+  firstAudioAt: number | null = null;
   audioMs = 0;
   /** Sentences whose audio completed. */
   spoken = 0;
@@ -24,25 +42,72 @@ export class SentenceLedger {
     this.#now = now;
   }
 
+  /** The format and rate of the audio delivered (for durations of partly delivered sentences). */
+  setAudio(format: AudioFormat, sampleRate: number): void {
+    this.#format = format;
+    this.#sampleRate = sampleRate;
+  }
+
   get list(): SentenceTiming[] {
     return [...this.#sentences.values()];
   }
 
   /** Registers the next sentence (ids s0, s1, ...); `audioDone` settles when its audio is complete. */
-  add(text: string, spoken: string, readyMs: number): { timing: SentenceTiming; audioDone: Promise<void> } {
+  add(
+    text: string,
+    spoken: string,
+    readyMs: number,
+    place: SentencePlace = { kind: 'answer', cycle: 0, textStart: 0, textEnd: text.length },
+  ): { timing: SentenceTiming; audioDone: Promise<void> } {
     const index = this.#sentences.size;
-    const timing: SentenceTiming = { id: `s${index}`, index, text, spoken, readyMs };
+    const timing: SentenceTiming = {
+      id: `s${index}`,
+      index,
+      text,
+      spoken,
+      readyMs,
+      ...place,
+      deliveredBytes: 0,
+      deliveredMs: 0,
+    };
     this.#sentences.set(timing.id, timing);
     this.firstSentenceMs ??= readyMs;
     const done = Promise.withResolvers<void>();
     this.#done.set(timing.id, done);
     this.#seq.set(timing.id, 0);
+    this.#pending.add(timing.id);
     return { timing, audioDone: done.promise };
   }
 
   /** Nobody waits for audio any more (the turn stopped or the stream ended). */
   releaseAll(): void {
     for (const waiter of this.#done.values()) waiter.resolve();
+    this.#pending.clear();
+  }
+
+  /** Whether some sentence's audio is still to come. */
+  get audioPending(): boolean {
+    return this.#pending.size > 0;
+  }
+
+  /**
+   * When the caller's playback of the audio delivered so far ends (performance.now() time), for a
+   * player that starts each sentence once its audio arrives and the previous one has ended; null
+   * before any audio.
+   */
+  playbackEnd(): number | null {
+    let end: number | null = null;
+    for (const t of this.#sentences.values()) {
+      if (t.firstAudioAt === undefined) continue;
+      const start = Math.max(end ?? t.firstAudioAt, t.firstAudioAt);
+      end = start + (t.durationMs ?? t.deliveredMs);
+    }
+    return end;
+  }
+
+  #settle(id: string): void {
+    this.#pending.delete(id);
+    this.#done.get(id)?.resolve();
   }
 
   /** Handles one TTS event; events of utterances that are not ours are ignored. */
@@ -52,7 +117,7 @@ export class SentenceLedger {
       // One utterance failed (or a session-level complaint): report it, go on with the rest.
       const which = event.id ? ` (sentence ${this.#sentences.get(event.id)?.index ?? event.id})` : '';
       this.#emit({ type: 'error', code: `tts_${event.code}`, message: `${event.message}${which}` });
-      if (event.id) this.#done.get(event.id)?.resolve();
+      if (event.id) this.#settle(event.id);
       return;
     }
     const t = this.#sentences.get(event.id);
@@ -60,12 +125,24 @@ export class SentenceLedger {
     if (!t || seq === undefined) return;
     switch (event.type) {
       case 'audio_start':
-        this.#emit({ type: 'sentence', id: t.id, index: t.index, text: t.text, spoken: t.spoken, text_ms: t.readyMs });
+        this.#emit({
+          type: 'sentence',
+          id: t.id,
+          index: t.index,
+          text: t.text,
+          spoken: t.spoken,
+          text_ms: t.readyMs,
+          ...(t.kind === 'filler' ? { filler: true as const } : {}),
+        });
         return;
       case 'audio': {
         const now = this.#now();
         t.firstAudioMs ??= now;
+        t.firstAudioAt ??= performance.now();
         this.firstAudioMs ??= now;
+        this.firstAudioAt ??= t.firstAudioAt;
+        t.deliveredBytes += event.data.byteLength;
+        t.deliveredMs = audioMsOf(t.deliveredBytes, this.#format, this.#sampleRate);
         this.#seq.set(t.id, seq + 1);
         this.#emit({ type: 'audio', id: t.id, seq, data: event.data });
         return;
@@ -76,6 +153,7 @@ export class SentenceLedger {
           queueMs: event.queue_ms,
           durationMs: event.duration_ms,
           samples: event.samples,
+          deliveredMs: event.duration_ms,
         });
         this.audioMs += event.duration_ms;
         this.spoken++;
@@ -85,7 +163,7 @@ export class SentenceLedger {
           duration_ms: event.duration_ms,
           synthesis_ms: event.synthesis_ms,
         });
-        this.#done.get(t.id)?.resolve();
+        this.#settle(t.id);
         return;
     }
   }

@@ -1,23 +1,70 @@
-// One turn of the voice agent: LLM text deltas -> pieces -> speech text -> TtsSession.speak at
-// once (never waiting for earlier audio, except under the `reference` policy) -> turn events in
-// order: start, text..., then per sentence in audio order: sentence, audio..., sentence_end; and
-// metrics, error (if any), done. Cancellation (the signal) stops the LLM stream and the TTS
-// session at once.
+// One turn of the voice agent: the agent loop's text deltas -> pieces -> speech text ->
+// TtsSession.speak at once (never waiting for earlier audio, except under the `reference` policy)
+// -> turn events in order: start, text..., then per sentence in audio order: sentence, audio...,
+// sentence_end; `tool` events as tools run; and metrics, error (if any), done. At a tool boundary
+// the text before the tool call is cut and spoken at once, a tool running with nothing playing
+// may get a spoken filler, and the answer after the tool starts a fresh segmenter (its first piece
+// cut early again: the caller is waiting). Cancellation (the signal) stops the agent loop and the
+// TTS session at once.
 import { randomUUID } from 'node:crypto';
 import { LlmError } from '../llm/errors.ts';
 import { normalizeForSpeech } from '../text/index.ts';
 import type { TtsSession, VoiceSettings } from '../tts/types.ts';
 import { TtsTransportError } from '../tts/types.ts';
-import { planFor, type TurnPolicy } from './policies.ts';
-import { SentenceLedger } from './sentences.ts';
-import type { PipelineEvent, TurnContext, TurnOptions, TurnResult } from './types.ts';
+import { agentAnswer } from '../conversation/answer.ts';
+import { createAgent } from '../conversation/agents.ts';
+import { planFor, type PolicyPlan, type TurnPolicy } from './policies.ts';
+import { SentenceLedger, type SentencePlace } from './sentences.ts';
+import type { AnswerEvent, AnswerSource, PipelineEvent, TurnContext, TurnOptions, TurnResult } from './types.ts';
 
-export type { PipelineEvent, SentenceTiming, TurnContext, TurnOptions, TurnResult, VoiceDefaults } from './types.ts';
+export type {
+  AnswerEvent,
+  AnswerSource,
+  PipelineEvent,
+  SentenceTiming,
+  TurnContext,
+  TurnOptions,
+  TurnResult,
+  VoiceDefaults,
+  WordTiming,
+} from './types.ts';
 
 type Failure = { code: string; message: string };
 
 export async function runTurn(context: TurnContext, options: TurnOptions): Promise<TurnResult> {
   return new Turn(context, options).run();
+}
+
+/** A fresh agent on the context's model and tools, for one prompt (no memory). */
+export function oneShotAnswer(context: TurnContext, prompt: string): AnswerSource {
+  return async function* (signal) {
+    const agent = await createAgent({
+      model: context.llm.model,
+      ...(context.systemPrompt ? { systemPrompt: context.systemPrompt } : {}),
+      ...(context.tools ? { tools: context.tools } : {}),
+    });
+    yield* agentAnswer(agent, prompt, signal, context.llm.name);
+  };
+}
+
+/** One model call's text: places its pieces (offsets in that text, in order). */
+class CycleText {
+  text = '';
+  #cursor = 0;
+  readonly cycle: number;
+  constructor(cycle: number) {
+    this.cycle = cycle;
+  }
+  place(piece: string): SentencePlace {
+    const at = this.text.indexOf(piece, this.#cursor);
+    const textStart = at >= 0 ? at : this.#cursor;
+    const textEnd = Math.min(this.text.length, textStart + piece.length);
+    this.#cursor = textEnd;
+    return { kind: 'answer', cycle: this.cycle, textStart, textEnd };
+  }
+  get here(): SentencePlace {
+    return { kind: 'filler', cycle: this.cycle, textStart: this.#cursor, textEnd: this.#cursor };
+  }
 }
 
 class Turn {
@@ -36,6 +83,13 @@ class Turn {
   #llmError: Failure | undefined;
   #cancelled = false;
   #firstTokenMs: number | null = null;
+  /** Tools running now, by tool use id. */
+  readonly #tools = new Map<string, { name: string; startedMs: number }>();
+  #fillerTimer: NodeJS.Timeout | undefined;
+  /** The filler was spoken (or is not wanted) for the tools running now. */
+  #fillerDone = false;
+  #cycle = new CycleText(0);
+  #opened: Promise<TtsSession | null> = Promise.resolve(null);
 
   constructor(context: TurnContext, options: TurnOptions) {
     this.#context = context;
@@ -62,6 +116,7 @@ class Turn {
 
   /** Stops the turn's work at once: the LLM request is aborted, the TTS session closed. */
   #stop(reason: unknown): void {
+    clearTimeout(this.#fillerTimer);
     this.#abort.abort(reason);
     this.#session?.close();
     this.#ledger.releaseAll();
@@ -100,6 +155,7 @@ class Turn {
       return await this.#run(settings);
     } finally {
       clearTimeout(timer);
+      clearTimeout(this.#fillerTimer);
     }
   }
 
@@ -109,10 +165,13 @@ class Turn {
       request_id: this.#requestId,
       sample_rate: settings.sample_rate,
       format: settings.format,
+      ...(this.#options.sessionId ? { session_id: this.#options.sessionId } : {}),
     });
+    this.#ledger.setAudio(settings.format, settings.sample_rate);
 
     // Open the TTS session while the LLM thinks: its connection time hides behind the first token.
     const opened = this.#cancelled ? Promise.resolve(null) : this.#openSession(settings);
+    this.#opened = opened;
     const pump = opened.then((session) => (session ? this.#pumpEvents(session) : undefined));
     await this.#readAnswer(opened);
     await this.#chain;
@@ -130,24 +189,45 @@ class Turn {
     return this.#finish();
   }
 
-  /** Streams the LLM's answer into text events and utterances, as the policy says. */
+  /** Streams the agent loop's answer into text and tool events and utterances, as the policy says. */
   async #readAnswer(opened: Promise<TtsSession | null>): Promise<void> {
-    const plan = planFor(this.#policy);
-    const enqueue = (pieces: string[]) => {
-      for (const piece of pieces) this.#enqueue(piece, opened, plan.waitForPreviousAudio);
+    let plan = planFor(this.#policy);
+    /** Under `batch`, each model call's whole text, cut and sent once the answer is complete. */
+    const batches: CycleText[] = [];
+    const enqueue = (pieces: string[], cycle: CycleText = this.#cycle, p: PolicyPlan = plan) => {
+      for (const piece of pieces) this.#enqueue(piece, opened, p.waitForPreviousAudio, cycle.place(piece));
     };
-    let answer = '';
+    const endCycle = () => {
+      if (plan.wholeAnswerFirst) batches.push(this.#cycle);
+      else enqueue(plan.splitter.flush());
+    };
     try {
       if (this.#stopped) return;
-      const { llm, systemPrompt } = this.#context;
-      for await (const delta of llm.stream(this.#options.request.prompt, {
-        signal: this.#abort.signal,
-        ...(systemPrompt ? { systemPrompt } : {}),
-      })) {
-        this.#firstTokenMs ??= this.#now();
-        this.#emit({ type: 'text', delta });
-        if (plan.wholeAnswerFirst) answer += delta;
-        else enqueue(plan.splitter.push(delta));
+      const { request } = this.#options;
+      const source = this.#options.answer ?? oneShotAnswer(this.#context, request.prompt);
+      for await (const event of source(this.#abort.signal)) {
+        switch (event.type) {
+          case 'text':
+            this.#firstTokenMs ??= this.#now();
+            this.#emit({ type: 'text', delta: event.delta });
+            this.#cycle.text += event.delta;
+            if (!plan.wholeAnswerFirst) enqueue(plan.splitter.push(event.delta));
+            break;
+          case 'tool_call':
+            // The text before a tool call is complete: speak it now rather than hold a half sentence.
+            if (!plan.wholeAnswerFirst) enqueue(plan.splitter.flush());
+            break;
+          case 'tool_start':
+          case 'tool_end':
+            this.#onTool(event);
+            break;
+          case 'cycle':
+            endCycle();
+            // The answer after a tool: a fresh segmenter, so its first piece is cut early again.
+            plan = planFor(this.#policy);
+            this.#cycle = new CycleText(this.#cycle.cycle + 1);
+            break;
+        }
       }
     } catch (error) {
       if (this.#stopped) return;
@@ -158,8 +238,56 @@ class Turn {
           : { code: 'llm_error', message: `${this.#context.llm.name} LLM failed: ${describe(error)}` };
     }
     if (this.#stopped) return;
-    if (plan.wholeAnswerFirst) enqueue(plan.splitter.push(answer));
-    enqueue(plan.splitter.flush());
+    endCycle();
+    for (const cycle of batches) {
+      const whole = planFor(this.#policy);
+      enqueue([...whole.splitter.push(cycle.text), ...whole.splitter.flush()], cycle, whole);
+    }
+  }
+
+  /** A tool started or ended: its `tool` event, and the filler while tools run. */
+  #onTool(event: Extract<AnswerEvent, { type: 'tool_start' | 'tool_end' }>): void {
+    const now = this.#now();
+    if (event.type === 'tool_start') {
+      this.#tools.set(event.id, { name: event.name, startedMs: now });
+      this.#emit({ type: 'tool', id: event.id, name: event.name, state: 'started', started_ms: now });
+      if (this.#tools.size === 1) {
+        this.#fillerDone = false;
+        const filler = this.#context.tools?.filler;
+        if (filler) this.#armFiller(filler.afterMs);
+      }
+      return;
+    }
+    const started = this.#tools.get(event.id)?.startedMs ?? now;
+    this.#tools.delete(event.id);
+    this.#emit({
+      type: 'tool',
+      id: event.id,
+      name: event.name,
+      state: 'ended',
+      started_ms: started,
+      ended_ms: now,
+      duration_ms: Math.round((now - started) * 100) / 100,
+      ...(event.error === undefined ? {} : { error: event.error }),
+    });
+    if (this.#tools.size === 0) clearTimeout(this.#fillerTimer);
+  }
+
+  #armFiller(ms: number): void {
+    clearTimeout(this.#fillerTimer);
+    this.#fillerTimer = setTimeout(() => this.#maybeFiller(), Math.max(0, ms));
+  }
+
+  /** Speaks the filler if tools still run and nothing is playing; else looks again when it ends. */
+  #maybeFiller(): void {
+    const filler = this.#context.tools?.filler;
+    if (!filler || this.#stopped || this.#tools.size === 0 || this.#fillerDone) return;
+    if (this.#ledger.audioPending) return this.#armFiller(50); // audio still to come: it will play
+    const end = this.#ledger.playbackEnd();
+    const now = performance.now();
+    if (end !== null && end > now) return this.#armFiller(end - now + 1);
+    this.#fillerDone = true;
+    this.#enqueue(filler.text, this.#opened, false, this.#cycle.here);
   }
 
   async #openSession(settings: Required<VoiceSettings>): Promise<TtsSession | null> {
@@ -185,11 +313,11 @@ class Turn {
     }
   }
 
-  #enqueue(piece: string, opened: Promise<TtsSession | null>, waitForPrevious: boolean): void {
+  #enqueue(piece: string, opened: Promise<TtsSession | null>, waitForPrevious: boolean, place: SentencePlace): void {
     const readyMs = this.#now();
     const spoken = normalizeForSpeech(piece).spoken.trim();
     if (spoken === '') return; // shown, not spoken (a code block, a table rule, emoji only)
-    const { timing, audioDone } = this.#ledger.add(piece, spoken, readyMs);
+    const { timing, audioDone } = this.#ledger.add(piece, spoken, readyMs, place);
     this.#chain = this.#chain.then(async () => {
       const session = this.#session ?? (await opened);
       if (!session || this.#stopped) return;
@@ -238,6 +366,8 @@ class Turn {
       outcome: this.#cancelled ? 'cancelled' : this.#error ? 'failed' : 'completed',
       metrics,
       sentences: ledger.list,
+      firstAudioAt: ledger.firstAudioAt,
+      endedAt: performance.now(),
       ...(this.#error ? { error: this.#error } : {}),
     };
   }

@@ -4,6 +4,23 @@ import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
 import type { MetricsEvent, TurnEvent, TurnRequest } from '@kokoro-speech/protocol';
 import type { TurnPolicy } from './policies.ts';
+import type { ToolBox } from '../tools/toolbox.ts';
+
+/**
+ * What a turn reads its answer from (a Strands agent loop, src/conversation/answer.ts): the
+ * answer's text as written, and its tool boundaries. `tool_call`: the model began asking for a
+ * tool (the text before it is complete); `tool_start` / `tool_end`: a tool ran; `cycle`: the
+ * model started writing again after its tools (a new model call: a new text offset space).
+ */
+export type AnswerEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'tool_call'; id: string; name: string }
+  | { type: 'tool_start'; id: string; name: string }
+  | { type: 'tool_end'; id: string; name: string; error?: string }
+  | { type: 'cycle' };
+
+/** Streams one turn's answer; stops promptly (rejecting, typically with an AbortError) on abort. */
+export type AnswerSource = (signal: AbortSignal) => AsyncIterable<AnswerEvent>;
 
 /** Turn events as the pipeline emits them: audio carries bytes (SSE base64-encodes them, WS sends binary). */
 export type PipelineEvent =
@@ -21,6 +38,8 @@ export interface TurnContext {
   tts: TtsTransport;
   defaults: VoiceDefaults;
   systemPrompt?: string;
+  /** Tools of the agent loop, their limits and the spoken filler; default: none. */
+  tools?: ToolBox;
 }
 
 export interface TurnOptions {
@@ -34,14 +53,43 @@ export interface TurnOptions {
   requestId?: string;
   /** The turn fails with `timeout` after this long (a hung LLM or TTS stream must not hold the caller). */
   timeoutMs?: number;
+  /** Where the answer comes from; default: a fresh agent on the context's model and tools (a
+   *  one-shot turn, no memory). A conversation passes its session's agent. */
+  answer?: AnswerSource;
+  /** The conversation's session id, announced in the `start` event. */
+  sessionId?: string;
 }
 
-/** Per-sentence timings in ms since the turn started (for the benchmark and logs). */
+/** A word of a sentence with its audio time (the captions issue will fill these in). */
+export interface WordTiming {
+  /** Offsets in the sentence's `text`. */
+  textStart: number;
+  textEnd: number;
+  /** ms from the sentence's first sample. */
+  startMs: number;
+  endMs: number;
+}
+
+/** Per-sentence timings in ms since the turn started (for the benchmark and logs), and where the
+ *  sentence is in the answer's text (for cutting the history at what was heard). */
 export interface SentenceTiming {
   id: string;
   index: number;
   text: string;
   spoken: string;
+  /** `answer`: a piece of the LLM's text; `filler`: spoken while a tool ran, in no message. */
+  kind: 'answer' | 'filler';
+  /** The model call (cycle) whose text holds the piece, and the piece's offsets in that text. */
+  cycle: number;
+  textStart: number;
+  textEnd: number;
+  /** Word timings, when the TTS gives them; absent: positions are proportional in the sentence. */
+  words?: WordTiming[];
+  /** Audio bytes delivered to the caller so far, and their duration. */
+  deliveredBytes: number;
+  deliveredMs: number;
+  /** performance.now() of the sentence's first audio chunk (wall clock, for playback estimates). */
+  firstAudioAt?: number;
   /** The piece was complete in the token stream. */
   readyMs: number;
   /** speak() was called. */
@@ -58,6 +106,11 @@ export interface TurnResult {
   requestId: string;
   outcome: 'completed' | 'cancelled' | 'failed';
   metrics: Omit<MetricsEvent, 'type'>;
+  /** In audio order (sentence index order). */
   sentences: SentenceTiming[];
+  /** performance.now() when the turn's first audio chunk was delivered; null when none was. */
+  firstAudioAt: number | null;
+  /** performance.now() when the turn ended. */
+  endedAt: number;
   error?: { code: string; message: string };
 }

@@ -6,9 +6,24 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { pino, type Logger } from 'pino';
+import type { Storage } from '@strands-agents/sdk';
+import { SESSION_ID_RULE, type TurnRequest } from '@kokoro-speech/protocol';
 import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
-import type { VoiceDefaults } from '../pipeline/turn.ts';
+import type { PipelineEvent, VoiceDefaults } from '../pipeline/turn.ts';
+import { ToolBox, type ToolOptions } from '../tools/toolbox.ts';
+import {
+  Conversation,
+  ConversationRegistry,
+  DEFAULT_SESSION_LIMITS,
+  DEFAULT_WINDOW_MESSAGES,
+  ResilientStorage,
+  SessionLimitError,
+  isSessionId,
+  newSessionId,
+  type SessionLimits,
+  type TurnRecord,
+} from '../conversation/index.ts';
 import { RequestError, readRequestBody, sendError } from './errors.ts';
 import { parseTurnRequest } from './requests.ts';
 import { SseWriter } from './sse.ts';
@@ -27,9 +42,20 @@ export interface AgentLimits {
 export const DEFAULT_VOICE: VoiceDefaults = { voice: 'af_heart', speed: 1, format: 'pcm_s16le', sample_rate: 24000 };
 export const DEFAULT_LIMITS: AgentLimits = { maxConcurrentTurns: 16, maxRequestBytes: 64 * 1024, maxTurnMs: 300_000 };
 
+/** Conversations (sessions): their bounds and where they are persisted. */
+export interface SessionOptions extends SessionLimits {
+  /** Messages each conversation keeps (Strands' sliding window). Default 40. */
+  windowMessages: number;
+  /** Persist conversations in this Strands storage (LocalFileStorage, S3Storage...); default: memory only. */
+  storage?: Storage;
+}
+
 export interface AgentServerOptions {
   llm: LlmProvider;
   tts: TtsTransport;
+  /** The agent's tools: the embedder's Strands tools and MCP clients, built-ins, limits, filler. */
+  tools?: ToolOptions | ToolBox;
+  sessions?: Partial<SessionOptions>;
   /** Voice settings used when a request does not give them. Default af_heart, 1.0, pcm_s16le, 24000. */
   defaults?: Partial<VoiceDefaults>;
   systemPrompt?: string;
@@ -48,35 +74,120 @@ export interface AgentServer {
   /** ws://host:port/ws */
   wsUrl: string;
   port: number;
-  /** Stops accepting, cancels running turns, closes sockets. */
+  /** The live conversations (for tests and the benchmark). */
+  sessions: ConversationRegistry;
+  /** Stops accepting, cancels running turns, closes sockets, waits for session saves. */
   close(): Promise<void>;
+}
+
+const SESSION_HEADER = 'x-amzn-bedrock-agentcore-runtime-session-id';
+
+/** The session header's id; a malformed one is an invalid_request naming the header. */
+function headerSession(req: IncomingMessage): string | undefined {
+  const value = req.headers[SESSION_HEADER];
+  if (value === undefined) return undefined;
+  if (!isSessionId(value))
+    throw new RequestError(
+      400,
+      'invalid_request',
+      `X-Amzn-Bedrock-AgentCore-Runtime-Session-Id: must be ${SESSION_ID_RULE}, got ${JSON.stringify(String(value).slice(0, 300))}`,
+    );
+  return value;
 }
 
 export async function startAgentServer(options: AgentServerOptions): Promise<AgentServer> {
   const defaults = { ...DEFAULT_VOICE, ...options.defaults };
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const log = options.logger ?? pino({ level: 'silent' });
-  const turns = new TurnRunner(
-    {
-      llm: options.llm,
-      tts: options.tts,
-      defaults,
-      ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
-    },
-    limits,
-    log,
+  const tools = options.tools instanceof ToolBox ? options.tools : new ToolBox(options.tools);
+  const sessionOptions: SessionOptions = {
+    ...DEFAULT_SESSION_LIMITS,
+    windowMessages: DEFAULT_WINDOW_MESSAGES,
+    ...options.sessions,
+  };
+  const store =
+    sessionOptions.storage &&
+    new ResilientStorage(sessionOptions.storage, {
+      warn: (message, error) => log.warn({ err: error }, message),
+    });
+  const context = {
+    llm: options.llm,
+    tts: options.tts,
+    defaults,
+    tools,
+    ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+  };
+  const turns = new TurnRunner(context, limits, log);
+  const sessions = new ConversationRegistry(
+    sessionOptions,
+    (id, persist) =>
+      new Conversation(id, {
+        recipe: {
+          model: options.llm.model,
+          tools,
+          windowMessages: sessionOptions.windowMessages,
+          ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+        },
+        provider: options.llm.name,
+        log,
+        ...(persist && store ? { storage: store } : {}),
+      }),
   );
+
+  /** The conversation of a session id; a full registry is a 503 busy. */
+  function conversationOf(id: string, persist = true): Conversation {
+    try {
+      return sessions.get(id, { persist });
+    } catch (error) {
+      if (error instanceof SessionLimitError) throw new RequestError(503, 'busy', error.message);
+      throw error;
+    }
+  }
+
+  /** Runs a turn: in its session's conversation when it has one, else one-shot. */
+  async function runTurnOf(
+    request: TurnRequest,
+    sessionId: string | undefined,
+    emit: (event: PipelineEvent) => void,
+    signal: AbortSignal,
+    via: 'sse' | 'ws',
+    onRecord?: (record: TurnRecord) => void,
+    persist = true,
+  ): Promise<void> {
+    if (sessionId === undefined) {
+      await turns.run(request, emit, signal, via);
+      return;
+    }
+    await conversationOf(sessionId, persist).turn(
+      {
+        prompt: request.prompt,
+        ...(request.previous_played_ms === undefined ? {} : { previousPlayedMs: request.previous_played_ms }),
+      },
+      signal,
+      (answer, turnSignal) => turns.run(request, emit, turnSignal, via, { sessionId, answer }),
+      onRecord,
+    );
+  }
 
   async function invocations(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const request = parseTurnRequest(await readRequestBody(req, limits.maxRequestBytes));
+    const sessionId = request.session_id ?? headerSession(req);
+    if (request.previous_played_ms !== undefined && sessionId === undefined)
+      throw new RequestError(
+        400,
+        'invalid_request',
+        'previous_played_ms needs a session: send session_id or the X-Amzn-Bedrock-AgentCore-Runtime-Session-Id header',
+      );
     // A caller that goes away (or AgentCore cutting the stream) cancels the turn at once.
     const gone = new AbortController();
     res.on('close', () => gone.abort(new Error('caller disconnected')));
     turns.admit(); // answer 503 before the event stream starts
+    if (sessionId !== undefined) conversationOf(sessionId); // likewise when no session can be made
     const sse = new SseWriter(res);
     try {
-      await turns.run(
+      await runTurnOf(
         request,
+        sessionId,
         (event) => {
           const { type, ...data } = event;
           const payload =
@@ -87,7 +198,6 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
         },
         gone.signal,
         'sse',
-        sessionId(req),
       );
     } catch (error) {
       log.error({ err: error }, 'turn failed');
@@ -131,9 +241,30 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
       return;
     }
+    let header: string | undefined;
+    try {
+      header = headerSession(req);
+    } catch (error) {
+      const body = (error as Error).message;
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const session = sessionId(req);
-      new WsSession(ws, (request, emit, signal) => turns.run(request, emit, signal, 'ws', session));
+      // The connection is one conversation: the header's session, else its own (never persisted,
+      // dropped when the socket closes) unless a turn names another session.
+      const connection = header ?? newSessionId('ws-connection');
+      new WsSession(
+        ws,
+        (request, emit, signal, onRecord) => {
+          const named = request.session_id ?? header;
+          return runTurnOf(request, named ?? connection, emit, signal, 'ws', onRecord, named !== undefined);
+        },
+        () => {
+          if (header === undefined) sessions.delete(connection);
+        },
+      );
     });
   });
 
@@ -151,6 +282,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     url: `http://${host}:${port}`,
     wsUrl: `ws://${host}:${port}/ws`,
     port,
+    sessions,
     close: async () => {
       turns.cancelAll(new Error('server shutting down'));
       for (const client of wss.clients) client.close(1001, 'server shutting down');
@@ -164,11 +296,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       await closed;
       clearTimeout(timer);
       wss.close();
+      await sessions.close();
     },
   };
-}
-
-function sessionId(req: IncomingMessage): string | undefined {
-  const value = req.headers['x-amzn-bedrock-agentcore-runtime-session-id'];
-  return typeof value === 'string' ? value : undefined;
 }

@@ -2,7 +2,7 @@
 // (/ping is HealthyBusy while turns run), one log line per turn, and cancelling all on shutdown.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { runTurn, type PipelineEvent, type TurnContext } from '../pipeline/turn.ts';
+import { runTurn, type AnswerSource, type PipelineEvent, type TurnContext, type TurnResult } from '../pipeline/turn.ts';
 import type { TurnRequest } from '@kokoro-speech/protocol';
 import { RequestError } from './errors.ts';
 import { HealthStatus } from './ping.ts';
@@ -37,14 +37,16 @@ export class TurnRunner {
     }
   }
 
-  /** Runs one turn to its `done`; throws (before emitting anything) only when not admitted. */
+  /** Runs one turn to its `done`; throws (before emitting anything) only when not admitted.
+   *  `answer`: the session's agent (a conversation turn); absent: a one-shot turn. */
   async run(
     request: TurnRequest,
     emit: (event: PipelineEvent) => void,
     signal: AbortSignal,
     via: 'sse' | 'ws',
-    session?: string,
-  ): Promise<void> {
+    conversation: { sessionId?: string; answer?: AnswerSource } = {},
+  ): Promise<TurnResult> {
+    const { sessionId: session, answer } = conversation;
     this.admit();
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal.reason);
@@ -60,6 +62,8 @@ export class TurnRunner {
         signal: controller.signal,
         requestId,
         timeoutMs: this.#limits.maxTurnMs,
+        ...(answer ? { answer } : {}),
+        ...(session ? { sessionId: session } : {}),
       });
       this.#log.info(
         {
@@ -73,6 +77,7 @@ export class TurnRunner {
         },
         'turn',
       );
+      return result;
     } finally {
       signal.removeEventListener('abort', onAbort);
       this.#running.delete(controller);

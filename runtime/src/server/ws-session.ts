@@ -1,9 +1,12 @@
 // One caller WebSocket on GET /ws: several turns one after another, `{"type":"cancel"}` for
 // barge-in, and a new prompt during a turn cancels that turn first. Events are JSON text frames
-// with a `type`; audio goes as binary frames after its `sentence` event.
+// with a `type`; audio goes as binary frames after its `sentence` event. The connection is one
+// conversation unless its turns name another session; a cancel may report how much of the
+// connection's most recent turn the caller played (`played_ms`), also after that turn's `done`.
 import type WebSocket from 'ws';
 import type { PipelineEvent } from '../pipeline/turn.ts';
 import type { TurnRequest } from '@kokoro-speech/protocol';
+import type { TurnRecord } from '../conversation/conversation.ts';
 import { RequestError } from './errors.ts';
 import { parseWsMessage } from './requests.ts';
 
@@ -11,21 +14,26 @@ export type StartTurn = (
   request: TurnRequest,
   emit: (event: PipelineEvent) => void,
   signal: AbortSignal,
+  onRecord: (record: TurnRecord) => void,
 ) => Promise<void>;
 
 export class WsSession {
   readonly #socket: WebSocket;
   readonly #startTurn: StartTurn;
   #current: { controller: AbortController; finished: Promise<void> } | null = null;
+  /** The connection's most recent turn (of a conversation), what a cancel's played_ms applies to. */
+  #lastRecord: TurnRecord | null = null;
   #closed = false;
 
-  constructor(socket: WebSocket, startTurn: StartTurn) {
+  constructor(socket: WebSocket, startTurn: StartTurn, onClose?: () => void) {
     this.#socket = socket;
     this.#startTurn = startTurn;
     socket.on('message', (data: Buffer, isBinary: boolean) => this.#onMessage(data, isBinary));
     socket.on('close', () => {
       this.#closed = true;
       this.#current?.controller.abort(new Error('caller disconnected'));
+      const finished = this.#current?.finished ?? Promise.resolve();
+      void finished.then(() => onClose?.());
     });
     socket.on('error', () => socket.terminate());
   }
@@ -36,6 +44,10 @@ export class WsSession {
     else this.#socket.send(JSON.stringify(event));
   }
 
+  #refuse(message: string): void {
+    this.#send({ type: 'error', code: 'invalid_request', message });
+  }
+
   #onMessage(data: Buffer, isBinary: boolean): void {
     let message;
     try {
@@ -44,12 +56,22 @@ export class WsSession {
         throw new RequestError(400, 'invalid_request', 'binary frames must carry a JSON message');
       message = parseWsMessage(data.toString('utf8'));
     } catch (error) {
-      const message = error instanceof RequestError ? error.message : 'invalid message';
-      this.#send({ type: 'error', code: 'invalid_request', message });
+      this.#refuse(error instanceof RequestError ? error.message : 'invalid message');
       return;
     }
     if (message.type === 'cancel') {
+      const last = this.#lastRecord;
+      if (message.session_id !== undefined && message.session_id !== last?.sessionId) {
+        this.#refuse(
+          `cancel: session_id ${JSON.stringify(message.session_id)} is not the session of this connection's most recent turn`,
+        );
+        return;
+      }
       this.#current?.controller.abort(new Error('cancelled by the caller'));
+      if (message.played_ms !== undefined) {
+        if (last) last.report(message.played_ms);
+        else this.#refuse('cancel: played_ms given, but this connection has had no turn of a conversation');
+      }
       return;
     }
     const { type: _type, ...request } = message;
@@ -68,7 +90,14 @@ export class WsSession {
         await previous.finished;
       }
       if (this.#closed || controller.signal.aborted) return;
-      await this.#startTurn(request, (event) => this.#send(event), controller.signal);
+      await this.#startTurn(
+        request,
+        (event) => this.#send(event),
+        controller.signal,
+        (record) => {
+          this.#lastRecord = record;
+        },
+      );
     } catch (error) {
       const known = error instanceof RequestError ? error : new RequestError(500, 'internal', 'internal error');
       this.#send({ type: 'error', code: known.code, message: known.message });

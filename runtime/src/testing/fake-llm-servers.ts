@@ -1,7 +1,8 @@
 // Fake LLM services on loopback, speaking the real wire formats (mocks of external services at
 // the wire, not of our code): an OpenAI-compatible chat completions SSE server and a Bedrock
-// ConverseStream endpoint (AWS event stream). Both answer by echoing the last user message in
-// small chunks, one chunk every `chunkDelayMs`, and record what they saw.
+// ConverseStream endpoint (AWS event stream). By default both answer by echoing the last user
+// message in small chunks, one chunk every `chunkDelayMs`; a `reply` script can answer anything,
+// tool calls included (streamed as those APIs stream them). Both record what they saw.
 import { createServer, type IncomingMessage } from 'node:http';
 import { createServer as createH2Server, type Http2ServerRequest, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
@@ -22,9 +23,31 @@ export interface FakeLlmServer {
   close(): Promise<void>;
 }
 
+/** One scripted answer: text (streamed in chunks), then tool calls (the model asks for tools). */
+export interface FakeReply {
+  text?: string;
+  toolCalls?: { id: string; name: string; input: unknown }[];
+}
+
+/** The request as the fake saw it, in a provider-neutral form, for reply scripts. */
+export interface FakeRequest {
+  /** The whole request body as sent. */
+  body: unknown;
+  /** Text of the last user message (tool results excluded). */
+  lastUserText: string;
+  /** Results of the tool calls answered since the last assistant message (in order), as text. */
+  toolResults: { id: string; text: string; error: boolean }[];
+  /** Number of messages in the conversation sent (system prompt excluded). */
+  messageCount: number;
+}
+
 export interface FakeLlmOptions {
   chunkDelayMs?: number;
   chunkChars?: number;
+  /** What to answer; default: echo the last user message. */
+  reply?: (request: FakeRequest) => FakeReply;
+  /** Fail a request with this status and body when it returns one (e.g. a context overflow). */
+  failWhen?: (request: FakeRequest) => { status: number; body: unknown } | undefined;
 }
 
 // The part of node:http's and node:http2's response APIs the fakes use.
@@ -34,10 +57,16 @@ interface Response {
   end(chunk?: string | Uint8Array): unknown;
   on(event: 'close', listener: () => void): unknown;
 }
-type Answer = (res: Response, body: unknown, chunks: string[], isGone: () => boolean) => Promise<void>;
+type Answer = (
+  res: Response,
+  body: unknown,
+  chunks: string[],
+  reply: FakeReply,
+  isGone: () => boolean,
+) => Promise<void>;
 
 async function startFake(
-  answerText: (body: unknown) => string,
+  read: (body: unknown) => FakeRequest,
   answer: Answer,
   options: FakeLlmOptions & { http2?: boolean },
 ): Promise<FakeLlmServer> {
@@ -49,8 +78,9 @@ async function startFake(
     for await (const chunk of req) raw += chunk;
     const body: unknown = raw ? JSON.parse(raw) : undefined;
     requests.push({ path: req.url ?? '', headers: req.headers, body });
-    if (failure) {
-      const { status, body: errorBody } = failure;
+    const refused = failure ?? options.failWhen?.(read(body));
+    if (refused) {
+      const { status, body: errorBody } = refused;
       failure = undefined;
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(errorBody));
@@ -68,11 +98,13 @@ async function startFake(
         goneResolve();
       }
     });
-    const text = answerText(body);
+    const request = read(body);
+    const reply = options.reply ? options.reply(request) : { text: request.lastUserText };
+    const text = reply.text ?? '';
     const size = options.chunkChars ?? 4;
     const chunks: string[] = [];
     for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
-    await answer(res, body, chunks, () => closed);
+    await answer(res, body, chunks, reply, () => closed);
   };
   // Bedrock's client speaks HTTP/2 (cleartext by prior knowledge for an http:// endpoint).
   const sessions = new Set<Http2Session>();
@@ -101,16 +133,37 @@ async function startFake(
   };
 }
 
+type OpenAIMessage = { role: string; content: unknown; tool_call_id?: string };
+const openAIText = (content: unknown): string =>
+  typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((p: { text?: string }) => p.text ?? '').join('')
+      : '';
+
+function readOpenAI(body: unknown): FakeRequest {
+  const messages = (body as { messages: OpenAIMessage[] }).messages;
+  const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
+  return {
+    body,
+    lastUserText: openAIText(messages.filter((m) => m.role === 'user').at(-1)?.content),
+    toolResults: messages
+      .slice(lastAssistant + 1)
+      .filter((m) => m.role === 'tool')
+      .map((m) => {
+        const text = openAIText(m.content);
+        return { id: m.tool_call_id ?? '', text: text.replace(/^\[ERROR\] /, ''), error: text.startsWith('[ERROR] ') };
+      }),
+    messageCount: messages.filter((m) => m.role !== 'system').length,
+  };
+}
+
 /** OpenAI-compatible: POST /v1/chat/completions with stream: true -> `data: {chunk}` lines. */
 export function startFakeOpenAI(options: FakeLlmOptions = {}): Promise<FakeLlmServer> {
   const delay = options.chunkDelayMs ?? 5;
-  const lastUser = (body: unknown) => {
-    const messages = (body as { messages: { role: string; content: string }[] }).messages;
-    return messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-  };
   return startFake(
-    lastUser,
-    async (res, body, chunks, isGone) => {
+    readOpenAI,
+    async (res, body, chunks, reply, isGone) => {
       const model = (body as { model: string }).model;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const frame = (delta: object, finish: string | null) =>
@@ -121,7 +174,23 @@ export function startFakeOpenAI(options: FakeLlmOptions = {}): Promise<FakeLlmSe
         if (isGone()) return;
         res.write(frame({ content: chunk }, null));
       }
-      res.write(frame({}, 'stop'));
+      const calls = reply.toolCalls ?? [];
+      for (const [index, call] of calls.entries()) {
+        await sleep(delay);
+        if (isGone()) return;
+        // As OpenAI streams them: id and name first, then the arguments in pieces.
+        const args = JSON.stringify(call.input);
+        const half = Math.ceil(args.length / 2);
+        res.write(
+          frame(
+            { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] },
+            null,
+          ),
+        );
+        res.write(frame({ tool_calls: [{ index, function: { arguments: args.slice(0, half) } }] }, null));
+        res.write(frame({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }, null));
+      }
+      res.write(frame({}, calls.length > 0 ? 'tool_calls' : 'stop'));
       res.end('data: [DONE]\n\n');
     },
     options,
@@ -140,23 +209,43 @@ function bedrockEvent(eventType: string, payload: object): Uint8Array {
   });
 }
 
+type BedrockBlock = {
+  text?: string;
+  toolResult?: { toolUseId: string; status?: string; content: { text?: string; json?: unknown }[] };
+};
+type BedrockMessage = { role: string; content: BedrockBlock[] };
+
+function readBedrock(body: unknown): FakeRequest {
+  const messages = (body as { messages: BedrockMessage[] }).messages;
+  const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
+  return {
+    body,
+    lastUserText:
+      messages
+        .filter((m) => m.role === 'user' && m.content.some((c) => c.text !== undefined))
+        .at(-1)
+        ?.content.map((c) => c.text ?? '')
+        .join('') ?? '',
+    toolResults: messages
+      .slice(lastAssistant + 1)
+      .flatMap((m) => m.content)
+      .filter((c) => c.toolResult)
+      .map(({ toolResult: r }) => ({
+        id: r!.toolUseId,
+        text: r!.content.map((c) => c.text ?? JSON.stringify(c.json)).join(''),
+        error: r!.status === 'error',
+      })),
+    messageCount: messages.length,
+  };
+}
+
 /** Bedrock ConverseStream: POST /model/<id>/converse-stream -> AWS event stream of Converse events,
  *  over HTTP/1.1 (what BedrockProvider uses) or, with `http2`, HTTP/2 cleartext (the AWS client's default). */
 export function startFakeBedrock(options: FakeLlmOptions & { http2?: boolean } = {}): Promise<FakeLlmServer> {
   const delay = options.chunkDelayMs ?? 5;
-  const lastUser = (body: unknown) => {
-    const messages = (body as { messages: { role: string; content: { text?: string }[] }[] }).messages;
-    return (
-      messages
-        .filter((m) => m.role === 'user')
-        .at(-1)
-        ?.content.map((c) => c.text ?? '')
-        .join('') ?? ''
-    );
-  };
   return startFake(
-    lastUser,
-    async (res, _body, chunks, isGone) => {
+    readBedrock,
+    async (res, _body, chunks, reply, isGone) => {
       res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'fake-1' });
       res.write(bedrockEvent('messageStart', { role: 'assistant' }));
       for (const chunk of chunks) {
@@ -164,8 +253,27 @@ export function startFakeBedrock(options: FakeLlmOptions & { http2?: boolean } =
         if (isGone()) return;
         res.write(bedrockEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { text: chunk } }));
       }
-      res.write(bedrockEvent('contentBlockStop', { contentBlockIndex: 0 }));
-      res.write(bedrockEvent('messageStop', { stopReason: 'end_turn' }));
+      if (chunks.length > 0) res.write(bedrockEvent('contentBlockStop', { contentBlockIndex: 0 }));
+      const calls = reply.toolCalls ?? [];
+      for (const [i, call] of calls.entries()) {
+        await sleep(delay);
+        if (isGone()) return;
+        const index = i + (chunks.length > 0 ? 1 : 0);
+        res.write(
+          bedrockEvent('contentBlockStart', {
+            contentBlockIndex: index,
+            start: { toolUse: { toolUseId: call.id, name: call.name } },
+          }),
+        );
+        res.write(
+          bedrockEvent('contentBlockDelta', {
+            contentBlockIndex: index,
+            delta: { toolUse: { input: JSON.stringify(call.input) } },
+          }),
+        );
+        res.write(bedrockEvent('contentBlockStop', { contentBlockIndex: index }));
+      }
+      res.write(bedrockEvent('messageStop', { stopReason: calls.length > 0 ? 'tool_use' : 'end_turn' }));
       res.end(
         bedrockEvent('metadata', {
           usage: { inputTokens: 10, outputTokens: chunks.length, totalTokens: 10 + chunks.length },

@@ -14,11 +14,16 @@ export interface SseTurn {
 export async function sseTurn(
   url: string,
   body: unknown,
-  options: { controller?: AbortController; onEvent?: (e: PipelineEvent) => void } = {},
+  options: {
+    controller?: AbortController;
+    onEvent?: (e: PipelineEvent) => void;
+    /** Extra request headers (e.g. the AgentCore session header). */
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<SseTurn> {
   const response = await fetch(`${url}/invocations`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
     ...(options.controller ? { signal: options.controller.signal } : {}),
   });
@@ -69,8 +74,8 @@ export class WsCaller {
     });
   }
 
-  static async connect(url: string): Promise<WsCaller> {
-    const ws = new WebSocket(url);
+  static async connect(url: string, headers?: Record<string, string>): Promise<WsCaller> {
+    const ws = new WebSocket(url, headers ? { headers } : {});
     await new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject));
     return new WsCaller(ws);
   }

@@ -127,12 +127,51 @@ const BEFORE_NUMBER = new Set([
   'dec',
 ]);
 
+/** Abbreviated weekdays: title case, they start a written date ("Tue. Dec. 1", "Fri. 5 Dec."). */
+const WEEKDAYS = new Set(['mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun']);
+
+/** Month names and abbreviations, for a date after an abbreviated weekday. */
+const MONTHS = new Set([
+  ...['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october'],
+  ...['november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec'],
+]);
+
+/** Reference abbreviations that may number with a Roman numeral ("Vol. II", "Ch. IV", "Sec. XII"). */
+const BEFORE_ROMAN = new Set(['vol', 'ch', 'chap', 'sec', 'art', 'pp', 'p', 'no']);
+
+const isTitle = (word: string): boolean => /^\p{Lu}/u.test(word);
+
+/**
+ * After an abbreviated weekday and a capital letter: whether a month and a day number follow
+ * ("Tue. Dec. 1", "Tue. December 1"), so that the run is one date; undefined until the text
+ * (`rest`, from the capital letter on) can tell.
+ */
+function monthAndDayFollow(rest: string, final: boolean): boolean | undefined {
+  const name = /^\p{L}+/u.exec(rest)![0];
+  if (name.length === rest.length) return final ? false : undefined;
+  if (!MONTHS.has(name.toLowerCase())) return false;
+  const after = /^\.?[^\S\n]*/.exec(rest.slice(name.length))![0];
+  const at = name.length + after.length;
+  if (at === rest.length) return final ? false : undefined;
+  return /\p{N}/u.test(rest[at]!);
+}
+
 /**
  * Decides whether a terminator run ends a sentence, given the word before it (leading quotes and
  * brackets stripped), whether that word starts its line, and the next non-space character (never a
  * newline: a newline is a boundary on its own). Called only when whitespace follows the run.
+ * `rest` is the text from `next` on (as far as it is known) and `final` whether more may come: a
+ * date after an abbreviated weekday needs to see past `next`, and the answer is undefined (wait
+ * for more text) until it can.
  */
-export function endsSentence(run: string, word: string, wordStartsLine: boolean, next: string): boolean {
+export function endsSentence(
+  run: string,
+  word: string,
+  wordStartsLine: boolean,
+  next: string,
+  rest: string = next,
+  final = true,
+): boolean | undefined {
   if (isLower(next)) return false; // "approx. five", "Wait... what", "10 a.m. tomorrow"
   const ellipsis = run.includes('…') || run.startsWith('..');
   if (ellipsis) return isUpper(next) || !isAlnum(next); // "Wait... 3 more" stays one sentence
@@ -140,6 +179,22 @@ export function endsSentence(run: string, word: string, wordStartsLine: boolean,
   const lower = word.toLowerCase();
   if (NEVER_END.has(lower)) return false;
   if (BEFORE_NUMBER.has(lower) && /\p{N}/u.test(next)) return false;
+  if (isTitle(word) && WEEKDAYS.has(lower)) {
+    // "Tue. 1 Dec.", "Tue. Dec. 1", "Tue. December 1": one date. "On Tue. Then we left." cuts.
+    if (/\p{N}/u.test(next)) return false;
+    if (isUpper(next)) {
+      const dated = monthAndDayFollow(rest, final);
+      if (dated === undefined) return undefined;
+      if (dated) return false;
+    }
+  }
+  // "Vol. II", "Ch. IV": a Roman numeral of two or more letters numbers the reference (a lone "I"
+  // stays a cut: "No. I think not.").
+  if (isTitle(word) && BEFORE_ROMAN.has(lower) && isUpper(next)) {
+    const numeral = /^[IVXLCDM]+/.exec(rest)?.[0] ?? '';
+    if (numeral.length === rest.length && !final) return undefined;
+    if (numeral.length >= 2 && !/\p{L}/u.test(rest[numeral.length] ?? '')) return false;
+  }
   if (wordStartsLine && /^\d{1,3}$/.test(word)) return false; // numbered-list marker "1. "
   // Initials and upper-case dotted acronyms ("J. K. Rowling", "U.S. Army"): a missed cut only
   // costs latency, a wrong one breaks the sentence's prosody. Lower-case ones ("a.m.") fall through.
@@ -167,6 +222,8 @@ export interface TerminatorRun {
   spaced: boolean;
   /** The next non-space character after them ('' at the end of the text). */
   next: string;
+  /** Where `next` is in the text. */
+  nextAt: number;
   /** Nesting after the closers. */
   nesting: Nesting;
 }
@@ -182,5 +239,5 @@ export function readTerminator(t: string, i: number, nesting: Nesting, final: bo
   let m = k;
   while (m < n && isSpace(t[m]!)) m++;
   if (m === n && !final) return undefined;
-  return { runEnd: r, closersEnd: k, spaced: m > k, next: m < n ? t[m]! : '', nesting: nest };
+  return { runEnd: r, closersEnd: k, spaced: m > k, next: m < n ? t[m]! : '', nextAt: m, nesting: nest };
 }

@@ -314,3 +314,58 @@ describe('properties', () => {
     );
   });
 });
+
+describe('title-case abbreviations before a capitalised word and a number', () => {
+  // A date written as abbreviated weekday, month and day is one span; every other title-case
+  // abbreviation of the rules is checked the same way (a capitalised word, then a number).
+  test.each<[string, string[]]>([
+    ['The meeting is on Tue. Dec. 1 at noon, in room two.', ['The meeting is on Tue. Dec. 1 at noon, in room two.']],
+    ['The meeting is on Tue. December 1 at noon, as said.', ['The meeting is on Tue. December 1 at noon, as said.']],
+    [
+      'The meeting is on Mon. Jan. 5 and on Fri. Feb 13 too.',
+      ['The meeting is on Mon. Jan. 5 and on Fri. Feb 13 too.'],
+    ],
+    ['The shop opens on Sat. Nov. 29 for the holiday rush.', ['The shop opens on Sat. Nov. 29 for the holiday rush.']],
+    ['We can meet on Sun. May 4 if that works for you all.', ['We can meet on Sun. May 4 if that works for you all.']],
+    ['The shop opens on Thurs. Sept. 3 after the repairs.', ['The shop opens on Thurs. Sept. 3 after the repairs.']],
+    [
+      'The shop opens on Wed. 3 Dec. for the very first time.',
+      ['The shop opens on Wed. 3 Dec. for the very first time.'],
+    ],
+    // Not a date: the weekday ends its sentence.
+    ['We saw them all on Tue. Then we went home again.', ['We saw them all on Tue.', 'Then we went home again.']],
+    ['We saw them all on Tue. December was cold anyway.', ['We saw them all on Tue.', 'December was cold anyway.']],
+    ['We looked up at the bright sun. Dec was there too.', ['We looked up at the bright sun.', 'Dec was there too.']],
+    // Month abbreviations: a number keeps them, a capitalised word cuts.
+    ['The report came out on Dec. 1 and nobody read it.', ['The report came out on Dec. 1 and nobody read it.']],
+    ['The report came out in Dec. Nobody read it at all.', ['The report came out in Dec.', 'Nobody read it at all.']],
+    // Reference abbreviations number with digits or Roman numerals.
+    ['The proof is given in Vol. II of the big series.', ['The proof is given in Vol. II of the big series.']],
+    [
+      'The proof is given in Ch. IV and again in Sec. 12 here.',
+      ['The proof is given in Ch. IV and again in Sec. 12 here.'],
+    ],
+    ['The answer to the question was No. I think so.', ['The answer to the question was No.', 'I think so.']],
+    ['See the figure in Fig. 3 for the details of it.', ['See the figure in Fig. 3 for the details of it.']],
+    ['Look at the last one, the Fig. Then look again.', ['Look at the last one, the Fig.', 'Then look again.']],
+    // Titles never end a sentence, whatever follows.
+    ['Ask Dr. Smith 3 times and Gen. Lee 4 times today.', ['Ask Dr. Smith 3 times and Gen. Lee 4 times today.']],
+    ['We climbed Mt. Everest 2 times and St. Kilda once.', ['We climbed Mt. Everest 2 times and St. Kilda once.']],
+  ])('%j', (text, expected) => {
+    expect(later(text)).toEqual(expected);
+  });
+
+  test('the date decision waits for the text that decides it, however it is split', () => {
+    const text = `${LEAD}We meet on Tue. Dec. 1 at noon. Then we eat lunch.`;
+    const whole = segment(text);
+    expect(whole).toEqual(['Here is the answer.', 'We meet on Tue. Dec. 1 at noon.', 'Then we eat lunch.']);
+    for (let cut = 1; cut < text.length; cut++) {
+      const s = new SentenceSegmenter();
+      expect([...s.push(text.slice(0, cut)), ...s.push(text.slice(cut)), ...s.flush()]).toEqual(whole);
+    }
+    const s = new SentenceSegmenter();
+    expect(s.push(`${LEAD}We meet on Tue. `)).toEqual(['Here is the answer.']);
+    expect(s.push('Dec')).toEqual([]); // "Tue." cannot be decided yet: "Dec" may be a month
+    expect(s.push('. 1 at noon. Then')).toEqual(['We meet on Tue. Dec. 1 at noon.']);
+  });
+});

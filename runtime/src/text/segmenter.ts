@@ -29,6 +29,8 @@ export interface Piece {
 
 const CLEAR: Nesting = { depth: 0, straightQuote: false };
 const WORD_LEAD = /^[^\p{L}\p{N}]+/u;
+/** How far past a terminator a decision may look (a month name, a dot, spaces, a digit). */
+const LOOKAHEAD = 24;
 
 /**
  * Streaming segmenter: push() text deltas, get the pieces they complete; flush() at the end of the
@@ -206,11 +208,17 @@ export class SentenceSegmenter {
       } else if (TERMINATORS.has(c)) {
         const run = readTerminator(t, i, this.#nesting, final);
         if (run === undefined) break;
-        const { runEnd: r, closersEnd: k, next: nx, nesting: nest, spaced } = run;
+        const { runEnd: r, closersEnd: k, next: nx, nextAt, nesting: nest, spaced } = run;
         next = r; // closers, if any, go through the ordinary path below
         if (spaced && nx !== '' && nx !== '\n' && !isOpen(nest)) {
           const word = t.slice(Math.max(this.#tokenStart, base) - base, i).replace(WORD_LEAD, '');
-          if (endsSentence(t.slice(i, r), word, this.#tokenStart === this.#lineIndentEnd, nx)) {
+          const rest = t.slice(nextAt, nextAt + LOOKAHEAD);
+          // A full look-ahead window decides as if it were the end: the decision never depends on
+          // how much text lies beyond it, so it stays independent of how the text was split.
+          const decided = final || rest.length === LOOKAHEAD;
+          const ends = endsSentence(t.slice(i, r), word, this.#tokenStart === this.#lineIndentEnd, nx, rest, decided);
+          if (ends === undefined) break; // a date after a weekday needs more text to tell
+          if (ends) {
             const end = base + k;
             const length = end - this.#pieceStart;
             if (length < (this.#count === 0 ? firstMinChars : minChars)) {
