@@ -106,6 +106,7 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
         device: config.device,
         ...(config.prepWorkers ? { prepWorkers: config.prepWorkers } : {}),
         onStage: (stage, ms) => log.info({ stage, ms }, 'startup stage'),
+        onWarning: (message, detail) => log.warn(detail, message),
       }));
     engine = withSimulatedDelay(loaded, config.simulatedDelayMs, config.simulatedDelayPerCharMs);
     if (!engine.hasVoice(config.defaultVoice)) {
@@ -122,6 +123,7 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
         stage: 'ready',
         ms: Math.round(performance.now() - bootStarted),
         voices: engine.voices.length,
+        wordTimings: engine.wordTimings ?? 'estimate',
         scheduler: config.scheduler,
         maxConcurrentRuns: config.maxConcurrentRuns,
       },
