@@ -8,6 +8,7 @@ import { LlmError } from '../llm/errors.ts';
 import { normalizeForSpeech } from '../text/index.ts';
 import type { TtsSession, VoiceSettings } from '../tts/types.ts';
 import { TtsTransportError } from '../tts/types.ts';
+import { OpusTurnOutput } from '../audio/opus-output.ts';
 import { planFor, type TurnPolicy } from './policies.ts';
 import { SentenceLedger } from './sentences.ts';
 import type { PipelineEvent, TurnContext, TurnOptions, TurnResult } from './types.ts';
@@ -36,15 +37,20 @@ class Turn {
   #llmError: Failure | undefined;
   #cancelled = false;
   #firstTokenMs: number | null = null;
+  /** Where events go: straight to the caller, or through the Opus encoder (format "opus"). */
+  readonly #out: (event: PipelineEvent) => void;
 
   constructor(context: TurnContext, options: TurnOptions) {
     this.#context = context;
     this.#options = options;
+    const opus = options.request.format === 'opus' ? new OpusTurnOutput(options.emit) : null;
+    this.#out = opus ? (event) => opus.handle(event) : options.emit;
     this.#requestId = options.requestId ?? randomUUID();
     this.#policy = options.policy ?? (options.request.mode === 'batch' ? 'batch' : 'stream');
     this.#ledger = new SentenceLedger(
       (event) => this.#emit(event),
       () => this.#now(),
+      { words: options.request.words === true },
     );
   }
 
@@ -53,7 +59,7 @@ class Turn {
   }
 
   #emit(event: PipelineEvent): void {
-    this.#options.emit(event);
+    this.#out(event);
   }
 
   get #stopped(): boolean {
@@ -86,7 +92,8 @@ class Turn {
     const settings = {
       voice: request.voice ?? defaults.voice,
       speed: request.speed ?? defaults.speed,
-      format: request.format ?? defaults.format,
+      // Opus is made here from PCM: the TTS session always sends PCM for it.
+      format: request.format === 'opus' ? 'pcm_s16le' : (request.format ?? defaults.format),
       sample_rate: request.sample_rate ?? defaults.sample_rate,
     };
     if (signal?.aborted) this.#cancel();
@@ -206,6 +213,7 @@ class Turn {
 
   async #pumpEvents(session: TtsSession): Promise<void> {
     try {
+      this.#ledger.sampleRate = (await session.ready).sample_rate;
       for await (const event of session.events()) {
         if (this.#stopped) break;
         this.#ledger.onTtsEvent(event);

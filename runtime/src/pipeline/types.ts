@@ -2,7 +2,7 @@
 import type { AudioFormat, SampleRate } from '@kokoro-speech/protocol';
 import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
-import type { MetricsEvent, TurnEvent, TurnRequest } from '@kokoro-speech/protocol';
+import type { MetricsEvent, TurnEvent, TurnRequest, TurnWord } from '@kokoro-speech/protocol';
 import type { TurnPolicy } from './policies.ts';
 
 /** Turn events as the pipeline emits them: audio carries bytes (SSE base64-encodes them, WS sends binary). */
@@ -52,6 +52,8 @@ export interface SentenceTiming {
   queueMs?: number;
   durationMs?: number;
   samples?: number;
+  /** Its words as shown, with times on the turn's audio clock (when the TTS server gives them). */
+  words?: TurnWord[];
 }
 
 export interface TurnResult {

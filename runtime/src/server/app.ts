@@ -10,9 +10,10 @@ import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
 import type { VoiceDefaults } from '../pipeline/turn.ts';
 import { RequestError, readRequestBody, sendError } from './errors.ts';
-import { parseTurnRequest } from './requests.ts';
+import { parseInvocation } from './requests.ts';
 import { SseWriter } from './sse.ts';
 import { TurnRunner } from './turn-runner.ts';
+import { VoiceCatalog } from './voices.ts';
 import { WsSession } from './ws-session.ts';
 
 export interface AgentLimits {
@@ -66,9 +67,21 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     limits,
     log,
   );
+  const voices = new VoiceCatalog(options.tts, defaults.voice);
+  const listVoices = () => voices.list();
 
   async function invocations(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const request = parseTurnRequest(await readRequestBody(req, limits.maxRequestBytes));
+    const body = parseInvocation(await readRequestBody(req, limits.maxRequestBytes));
+    if (body.kind === 'voices') {
+      const list = await listVoices().catch((error: unknown) => {
+        throw new RequestError(503, 'tts_unavailable', `cannot read the voice list: ${(error as Error).message}`);
+      });
+      const json = JSON.stringify(list);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
+      return void res.end(json);
+    }
+    const { request } = body;
+    turns.validate(request); // answer 400 before the event stream starts
     // A caller that goes away (or AgentCore cutting the stream) cancels the turn at once.
     const gone = new AbortController();
     res.on('close', () => gone.abort(new Error('caller disconnected')));
@@ -133,7 +146,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const session = sessionId(req);
-      new WsSession(ws, (request, emit, signal) => turns.run(request, emit, signal, 'ws', session));
+      new WsSession(ws, (request, emit, signal) => turns.run(request, emit, signal, 'ws', session), listVoices);
     });
   });
 

@@ -37,6 +37,21 @@ export class TurnRunner {
     }
   }
 
+  /**
+   * Throws RequestError 400 when the request asks for a format this agent's TTS transport cannot
+   * deliver (Opus is made by the agent from PCM, so every transport has it).
+   */
+  validate(request: TurnRequest): void {
+    const formats = this.#context.tts.formats;
+    const format = request.format ?? this.#context.defaults.format;
+    if (format === 'opus' || !formats || formats.includes(format)) return;
+    throw new RequestError(
+      400,
+      'invalid_request',
+      `format: ${format} is not available through this agent's TTS transport (${this.#context.tts.name}); use one of ${[...formats, 'opus'].join(', ')}`,
+    );
+  }
+
   /** Runs one turn to its `done`; throws (before emitting anything) only when not admitted. */
   async run(
     request: TurnRequest,
@@ -45,6 +60,7 @@ export class TurnRunner {
     via: 'sse' | 'ws',
     session?: string,
   ): Promise<void> {
+    this.validate(request);
     this.admit();
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal.reason);

@@ -6,6 +6,7 @@ import type { PipelineEvent } from '../pipeline/turn.ts';
 import type { TurnRequest } from '@kokoro-speech/protocol';
 import { RequestError } from './errors.ts';
 import { parseWsMessage } from './requests.ts';
+import type { VoiceList } from './voices.ts';
 
 export type StartTurn = (
   request: TurnRequest,
@@ -16,12 +17,14 @@ export type StartTurn = (
 export class WsSession {
   readonly #socket: WebSocket;
   readonly #startTurn: StartTurn;
+  readonly #listVoices: (() => Promise<VoiceList>) | undefined;
   #current: { controller: AbortController; finished: Promise<void> } | null = null;
   #closed = false;
 
-  constructor(socket: WebSocket, startTurn: StartTurn) {
+  constructor(socket: WebSocket, startTurn: StartTurn, listVoices?: () => Promise<VoiceList>) {
     this.#socket = socket;
     this.#startTurn = startTurn;
+    this.#listVoices = listVoices;
     socket.on('message', (data: Buffer, isBinary: boolean) => this.#onMessage(data, isBinary));
     socket.on('close', () => {
       this.#closed = true;
@@ -30,10 +33,26 @@ export class WsSession {
     socket.on('error', () => socket.terminate());
   }
 
-  #send(event: PipelineEvent | { type: 'error'; code: string; message: string }): void {
+  #send(
+    event: PipelineEvent | { type: 'error'; code: string; message: string } | ({ type: 'voices' } & VoiceList),
+  ): void {
     if (this.#closed || this.#socket.readyState !== this.#socket.OPEN) return;
     if (event.type === 'audio') this.#socket.send(event.data, { binary: true });
     else this.#socket.send(JSON.stringify(event));
+  }
+
+  /** The voice list, between turns or during one (it starts no turn). */
+  #voices(): void {
+    if (!this.#listVoices) return this.#send({ type: 'error', code: 'invalid_request', message: 'no voice list here' });
+    this.#listVoices().then(
+      (list) => this.#send({ type: 'voices', ...list }),
+      (error: unknown) =>
+        this.#send({
+          type: 'error',
+          code: 'tts_unavailable',
+          message: `cannot read the voice list: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+    );
   }
 
   #onMessage(data: Buffer, isBinary: boolean): void {
@@ -52,6 +71,7 @@ export class WsSession {
       this.#current?.controller.abort(new Error('cancelled by the caller'));
       return;
     }
+    if (message.type === 'voices') return this.#voices();
     const { type: _type, ...request } = message;
     void this.#run(request);
   }

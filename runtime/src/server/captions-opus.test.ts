@@ -1,0 +1,180 @@
+// What callers expect beyond PCM, end to end on loopback (echo LLM -> agent -> Kokoro container on
+// the stand-in model with a durations output): word events on the turn's audio clock, Opus audio
+// that decodes to exactly the PCM samples, the voice list, and clear errors for formats.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { OpusScriptDecoder, unpackOpusRecords } from '@kokoro-speech/protocol/audio';
+import { turnEventSchema, type TurnWord } from '@kokoro-speech/protocol';
+import {
+  LOCAL_CREDENTIALS,
+  startLocalSageMakerRouter,
+  type LocalSageMakerRouter,
+} from '@kokoro-speech/sagemaker/router';
+import { EchoProvider } from '../llm/echo.ts';
+import type { PipelineEvent } from '../pipeline/turn.ts';
+import { sentencesOf, startTestContainer, type TestContainer } from '../testing/harness.ts';
+import { sseTurn, WsCaller } from '../testing/turn-clients.ts';
+import { SageMakerBidiTransport } from '../tts/sagemaker-bidi-transport.ts';
+import { SageMakerResponseStreamTransport } from '../tts/response-stream-transport.ts';
+import { WebSocketTransport } from '../tts/websocket-transport.ts';
+import { startAgentServer, type AgentServer } from './app.ts';
+
+const PROMPT = 'It costs $3.50 a month, out of the box. Then the rest follows, word by word.';
+const echo = new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 3000 });
+
+let container: TestContainer;
+let router: LocalSageMakerRouter;
+let direct: AgentServer;
+let viaBidi: AgentServer;
+let viaResponseStream: AgentServer;
+
+beforeAll(async () => {
+  container = await startTestContainer({}, { durations: true });
+  router = await startLocalSageMakerRouter({ containerUrl: container.server.url });
+  const sagemaker = {
+    endpointName: 'kokoro-local',
+    region: 'us-east-1',
+    endpoint: router.url,
+    credentials: LOCAL_CREDENTIALS,
+  };
+  direct = await startAgentServer({ llm: echo, tts: new WebSocketTransport({ url: container.server.wsUrl }) });
+  viaBidi = await startAgentServer({ llm: echo, tts: new SageMakerBidiTransport(sagemaker) });
+  viaResponseStream = await startAgentServer({ llm: echo, tts: new SageMakerResponseStreamTransport(sagemaker) });
+});
+afterAll(async () => {
+  for (const a of [direct, viaBidi, viaResponseStream]) await a?.close();
+  await router?.close();
+  await container?.close();
+});
+
+async function wsTurn(server: AgentServer, request: object): Promise<PipelineEvent[]> {
+  const caller = await WsCaller.connect(server.wsUrl);
+  caller.send({ type: 'prompt', ...request });
+  await caller.until((events) => events.some((e) => e.type === 'done'));
+  caller.close();
+  return caller.turn(0);
+}
+const turnOver = async (server: AgentServer, via: 'sse' | 'ws', request: object) =>
+  via === 'sse' ? (await sseTurn(server.url, request)).events : await wsTurn(server, request);
+
+describe.each(['sse', 'ws'] as const)('over %s', (via) => {
+  test.each([
+    ['direct WebSocket', () => direct],
+    ['SageMaker bidi', () => viaBidi],
+  ])('words: in order, inside their sentence, on the turn audio clock (TTS over %s)', async (_name, server) => {
+    const events = await turnOver(server(), via, { prompt: PROMPT, words: true });
+    for (const e of events) if (e.type !== 'audio') turnEventSchema.parse(e);
+    const sentences = sentencesOf(events);
+    let sentenceStart = 0;
+    const all: TurnWord[] = [];
+    for (const s of sentences) {
+      const at = events.findIndex((e) => e.type === 'sentence' && e.id === s.id);
+      const end = events.findIndex((e) => e.type === 'sentence_end' && e.id === s.id);
+      const words = events
+        .slice(at, end)
+        .filter((e): e is Extract<PipelineEvent, { type: 'words' }> => e.type === 'words');
+      expect(words.length).toBeGreaterThan(0);
+      expect(words.every((w) => w.id === s.id && w.estimated === false)).toBe(true);
+      const list = words.flatMap((w) => w.words);
+      // The caller's own words, each once, as shown: "$3.50" is one word though spoken as four.
+      expect(list.map((w) => w.text)).toEqual(s.text.trim().split(/\s+/));
+      for (const w of list) {
+        expect(s.text.slice(w.start, w.end)).toBe(w.text);
+        expect(w.start_ms).toBeGreaterThanOrEqual(sentenceStart);
+        expect(w.end_ms).toBeLessThanOrEqual(sentenceStart + s.duration_ms! + 0.01);
+        expect(w.end_ms).toBeGreaterThan(w.start_ms);
+      }
+      all.push(...list);
+      sentenceStart += s.duration_ms!;
+    }
+    for (let i = 1; i < all.length; i++) expect(all[i]!.start_ms).toBeGreaterThanOrEqual(all[i - 1]!.end_ms);
+    expect(all.find((w) => w.text === '$3.50')).toBeDefined();
+    // Not asked for: not sent.
+    expect((await turnOver(server(), via, { prompt: PROMPT })).some((e) => e.type === 'words')).toBe(false);
+  });
+
+  test('Opus: 20 ms records that decode to exactly the PCM samples of every sentence, at a fraction of the bytes', async () => {
+    const pcm = sentencesOf(await turnOver(direct, via, { prompt: PROMPT }));
+    const events = await turnOver(direct, via, { prompt: PROMPT, format: 'opus', words: true });
+    expect(events[0]).toMatchObject({
+      type: 'start',
+      format: 'opus',
+      sample_rate: 24000,
+      opus: { frame_samples: 480, pre_skip: 156, bitrate: 24000 },
+    });
+    const decoder = new OpusScriptDecoder(24000);
+    const opus = sentencesOf(events);
+    expect(opus.map((s) => s.text)).toEqual(pcm.map((s) => s.text));
+    let opusBytes = 0;
+    for (const s of opus) {
+      const chunks = events.filter((e) => e.type === 'audio' && e.id === s.id) as Extract<
+        PipelineEvent,
+        { type: 'audio' }
+      >[];
+      const records = chunks.flatMap((c) => unpackOpusRecords(c.data));
+      opusBytes += chunks.reduce((n, c) => n + c.data.byteLength, 0);
+      const samples = decoder.decode(records).length / 2;
+      expect(samples).toBe(pcm.find((p) => p.id === s.id)!.bytes / 2);
+    }
+    decoder.close();
+    const pcmBytes = pcm.reduce((n, s) => n + s.bytes, 0);
+    expect(opusBytes * 5).toBeLessThan(pcmBytes);
+    // Word events come the same as with PCM.
+    expect(events.filter((e) => e.type === 'words').length).toBeGreaterThan(0);
+  });
+
+  test('an unknown format is refused, naming the ones there are', async () => {
+    const answer =
+      via === 'sse'
+        ? (await sseTurn(direct.url, { prompt: 'Hi.', format: 'flac' })).events
+        : await (async () => {
+            const c = await WsCaller.connect(direct.wsUrl);
+            c.send({ type: 'prompt', prompt: 'Hi.', format: 'flac' });
+            await c.until((e) => e.some((x) => x.type === 'error'));
+            c.close();
+            return c.events;
+          })();
+    expect(answer[0]).toMatchObject({ type: 'error', code: 'invalid_request' });
+    expect((answer[0] as { message: string }).message).toMatch(/format.*pcm_s16le.*wav.*mulaw.*opus/);
+  });
+});
+
+test("a format the agent's TTS transport cannot deliver is a 400 (SSE) or an error event (WebSocket) naming the transport", async () => {
+  const { status, events } = await sseTurn(viaResponseStream.url, { prompt: 'Hi.', format: 'wav' });
+  expect(status).toBe(400);
+  expect(events[0]).toMatchObject({ code: 'invalid_request' });
+  expect((events[0] as { message: string }).message).toMatch(
+    /wav is not available through this agent's TTS transport \(sagemaker-response-stream\); use one of pcm_s16le, mulaw, opus/,
+  );
+  const c = await WsCaller.connect(viaResponseStream.wsUrl);
+  c.send({ type: 'prompt', prompt: 'Hi.', format: 'wav' });
+  await c.until((e) => e.some((x) => x.type === 'error'));
+  expect(c.events[0]).toMatchObject({ type: 'error', code: 'invalid_request' });
+  c.close();
+  // Opus is made by the agent from PCM: available whatever the transport.
+  const opus = await sseTurn(viaResponseStream.url, { prompt: 'Hi there.', format: 'opus' });
+  expect(opus.status).toBe(200);
+  expect(sentencesOf(opus.events).length).toBe(1);
+});
+
+test('the voice list: over the WebSocket and as POST {"voices": true}, with what kokoro-js says of each voice', async () => {
+  for (const server of [direct, viaBidi]) {
+    const c = await WsCaller.connect(server.wsUrl);
+    c.send({ type: 'voices' });
+    await c.until((e) => e.some((x) => x.type === 'voices'));
+    c.close();
+    const event = turnEventSchema.parse(c.events[0]);
+    expect(event).toMatchObject({ type: 'voices', default: 'af_heart' });
+    const voices = (event as { voices: { id: string }[] }).voices;
+    expect(voices.find((v) => v.id === 'af_heart')).toMatchObject({
+      name: 'Heart',
+      language: 'en-us',
+      gender: 'Female',
+    });
+    expect(voices.find((v) => v.id === 'bf_emma')).toMatchObject({ language: 'en-gb' });
+    const response = await fetch(`${server.url}/invocations`, { method: 'POST', body: '{"voices": true}' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    const body = (await response.json()) as { voices: { id: string }[]; default: string };
+    expect(body.voices.map((v) => v.id)).toEqual(voices.map((v) => v.id));
+  }
+});
