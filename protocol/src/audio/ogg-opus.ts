@@ -30,6 +30,7 @@ export class OggOpusWriter {
   /** Decoded samples (48 kHz) up to the end of the packets written so far, pre-skip included. */
   #granule = 0;
   #pageStartGranule = 0;
+  readonly #preSkip48: number;
   readonly frameSamples: number;
 
   /** `preSkip` and `frameSamples` in samples at `inputRate` (the encoder's rate). */
@@ -42,7 +43,8 @@ export class OggOpusWriter {
     head.set(new TextEncoder().encode('OpusHead'), 0);
     head[8] = 1; // version
     head[9] = 1; // channels
-    v.setUint16(10, Math.round(preSkip * this.#factor), true);
+    this.#preSkip48 = Math.round(preSkip * this.#factor);
+    v.setUint16(10, this.#preSkip48, true);
     v.setUint32(12, inputRate, true);
     v.setInt16(16, 0, true); // output gain
     head[18] = 0; // mapping family: mono/stereo
@@ -62,23 +64,23 @@ export class OggOpusWriter {
     if (this.#granule - this.#pageStartGranule >= PAGE_SAMPLES_48K) this.#flush(0, this.#granule);
   }
 
+  /** The pages complete so far and not yet taken (for streaming the file as it is written). */
+  drain(): Buffer {
+    return Buffer.concat(this.#pages.splice(0));
+  }
+
   /**
-   * The whole file. `playableSamples` (at the input rate, pre-skip excluded) trims the end: the
-   * last page's granule says where playback stops (RFC 7845 section 4.4).
+   * The rest of the file (all of it if nothing was drained). `playableSamples` (at the input rate,
+   * pre-skip excluded) trims the end: the last page's granule says where playback stops (RFC 7845
+   * section 4.4).
    */
   finish(playableSamples?: number): Buffer {
     const end =
       playableSamples === undefined
         ? this.#granule
-        : Math.min(this.#granule, Math.round(playableSamples * this.#factor) + this.#preSkip48());
+        : Math.min(this.#granule, Math.round(playableSamples * this.#factor) + this.#preSkip48);
     this.#flush(0x04, end);
-    return Buffer.concat(this.#pages);
-  }
-
-  #preSkip48(): number {
-    const first = this.#pages[0]!;
-    const headAt = 27 + first[26]!; // header + segment table
-    return new DataView(first.buffer, first.byteOffset).getUint16(headAt + 10, true);
+    return this.drain();
   }
 
   #flush(flags: number, granule: number): void {
