@@ -1,6 +1,9 @@
 // The page: a prompt goes to the agent over SSE or WebSocket; the answer's text streams in, each
-// sentence is highlighted while it plays, audio plays through the pcm-player worklet, and the turn's
-// timeline shows where the time went. A new prompt or Stop interrupts the turn (barge-in).
+// sentence is highlighted while it plays and the word being spoken within it (from the word
+// timings, at the worklet's playback position), audio plays through the pcm-player worklet (Opus
+// decoded by WebCodecs first, or PCM), and the turn's timeline shows where the time went. A new
+// prompt or Stop interrupts the turn (barge-in).
+import { OpusTurnDecoder, opusSupported } from './opus.js';
 import { Player } from './player.js';
 import { renderHistory, renderTimeline } from './timeline.js';
 import { sseTurn, WsClient } from './transports.js';
@@ -13,6 +16,7 @@ const answer = $('answer');
 const statusLine = $('status');
 const timeline = $('timeline');
 const history = $('history');
+const voicePicker = $('voice');
 
 const player = new Player();
 const wsClient = new WsClient();
@@ -39,6 +43,85 @@ function setStatus(text) {
   statusLine.textContent = text;
 }
 
+const notes = [];
+function addNotice(text) {
+  notes.push(text);
+  $('notice').textContent = notes.join(' ');
+  $('notice').hidden = false;
+}
+
+/** The sentence's words, each in a span (for highlighting), laid over its text. */
+function renderWords(s) {
+  const text = s.el.textContent;
+  const lead = s.text.length - s.text.trimStart().length; // s.el holds the trimmed text at s.at
+  const parts = [];
+  let at = 0;
+  for (const [i, w] of s.words.entries()) {
+    const from = s.at + w.start - lead;
+    const to = s.at + w.end - lead;
+    if (from < at || to > text.length || text.slice(from, to) !== w.text) continue; // not where expected
+    if (from > at) parts.push(document.createTextNode(text.slice(at, from)));
+    const span = document.createElement('span');
+    span.className = 'word';
+    span.dataset.word = String(i);
+    span.textContent = w.text;
+    parts.push(span);
+    at = to;
+  }
+  if (at < text.length) parts.push(document.createTextNode(text.slice(at)));
+  s.el.replaceChildren(...parts);
+  s.wordEls = [...s.el.querySelectorAll('.word')];
+}
+
+/** Marks the word being spoken at the worklet's playback position (ms on the turn's audio clock). */
+function highlightWord(turn) {
+  const played = player.position(turn.n);
+  if (played == null || !turn.sampleRate) return;
+  const ms = (played / turn.sampleRate) * 1000;
+  let found = null;
+  for (const s of turn.sentences) {
+    const i = s.words?.findIndex((w) => w.start_ms <= ms && ms < w.end_ms) ?? -1;
+    if (i >= 0) found = { s, i };
+    if (found) break;
+  }
+  const el = found ? found.s.el.querySelector(`.word[data-word="${found.i}"]`) : null;
+  if (el === turn.nowWord) return;
+  turn.nowWord?.classList.remove('now');
+  turn.nowWord = el;
+  if (el) {
+    el.classList.add('now');
+    const w = found.s.words[found.i];
+    turn.highlights.push({
+      id: found.s.id,
+      word: found.i,
+      text: w.text,
+      start_ms: w.start_ms,
+      end_ms: w.end_ms,
+      atMs: ms,
+      at: performance.now() - turn.t0,
+    });
+  }
+}
+
+function followWords(turn) {
+  if (turn.finished) {
+    turn.nowWord?.classList.remove('now');
+    return;
+  }
+  highlightWord(turn);
+  requestAnimationFrame(() => followWords(turn));
+}
+
+/** Hands PCM s16le samples of a sentence (an ArrayBuffer) to the worklet, in order. */
+function deliver(turn, id, seq, pcm) {
+  const s = turn.byId.get(id);
+  if (!s || turn.cancelled) return;
+  s.samples += pcm.byteLength / 2;
+  turn.ready.then(() => {
+    if (!turn.cancelled) player.push(turn.n, id, seq, pcm);
+  });
+}
+
 /** Moves the start of the answer's unassigned tail into a span for this sentence (for highlighting). */
 function wrapSentence(turn, sentence) {
   const tail = turn.tail.textContent;
@@ -62,7 +145,17 @@ function onEvent(turn, event) {
     case 'start':
       turn.startAt = at; // the agent's turn clock starts here: its text_ms times are moved by this
       turn.sampleRate = event.sample_rate;
-      if (event.format !== 'pcm_s16le') throw new Error(`cannot play ${event.format} audio`);
+      turn.format = event.format;
+      if (event.format === 'opus') {
+        turn.opus = new OpusTurnDecoder(
+          event.sample_rate,
+          (id, seq, pcm) => deliver(turn, id, seq, pcm),
+          (err) => {
+            turn.error = `Opus decoding failed: ${err.message}`;
+            setStatus(`Error: ${turn.error}`);
+          },
+        );
+      } else if (event.format !== 'pcm_s16le') throw new Error(`cannot play ${event.format} audio`);
       turn.ready = player.prepare(event.sample_rate).then(() => player.resume());
       break;
     case 'text':
@@ -90,6 +183,7 @@ function onEvent(turn, event) {
         odd: null,
       };
       s.el = wrapSentence(turn, s);
+      s.at = s.el.textContent.length - s.text.trim().length; // where the sentence's text starts in its span
       turn.sentences.push(s);
       turn.byId.set(s.id, s);
       break;
@@ -98,6 +192,11 @@ function onEvent(turn, event) {
       const s = turn.byId.get(event.id);
       if (!s) break;
       s.firstAudioAt ??= at;
+      s.wireBytes = (s.wireBytes ?? 0) + event.pcm.length;
+      if (turn.opus) {
+        turn.opus.push(s.id, event.pcm);
+        break;
+      }
       // PCM s16le: carry an odd trailing byte over to the next chunk of the sentence.
       let bytes = event.pcm;
       if (s.odd !== null) {
@@ -111,12 +210,15 @@ function onEvent(turn, event) {
         s.odd = bytes[bytes.length - 1];
         bytes = bytes.subarray(0, bytes.length - 1);
       }
-      const pcm = bytes.slice().buffer; // own copy, transferred to the worklet
-      s.samples += pcm.byteLength / 2;
-      const seq = event.seq;
-      turn.ready.then(() => {
-        if (!turn.cancelled) player.push(turn.n, s.id, seq, pcm);
-      });
+      deliver(turn, s.id, event.seq, bytes.slice().buffer); // own copy, transferred to the worklet
+      break;
+    }
+    case 'words': {
+      const s = turn.byId.get(event.id);
+      if (!s) break;
+      s.words = [...(s.words ?? []), ...event.words];
+      s.wordsEstimated = event.estimated;
+      renderWords(s);
       break;
     }
     case 'sentence_end': {
@@ -193,6 +295,7 @@ function interrupt() {
   if (!turn || turn.finished) return;
   turn.cancelled = true;
   turn.abort.abort(new DOMException('interrupted', 'AbortError'));
+  turn.opus?.close();
   player.flush(turn.n);
   for (const el of answer.querySelectorAll('.speaking')) el.classList.remove('speaking');
   finish(turn, 'Stopped.');
@@ -203,6 +306,7 @@ async function ask(promptText) {
   interrupt();
   player.resume();
   const transport = form.elements.transport.value;
+  const format = form.elements.format.value;
   const turn = {
     n: ++turnCounter,
     transport,
@@ -216,6 +320,8 @@ async function ask(promptText) {
     lastTextAt: null,
     streamEnded: false,
     finished: false,
+    highlights: [],
+    nowWord: null,
   };
   turns.push(turn);
   if (turns.length > 30) turns.splice(0, turns.length - 30); // the page keeps recent turns only
@@ -225,7 +331,13 @@ async function ask(promptText) {
   stopButton.disabled = false;
   setStatus(`Asking over ${transport === 'ws' ? 'WebSocket' : 'SSE'}…`);
   scheduleRender();
-  const request = { prompt: promptText, format: 'pcm_s16le' };
+  followWords(turn);
+  const request = {
+    prompt: promptText,
+    format,
+    words: true,
+    ...(voicePicker.value ? { voice: voicePicker.value } : {}),
+  };
   const on = (event) => onEvent(turn, event);
   try {
     if (transport === 'ws') await wsClient.turn(request, on, turn.abort.signal);
@@ -233,6 +345,12 @@ async function ask(promptText) {
   } catch (err) {
     if (turn.cancelled) return;
     turn.error = err instanceof Error ? err.message : String(err);
+  }
+  if (turn.cancelled) return;
+  if (turn.opus) {
+    // Decoding runs behind arrival: every sentence's samples are handed on before the turn counts as in.
+    await turn.opus.flush().catch(() => {});
+    turn.opus.close();
   }
   if (turn.cancelled) return;
   turn.streamEnded = true;
@@ -271,29 +389,65 @@ async function showSetup() {
   $('llm').textContent = info.llm.description;
   $('model').textContent = info.model.description;
   $('target').textContent = info.target.description;
-  const notes = [];
   if (info.llm.name === 'echo') {
-    notes.push(
+    addNotice(
       'Echo model in use: the answer repeats your prompt. Start with --llm bedrock or --llm openai for a real model.',
     );
   }
   if (info.model.kind === 'stand-in') {
-    notes.push('Stand-in model (--offline): you hear a tone instead of a voice, with the real streaming timing.');
+    addNotice('Stand-in model (--offline): you hear a tone instead of a voice, with the real streaming timing.');
   }
-  if (notes.length) {
-    $('notice').textContent = notes.join(' ');
-    $('notice').hidden = false;
+}
+
+/** Opus when this browser decodes it; else PCM, and the page says so. */
+async function chooseFormat() {
+  if (await opusSupported(24000)) return;
+  $('f-opus').disabled = true;
+  $('f-pcm').checked = true;
+  addNotice(
+    'This browser cannot decode Opus (WebCodecs AudioDecoder), so audio comes as PCM: about 48 kB/s instead of 4 kB/s.',
+  );
+}
+
+const LANGUAGES = { 'en-us': 'American English', 'en-gb': 'British English' };
+
+/** The voice picker, from the agent's voice list (POST {"voices": true} through this server). */
+async function loadVoices() {
+  const res = await fetch('/api/invocations', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ voices: true }),
+  });
+  if (!res.ok) throw new Error(`the voice list answered ${res.status}`);
+  const { voices, default: preferred } = await res.json();
+  const groups = new Map();
+  for (const v of voices) {
+    const option = document.createElement('option');
+    option.value = v.id;
+    const about = [v.gender?.toLowerCase(), v.overall_grade ? `grade ${v.overall_grade}` : null].filter(Boolean);
+    option.textContent = `${v.name ?? v.id}${about.length ? ` (${about.join(', ')})` : ''}`;
+    option.selected = v.id === preferred;
+    const label = LANGUAGES[v.language] ?? v.language;
+    if (!groups.has(label)) groups.set(label, Object.assign(document.createElement('optgroup'), { label }));
+    groups.get(label).append(option);
   }
+  voicePicker.replaceChildren(...groups.values());
+  voicePicker.disabled = voices.length === 0;
 }
 player.prepare(24000); // early: creating an AudioContext can take a while
 showSetup().catch((err) => setStatus(`Could not read the set-up: ${err.message}`));
+chooseFormat();
+loadVoices().catch((err) => {
+  voicePicker.replaceChildren(Object.assign(document.createElement('option'), { textContent: 'default' }));
+  addNotice(`No voice list (${err.message}): the agent's default voice speaks.`);
+});
 
 // For tests and bug reports: what the audio worklet received and played, and the turns' timings.
 window.kokoro = {
   report: () => player.report(),
   turns: () =>
-    turns.map(({ abort, tail, byId, ready, sentences, ...t }) => ({
+    turns.map(({ abort, tail, byId, ready, sentences, opus, nowWord, ...t }) => ({
       ...t,
-      sentences: sentences.map(({ el, ...s }) => s),
+      sentences: sentences.map(({ el, wordEls, ...s }) => s),
     })),
 };

@@ -63,7 +63,7 @@ export async function resolveModel(options: ResolveModelOptions): Promise<ModelC
   const env = options.env ?? process.env;
   if (options.offline) {
     const dir = await mkdtemp(join(tmpdir(), 'kokoro-stand-in-'));
-    await writeFixtureModel(dir);
+    await writeFixtureModel(dir, { durations: true }); // with a durations output: exact word timings
     return {
       kind: 'stand-in',
       dir,
