@@ -37,6 +37,13 @@ export {
   KOKORO_ONNX_FILES,
   KOKORO_ONNX_PINNED,
   KOKORO_SYNC_INCLUDES,
+  KOKORO_EXPORTS,
+  KOKORO_TIMESTAMPED_REPO,
+  KOKORO_TIMESTAMPED_REVISION,
+  KOKORO_TIMESTAMPED_PINNED,
+  exportIncludes,
   kokoroIncludes,
   type KokoroDtype,
+  type KokoroExport,
+  type KokoroExportName,
 } from './kokoro.ts';
