@@ -39,6 +39,8 @@ export interface EngineOptions {
   prepWorkers?: number;
   /** Called with each start-up stage and its duration. */
   onStage?: (stage: string, ms: number) => void;
+  /** Map words to tokens while preparing text (default true; false: no word timings, less CPU). */
+  wordMaps?: boolean;
   /** Called with each problem that does not stop start-up (a refused voice file). */
   onWarning?: (message: string, detail: Record<string, unknown>) => void;
 }
@@ -86,7 +88,7 @@ export async function loadKokoroEngine(options: EngineOptions): Promise<KokoroEn
   env.allowRemoteModels = false;
 
   const workers = options.prepWorkers ?? Math.min(4, Math.max(1, availableParallelism() - 1));
-  const pool = new PrepPool(modelDir, workers);
+  const pool = new PrepPool(modelDir, workers, options.wordMaps ?? true);
   try {
     const tts = await timed('load_model', options.onStage, () =>
       // kokoro-js's typings list browser devices only; transformers.js on Node accepts "cuda".

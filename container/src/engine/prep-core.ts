@@ -18,7 +18,7 @@ export interface PrepRequest {
 }
 export type PrepReply = { id: number; pieces: PreparedPiece[] } | { id: number; error: string } | { ready: true };
 
-const { modelDir } = workerData as { modelDir: string };
+const { modelDir, wordMaps = true } = workerData as { modelDir: string; wordMaps?: boolean };
 env.allowRemoteModels = false;
 const tokenizer = await AutoTokenizer.from_pretrained(modelDir);
 
@@ -118,6 +118,7 @@ async function prepare(text: string, lang: 'a' | 'b'): Promise<PreparedPiece[]> 
     const piece = await prepareOne(part.text, lang);
     if (piece.tokenIds.length <= MAX_PIECE_TOKENS || part.text.length < 2) {
       if (piece.tokenIds.length === 0) return;
+      if (!wordMaps) return void out.push({ ...piece, tokenIds: piece.tokenIds.slice(0, MAX_PIECE_TOKENS) });
       const mapped = await withWords(piece, part.start, lang);
       const tokenIds = piece.tokenIds.slice(0, MAX_PIECE_TOKENS);
       out.push({ ...mapped, tokenIds, words: mapped.words!.map((w) => clip(w, tokenIds.length)) });

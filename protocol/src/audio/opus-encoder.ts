@@ -53,6 +53,11 @@ export class OpusStreamEncoder {
 
   /** PCM s16le bytes of the current sentence; returns the records of the frames now complete. */
   write(bytes: Uint8Array): OpusRecord[] {
+    return [...this.frames(bytes)];
+  }
+
+  /** write(), one record at a time as each frame is encoded (so the first can be sent at once). */
+  *frames(bytes: Uint8Array): Generator<OpusRecord> {
     this.#check();
     let data = bytes;
     if (this.#odd !== null) {
@@ -66,13 +71,11 @@ export class OpusStreamEncoder {
       data = data.subarray(0, data.byteLength - 1);
     }
     const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    const records: OpusRecord[] = [];
     for (let i = 0; i < data.byteLength; i += 2) {
       this.#pending[this.#pendingLength++] = view.getInt16(i, true);
       this.#sentenceSamples++;
-      if (this.#pendingLength === this.info.frameSamples) records.push(this.#encodeFrame());
+      if (this.#pendingLength === this.info.frameSamples) yield this.#encodeFrame();
     }
-    return records;
   }
 
   /** The sentence is complete: pads its last frame (and one more if need be) and starts the next. */

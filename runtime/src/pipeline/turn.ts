@@ -39,11 +39,13 @@ class Turn {
   #firstTokenMs: number | null = null;
   /** Where events go: straight to the caller, or through the Opus encoder (format "opus"). */
   readonly #out: (event: PipelineEvent) => void;
+  readonly #opus: OpusTurnOutput | null;
 
   constructor(context: TurnContext, options: TurnOptions) {
     this.#context = context;
     this.#options = options;
     const opus = options.request.format === 'opus' ? new OpusTurnOutput(options.emit) : null;
+    this.#opus = opus;
     this.#out = opus ? (event) => opus.handle(event) : options.emit;
     this.#requestId = options.requestId ?? randomUUID();
     this.#policy = options.policy ?? (options.request.mode === 'batch' ? 'batch' : 'stream');
@@ -104,7 +106,9 @@ class Turn {
         ? undefined
         : setTimeout(() => this.#fail('timeout', `the turn took longer than ${timeoutMs} ms`), timeoutMs);
     try {
-      return await this.#run(settings);
+      const result = await this.#run(settings);
+      await this.#opus?.idle(); // every event, done last, has reached the caller
+      return result;
     } finally {
       clearTimeout(timer);
     }

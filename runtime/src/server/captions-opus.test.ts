@@ -178,3 +178,21 @@ test('the voice list: over the WebSocket and as POST {"voices": true}, with what
     expect(body.voices.map((v) => v.id)).toEqual(voices.map((v) => v.id));
   }
 });
+
+test('barge-in on an Opus turn: done (cancelled) comes, and nothing of the turn after it', async () => {
+  const c = await WsCaller.connect(direct.wsUrl);
+  const long = 'This sentence is long enough to take a while to speak, and it goes on. '.repeat(8);
+  c.send({ type: 'prompt', prompt: long, format: 'opus' });
+  await c.until((e) => e.some((x) => x.type === 'audio'));
+  c.send({ type: 'cancel' });
+  await c.until((e) => e.some((x) => x.type === 'done'));
+  const done = c.events.findIndex((e) => e.type === 'done');
+  expect(c.events[done]).toMatchObject({ type: 'done', cancelled: true });
+  // The socket takes the next turn at once, and the cancelled one sends nothing more.
+  c.send({ type: 'prompt', prompt: 'Next one.', format: 'opus' });
+  await c.until((e) => e.filter((x) => x.type === 'done').length === 2);
+  const next = c.turn(1);
+  expect(next[0]).toMatchObject({ type: 'start', format: 'opus' });
+  expect(sentencesOf(next).map((s) => s.text)).toEqual(['Next one.']);
+  c.close();
+});
