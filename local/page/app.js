@@ -1,9 +1,12 @@
 // The page: a conversation with the agent over SSE or WebSocket. Each prompt's answer streams in,
-// each sentence is highlighted while it plays, audio plays through the pcm-player worklet, and the
-// turn's timeline shows where the time went (tool calls included). Earlier turns stack above the
-// current one. A new prompt, Stop or Esc interrupts the answer (barge-in) and reports how much of
-// it was played, from the worklet's own playback position, so that the agent keeps in its history
-// only what was heard; the page marks the same cut. "New conversation" starts a new session.
+// each sentence is highlighted while it plays and the word being spoken within it (from the word
+// timings, at the worklet's playback position), audio plays through the pcm-player worklet (Opus
+// decoded by WebCodecs first, or PCM), and the turn's timeline shows where the time went (tool
+// calls included). Earlier turns stack above the current one. A new prompt, Stop or Esc interrupts
+// the answer (barge-in) and reports how much of it was played, from the worklet's own playback
+// position, so that the agent keeps in its history only what was heard; the page marks the same
+// cut. "New conversation" starts a new session.
+import { OpusTurnDecoder, opusSupported } from './opus.js';
 import { Player } from './player.js';
 import { renderHistory, renderTimeline } from './timeline.js';
 import { Interruption, newSessionId, sseTurn, WsClient } from './transports.js';
@@ -20,6 +23,7 @@ const statusLine = $('status');
 const timeline = $('timeline');
 const history = $('history');
 const sessionLabel = $('session');
+const voicePicker = $('voice');
 
 /** Kokoro's pace on real text, for a sentence whose length is not known yet (as the agent assumes). */
 const DEFAULT_MS_PER_CHAR = 60;
@@ -59,6 +63,86 @@ function setStatus(text) {
   statusLine.textContent = text;
 }
 
+const notices = [];
+function addNotice(text) {
+  notices.push(text);
+  $('notice').textContent = notices.join(' ');
+  $('notice').hidden = false;
+}
+
+/** The sentence's words, each in a span (for highlighting), laid over its text. */
+function renderWords(s) {
+  const text = s.el.textContent;
+  const lead = s.text.length - s.text.trimStart().length; // s.el holds the trimmed text at s.at
+  const parts = [];
+  let at = 0;
+  for (const [i, w] of s.words.entries()) {
+    const from = s.at + w.start - lead;
+    const to = s.at + w.end - lead;
+    if (from < at || to > text.length || text.slice(from, to) !== w.text) continue; // not where expected
+    if (from > at) parts.push(document.createTextNode(text.slice(at, from)));
+    const span = document.createElement('span');
+    span.className = 'word';
+    span.dataset.word = String(i);
+    span.textContent = w.text;
+    parts.push(span);
+    at = to;
+  }
+  if (at < text.length) parts.push(document.createTextNode(text.slice(at)));
+  s.el.replaceChildren(...parts);
+  s.wordEls = [...s.el.querySelectorAll('.word')];
+}
+
+/** Marks the word being spoken at the worklet's playback position (ms on the turn's audio clock). */
+function highlightWord(turn) {
+  const played = player.position(turn.n);
+  if (played == null || !turn.sampleRate) return;
+  const ms = (played / turn.sampleRate) * 1000;
+  let found = null;
+  for (const s of turn.sentences) {
+    if (s.filler) continue;
+    const i = s.words?.findIndex((w) => w.start_ms <= ms && ms < w.end_ms) ?? -1;
+    if (i >= 0) found = { s, i };
+    if (found) break;
+  }
+  const el = found ? found.s.el.querySelector(`.word[data-word="${found.i}"]`) : null;
+  if (el === turn.nowWord) return;
+  turn.nowWord?.classList.remove('now');
+  turn.nowWord = el;
+  if (el) {
+    el.classList.add('now');
+    const w = found.s.words[found.i];
+    turn.highlights.push({
+      id: found.s.id,
+      word: found.i,
+      text: w.text,
+      start_ms: w.start_ms,
+      end_ms: w.end_ms,
+      atMs: ms,
+      at: performance.now() - turn.t0,
+    });
+  }
+}
+
+function followWords(turn) {
+  if (turn.finished) {
+    turn.nowWord?.classList.remove('now');
+    return;
+  }
+  highlightWord(turn);
+  requestAnimationFrame(() => followWords(turn));
+}
+
+/** Hands PCM s16le samples of a sentence (an ArrayBuffer) to the worklet, in order. */
+function deliver(turn, id, seq, pcm) {
+  const s = turn.byId.get(id);
+  if (!s || turn.cancelled) return;
+  s.samples += pcm.byteLength / 2;
+  turn.ready.then(() => {
+    if (!turn.cancelled) player.push(turn.n, id, seq, pcm);
+  });
+}
+
 /** Moves the start of the answer's unassigned tail into a span for this sentence (for highlighting). */
 function wrapSentence(turn, sentence) {
   const tail = turn.tail.textContent;
@@ -92,7 +176,17 @@ function onEvent(turn, event) {
       turn.startAt = at; // the agent's turn clock starts here: its text_ms times are moved by this
       turn.sampleRate = event.sample_rate;
       turn.sessionId = event.session_id ?? null;
-      if (event.format !== 'pcm_s16le') throw new Error(`cannot play ${event.format} audio`);
+      turn.format = event.format;
+      if (event.format === 'opus') {
+        turn.opus = new OpusTurnDecoder(
+          event.sample_rate,
+          (id, seq, pcm) => deliver(turn, id, seq, pcm),
+          (err) => {
+            turn.error = `Opus decoding failed: ${err.message}`;
+            setStatus(`Error: ${turn.error}`);
+          },
+        );
+      } else if (event.format !== 'pcm_s16le') throw new Error(`cannot play ${event.format} audio`);
       turn.ready = player.prepare(event.sample_rate).then(() => player.resume());
       break;
     case 'text':
@@ -123,6 +217,7 @@ function onEvent(turn, event) {
       };
       // A filler is not part of the answer's text: it gets a note, not a span.
       s.el = s.filler ? note(turn, `said “${s.text}” while a tool ran`, 'filler') : wrapSentence(turn, s);
+      if (!s.filler) s.at = s.el.textContent.length - s.text.trim().length; // where its text starts in its span
       turn.sentences.push(s);
       turn.byId.set(s.id, s);
       break;
@@ -131,6 +226,11 @@ function onEvent(turn, event) {
       const s = turn.byId.get(event.id);
       if (!s) break;
       s.firstAudioAt ??= at;
+      s.wireBytes = (s.wireBytes ?? 0) + event.pcm.length;
+      if (turn.opus) {
+        turn.opus.push(s.id, event.pcm);
+        break;
+      }
       // PCM s16le: carry an odd trailing byte over to the next chunk of the sentence.
       let bytes = event.pcm;
       if (s.odd !== null) {
@@ -144,12 +244,15 @@ function onEvent(turn, event) {
         s.odd = bytes[bytes.length - 1];
         bytes = bytes.subarray(0, bytes.length - 1);
       }
-      const pcm = bytes.slice().buffer; // own copy, transferred to the worklet
-      s.samples += pcm.byteLength / 2;
-      const seq = event.seq;
-      turn.ready.then(() => {
-        if (!turn.cancelled) player.push(turn.n, s.id, seq, pcm);
-      });
+      deliver(turn, s.id, event.seq, bytes.slice().buffer); // own copy, transferred to the worklet
+      break;
+    }
+    case 'words': {
+      const s = turn.byId.get(event.id);
+      if (!s) break;
+      s.words = [...(s.words ?? []), ...event.words];
+      s.wordsEstimated = event.estimated;
+      if (!s.filler) renderWords(s); // a filler is a note, not part of the answer's text
       break;
     }
     case 'sentence_end': {
@@ -249,9 +352,27 @@ function partialChars(text, ms, duration) {
 }
 
 /**
+ * Where the cut falls in the span of the sentence playing at `playedMs` (`t`: when it started,
+ * `d`: its duration): after the last word that ended by then when the container timed its words
+ * from the model's durations (word times are on the turn's audio clock), else the same fraction
+ * of its characters, back to a word end.
+ */
+function cutInSpan(s, playedMs, t, d) {
+  const full = s.el.textContent;
+  if (s.words?.length && s.wordsEstimated === false) {
+    const lead = s.text.length - s.text.trimStart().length; // s.el holds the trimmed text at s.at
+    const last = s.words.filter((w) => w.end_ms <= playedMs).at(-1);
+    return last ? s.at + last.end - lead : s.at;
+  }
+  const gap = full.length - full.trimStart().length;
+  return gap + partialChars(full.trimStart(), playedMs - t, d);
+}
+
+/**
  * Marks what the caller heard of an interrupted answer, by the rule the agent applies to its
  * history (runtime/README.md): sentences in audio order by their durations, the one playing cut
- * in proportion at a word end; fillers take time but hold no text. Returns the heard text.
+ * at the last word heard (exact word timings) or in proportion at a word end; fillers take time
+ * but hold no text. Returns the heard text.
  */
 function markHeard(turn) {
   const playedMs = turn.playedMs;
@@ -277,8 +398,7 @@ function markHeard(turn) {
     if (!cut && s.samples > 0 && playedMs > t) {
       // Split the span: its leading gap and the heard words, then the rest.
       const full = s.el.textContent;
-      const gap = full.length - full.trimStart().length;
-      const keep = gap + partialChars(full.trimStart(), playedMs - t, d);
+      const keep = cutInSpan(s, playedMs, t, d);
       const heard = document.createElement('span');
       heard.className = 'heard';
       heard.textContent = full.slice(0, keep);
@@ -311,6 +431,7 @@ function interrupt() {
   if (!turn || turn.finished) return interrupting;
   turn.cancelled = true;
   const played = player.flush(turn.n); // silent now; the position comes back from the audio thread
+  turn.opus?.close(); // nothing more of it is decoded
   for (const el of answer.querySelectorAll('.speaking')) el.classList.remove('speaking');
   finish(turn, 'Stopped.');
   scheduleRender();
@@ -318,7 +439,7 @@ function interrupt() {
     turn.playedMs = samples == null ? null : (samples / (turn.sampleRate ?? player.sampleRate)) * 1000;
     if (turn.playedMs != null) markHeard(turn);
     let reported = false;
-    if (!turn.streamEnded) {
+    if (!turn.streamOver) {
       turn.abort.abort(new Interruption(turn.playedMs)); // WS: the cancel carries played_ms; SSE: disconnect
       reported = turn.transport === 'ws';
     } else if (turn.transport === 'ws' && turn.playedMs != null) {
@@ -357,6 +478,7 @@ async function ask(promptText) {
   player.resume();
   stackCurrent();
   const transport = form.elements.transport.value;
+  const format = form.elements.format.value;
   const turn = {
     n: ++turnCounter,
     transport,
@@ -372,11 +494,14 @@ async function ask(promptText) {
     notes,
     firstTextAt: null,
     lastTextAt: null,
+    streamOver: false,
     streamEnded: false,
     finished: false,
     playedMs: null,
     heardText: null,
     socket: null,
+    highlights: [],
+    nowWord: null,
   };
   turns.push(turn);
   if (turns.length > 30) turns.splice(0, turns.length - 30); // the page keeps recent turns only
@@ -387,7 +512,13 @@ async function ask(promptText) {
   stopButton.disabled = false;
   setStatus(`Asking over ${transport === 'ws' ? 'WebSocket' : 'SSE'}…`);
   scheduleRender();
-  const request = { prompt: promptText, format: 'pcm_s16le' };
+  followWords(turn);
+  const request = {
+    prompt: promptText,
+    format,
+    words: true,
+    ...(voicePicker.value ? { voice: voicePicker.value } : {}),
+  };
   if (pendingPlayedMs != null) {
     request.previous_played_ms = Math.round(pendingPlayedMs * 100) / 100;
     turn.sentPreviousPlayedMs = request.previous_played_ms;
@@ -400,6 +531,13 @@ async function ask(promptText) {
   } catch (err) {
     if (turn.cancelled) return;
     turn.error = err instanceof Error ? err.message : String(err);
+  }
+  turn.streamOver = true; // the agent's stream is over (a cancel now goes as a report on that turn)
+  if (turn.cancelled) return;
+  if (turn.opus) {
+    // Decoding runs behind arrival: every sentence's samples are handed on before the turn counts as in.
+    await turn.opus.flush().catch(() => {});
+    turn.opus.close();
   }
   if (turn.cancelled) return;
   turn.streamEnded = true;
@@ -456,23 +594,59 @@ async function showSetup() {
   $('llm').textContent = info.llm.description;
   $('model').textContent = info.model.description;
   $('target').textContent = info.target.description;
-  const notices = [];
   if (info.llm.name === 'echo') {
-    notices.push(
+    addNotice(
       'Echo model in use: the answer repeats your prompt (ask "What did I say before?" to see its memory). Start with --llm bedrock or --llm openai for a real model.',
     );
   }
   if (info.model.kind === 'stand-in') {
-    notices.push('Stand-in model (--offline): you hear a tone instead of a voice, with the real streaming timing.');
+    addNotice('Stand-in model (--offline): you hear a tone instead of a voice, with the real streaming timing.');
   }
-  if (notices.length) {
-    $('notice').textContent = notices.join(' ');
-    $('notice').hidden = false;
+}
+
+/** Opus when this browser decodes it; else PCM, and the page says so. */
+async function chooseFormat() {
+  if (await opusSupported(24000)) return;
+  $('f-opus').disabled = true;
+  $('f-pcm').checked = true;
+  addNotice(
+    'This browser cannot decode Opus (WebCodecs AudioDecoder), so audio comes as PCM: about 48 kB/s instead of 4 kB/s.',
+  );
+}
+
+const LANGUAGES = { 'en-us': 'American English', 'en-gb': 'British English' };
+
+/** The voice picker, from the agent's voice list (POST {"voices": true} through this server). */
+async function loadVoices() {
+  const res = await fetch('/api/invocations', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ voices: true }),
+  });
+  if (!res.ok) throw new Error(`the voice list answered ${res.status}`);
+  const { voices, default: preferred } = await res.json();
+  const groups = new Map();
+  for (const v of voices) {
+    const option = document.createElement('option');
+    option.value = v.id;
+    const about = [v.gender?.toLowerCase(), v.overall_grade ? `grade ${v.overall_grade}` : null].filter(Boolean);
+    option.textContent = `${v.name ?? v.id}${about.length ? ` (${about.join(', ')})` : ''}`;
+    option.selected = v.id === preferred;
+    const label = LANGUAGES[v.language] ?? v.language;
+    if (!groups.has(label)) groups.set(label, Object.assign(document.createElement('optgroup'), { label }));
+    groups.get(label).append(option);
   }
+  voicePicker.replaceChildren(...groups.values());
+  voicePicker.disabled = voices.length === 0;
 }
 showSession();
 player.prepare(24000); // early: creating an AudioContext can take a while
 showSetup().catch((err) => setStatus(`Could not read the set-up: ${err.message}`));
+chooseFormat();
+loadVoices().catch((err) => {
+  voicePicker.replaceChildren(Object.assign(document.createElement('option'), { textContent: 'default' }));
+  addNotice(`No voice list (${err.message}): the agent's default voice speaks.`);
+});
 
 // For tests and bug reports: what the audio worklet received and played, and the turns' timings.
 window.kokoro = {
@@ -481,9 +655,11 @@ window.kokoro = {
   /** Resolves once the interruption under way has read and reported its playback position. */
   settled: () => interrupting.then(() => true),
   turns: () =>
-    turns.map(({ abort, tail, byId, ready, sentences, tools, answerEl, notes: _notes, socket, ...t }) => ({
-      ...t,
-      sentences: sentences.map(({ el, ...s }) => s),
-      tools: tools.map(({ el, ...x }) => x),
-    })),
+    turns.map(
+      ({ abort, tail, byId, ready, sentences, tools, answerEl, notes: _notes, socket, opus, nowWord, ...t }) => ({
+        ...t,
+        sentences: sentences.map(({ el, wordEls, ...s }) => s),
+        tools: tools.map(({ el, ...x }) => x),
+      }),
+    ),
 };

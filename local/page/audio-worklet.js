@@ -15,6 +15,7 @@ class PcmPlayer extends AudioWorkletProcessor {
     this.floor = 0; // chunks of turns below this were flushed
     this.current = null; // the chunk being played
     this.stats = { received: [], played: {}, playOrder: [], rejected: 0, underruns: 0, flushes: 0 };
+    this.quanta = 0; // render calls since the last position message
     this.port.onmessage = (e) => this.onMessage(e.data);
   }
 
@@ -91,13 +92,12 @@ class PcmPlayer extends AudioWorkletProcessor {
       if (!chunk) {
         // Ran dry before the turn's audio was complete: an underrun. Re-buffer before resuming.
         if (this.current && !this.ended.has(this.current.turn)) this.stats.underruns += 1;
-        if (this.current)
-          this.port.postMessage({
-            type: 'drained',
-            turn: this.current.turn,
-            id: this.current.id,
-            time: currentTime + i / sampleRate,
-          });
+        if (this.current) {
+          const turn = this.current.turn;
+          const time = currentTime + i / sampleRate;
+          this.port.postMessage({ type: 'drained', turn, id: this.current.id, time });
+          this.port.postMessage({ type: 'position', turn, played: this.stats.played[turn] ?? 0, time, playing: false });
+        }
         this.current = null;
         this.playing = false;
         break;
@@ -122,6 +122,14 @@ class PcmPlayer extends AudioWorkletProcessor {
     }
     out.fill(0, i);
     for (let c = 1; c < outputs[0].length; c++) outputs[0][c].set(out);
+    // The playback position (samples of the turn played, on the audio clock), about 20 times a
+    // second while playing: the page highlights the word being spoken from it, not from arrival.
+    if (this.current && ++this.quanta >= 8) {
+      this.quanta = 0;
+      const turn = this.current.turn;
+      const time = currentTime + i / sampleRate;
+      this.port.postMessage({ type: 'position', turn, played: this.stats.played[turn] ?? 0, time, playing: true });
+    }
     return true;
   }
 }

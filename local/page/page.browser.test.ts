@@ -29,6 +29,13 @@ interface Report {
   buffered: number;
   sampleRate: number;
 }
+interface PageWord {
+  text: string;
+  start: number;
+  end: number;
+  start_ms: number;
+  end_ms: number;
+}
 interface PageTurn {
   n: number;
   playedMs: number | null;
@@ -37,6 +44,8 @@ interface PageTurn {
   reported?: string;
   sentPreviousPlayedMs?: number;
   tools: { name: string; startAt: number; endAt: number | null; error: string | null }[];
+  format?: string;
+  highlights: { id: string; word: number; text: string; start_ms: number; end_ms: number; atMs: number; at: number }[];
   textEvents?: number;
   firstTextAt: number | null;
   lastTextAt: number | null;
@@ -50,6 +59,8 @@ interface PageTurn {
     samples: number;
     playStart: number | null;
     playEnd: number | null;
+    words?: PageWord[];
+    wordsEstimated?: boolean;
   }[];
   metrics?: { audio_ms: number; sentences: number };
 }
@@ -122,14 +133,20 @@ suite('the page in Chromium', () => {
   const report = (page: Page) => page.evaluate(() => window.kokoro.report());
   const turns = (page: Page) => page.evaluate(() => window.kokoro.turns());
 
-  async function ask(page: Page, transport: 'sse' | 'ws', prompt: string): Promise<void> {
+  async function ask(page: Page, transport: 'sse' | 'ws', prompt: string, format?: 'opus' | 'pcm'): Promise<void> {
     await page.locator(`label[for=t-${transport}]`).click();
+    if (format) await page.locator(`label[for=f-${format}]`).click();
     await page.locator('#prompt').fill(prompt);
     await page.locator('#prompt').press('Enter');
   }
 
-  for (const transport of ['sse', 'ws'] as const) {
-    test(`${transport}: text streams in, every sample reaches the worklet in order and plays, the timeline renders`, async () => {
+  for (const [transport, format] of [
+    ['sse', 'opus'],
+    ['ws', 'opus'],
+    ['sse', 'pcm'],
+    ['ws', 'pcm'],
+  ] as const) {
+    test(`${transport} ${format}: text streams in, every sample reaches the worklet in order and plays, the timeline renders`, async () => {
       // What the agent sends for this prompt, fetched independently by the Node client.
       const expected = new TurnRecorder();
       for await (const e of streamTurn({
@@ -141,7 +158,7 @@ suite('the page in Chromium', () => {
       expect(expected.sentences.length).toBeGreaterThanOrEqual(3);
 
       const page = await openPage();
-      await ask(page, transport, PROMPT);
+      await ask(page, transport, PROMPT, format);
       await page.waitForFunction(() => document.querySelectorAll('#answer .sentence').length > 0);
       await until(page, 'the turn is done', (_r, t) => t[0]?.doneAt != null);
       // The echo model answers with the prompt: the page shows exactly that text, sentence by sentence.
@@ -193,10 +210,14 @@ suite('the page in Chromium', () => {
       );
       const played = (await turns(page))[0]!.sentences;
       expect(played.every((s) => s.playStart !== null && s.playEnd !== null && s.playEnd >= s.playStart)).toBe(true);
+      // The format asked for is the one that came; Opus decoded to exactly the PCM samples (above), gap-free.
+      expect((await turns(page))[0]!.format).toBe(format === 'opus' ? 'opus' : 'pcm_s16le');
       expect(pageErrors.get(page)).toEqual([]);
       await page.close();
     }, 180_000);
+  }
 
+  for (const transport of ['sse', 'ws'] as const) {
     test(`${transport}: barge-in (Stop, then a new prompt) silences the old turn at once; nothing stale plays`, async () => {
       const page = await openPage();
       await ask(page, transport, LONG);
@@ -268,8 +289,13 @@ suite('the page in Chromium', () => {
       await page.close();
     }, 180_000);
 
-    for (const how of ['Stop', 'a new prompt'] as const) {
-      test(`${transport}: an interruption by ${how} reports the worklet's playback position; the agent keeps what was heard`, async () => {
+    // The page asks for Opus by default; PCM once as well (played_ms counts samples at the stream's rate in both).
+    for (const [how, format] of [
+      ['Stop', undefined],
+      ['a new prompt', undefined],
+      ['Stop', 'pcm'],
+    ] as const) {
+      test(`${transport}${format ? ` ${format}` : ''}: an interruption by ${how} reports the worklet's playback position; the agent keeps what was heard`, async () => {
         const page = await openPage();
         const cancels: { type: string; played_ms?: number }[] = [];
         const bodies: { previous_played_ms?: number; prompt: string }[] = [];
@@ -282,7 +308,7 @@ suite('the page in Chromium', () => {
         page.on('request', (r) => {
           if (r.url().includes('/api/invocations')) bodies.push(JSON.parse(r.postData() ?? '{}'));
         });
-        await ask(page, transport, LONG);
+        await ask(page, transport, LONG, format);
         // Well into the answer: more than a second of its audio played.
         await until(page, 'turn 1 plays for a second', (r) => (r.played['1'] ?? 0) > r.sampleRate * 1.2);
         if (how === 'Stop') await page.locator('#stop').click();
@@ -293,6 +319,7 @@ suite('the page in Chromium', () => {
         // played_ms is the worklet's own count of the turn's samples played, from its first one.
         expect(first!.playedMs).toBe((r.played['1']! / r.sampleRate) * 1000);
         expect(first!.playedMs!).toBeGreaterThan(1200);
+        expect(first!.format).toBe(format === 'pcm' ? 'pcm_s16le' : 'opus');
         if (transport === 'ws') {
           expect(first!.reported).toBe('cancel');
           expect(cancels).toEqual([{ type: 'cancel', played_ms: first!.playedMs }]);
@@ -311,7 +338,7 @@ suite('the page in Chromium', () => {
         expect(stored).toBe(heard);
         await expect(page.locator('#conversation li.turn .answer .unheard').count()).resolves.toBeGreaterThan(0);
         console.log(
-          `barge-in (${transport}, ${how}): played ${first!.playedMs!.toFixed(1)} ms; page marks ${heard.length} characters heard, ` +
+          `barge-in (${transport}, ${first!.format}, ${how}): played ${first!.playedMs!.toFixed(1)} ms; page marks ${heard.length} characters heard, ` +
             `the agent stored ${stored.length} (of ${LONG.length} written): ${stored.length === heard.length ? 'equal' : 'differ'}`,
         );
         expect(pageErrors.get(page)).toEqual([]);
@@ -344,6 +371,78 @@ suite('the page in Chromium', () => {
     expect(pageErrors.get(page)).toEqual([]);
     await page.close();
   });
+
+  for (const format of ['opus', 'pcm'] as const) {
+    test(`${format}: the word being spoken is highlighted from the playback position, not from arrival`, async () => {
+      const page = await openPage();
+      await ask(page, 'ws', PROMPT, format);
+      await until(page, 'turn 1 played out', playedOut(1));
+      const [turn] = await turns(page);
+      // Every sentence got its words (exact: the offline stand-in has a durations output), as shown.
+      for (const s of turn!.sentences) {
+        expect(s.words!.map((w) => w.text)).toEqual(s.text.trim().split(/\s+/));
+        expect(s.wordsEstimated).toBe(false);
+      }
+      const words = turn!.sentences.flatMap((s) => s.words!);
+      expect(await page.locator('#answer .word').count()).toBe(words.length);
+      // Highlighted in order, each while the worklet's position was inside it, and never before its
+      // sentence started playing (its words arrived long before: all audio is in within a second).
+      const h = turn!.highlights;
+      expect(h.length).toBeGreaterThanOrEqual(words.length / 2);
+      for (let i = 1; i < h.length; i++) expect(h[i]!.start_ms).toBeGreaterThanOrEqual(h[i - 1]!.start_ms);
+      for (const x of h) {
+        expect(x.atMs).toBeGreaterThanOrEqual(x.start_ms);
+        expect(x.atMs).toBeLessThan(x.end_ms);
+        const s = turn!.sentences.find((y) => y.id === x.id)!;
+        expect(x.at).toBeGreaterThanOrEqual(s.playStart! - 1);
+      }
+      const last = turn!.sentences.at(-1)!;
+      expect(h.some((x) => x.id === last.id)).toBe(true);
+      expect(await page.locator('#answer .word.now').count()).toBe(0); // cleared when done
+      expect(pageErrors.get(page)).toEqual([]);
+      await page.close();
+    }, 180_000);
+  }
+
+  test('a browser that cannot decode Opus: the page says so, asks for PCM, and plays it all', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.addInitScript(() => {
+      const g = globalThis as unknown as { AudioDecoder?: { isConfigSupported: unknown } };
+      if (g.AudioDecoder) g.AudioDecoder.isConfigSupported = async () => ({ supported: false });
+    });
+    await page.goto(stack.url);
+    await page.waitForFunction(() => /cannot decode Opus/.test(document.getElementById('notice')?.textContent ?? ''));
+    await expect(page.locator('#f-opus').isDisabled()).resolves.toBe(true);
+    await expect(page.locator('#f-pcm').isChecked()).resolves.toBe(true);
+    await page.locator('#prompt').fill(SHORT);
+    await page.locator('#prompt').press('Enter');
+    await until(page, 'turn 1 played out', playedOut(1));
+    expect((await turns(page))[0]!.format).toBe('pcm_s16le');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  test("the voice picker lists the agent's voices by language, and the chosen one is asked for", async () => {
+    const page = await openPage();
+    await page.waitForFunction(() => document.querySelectorAll('#voice option').length > 10);
+    await expect(page.locator('#voice').inputValue()).resolves.toBe('af_heart');
+    await expect(page.locator('#voice option[value=af_heart]').textContent()).resolves.toMatch(
+      /^Heart \(female, grade A/,
+    );
+    await expect(
+      page.locator('#voice optgroup').evaluateAll((gs) => gs.map((g) => g.getAttribute('label'))),
+    ).resolves.toEqual(['American English', 'British English']);
+    await page.getByLabel('Voice').selectOption('bf_emma');
+    const request = page.waitForRequest((r) => r.url().endsWith('/api/invocations') && r.method() === 'POST');
+    await ask(page, 'sse', SHORT);
+    expect(JSON.parse((await request).postData()!)).toMatchObject({ prompt: SHORT, voice: 'bf_emma', words: true });
+    await until(page, 'turn 1 played out', playedOut(1));
+    expect((await turns(page))[0]!.error).toBeUndefined();
+    expect(pageErrors.get(page)).toEqual([]);
+    await page.close();
+  }, 180_000);
 
   test('the page is labelled and usable from the keyboard, and says what went wrong', async () => {
     const page = await openPage();

@@ -13,6 +13,19 @@ export class Player {
     this.reports = new Map();
     this.flushes = new Map();
     this.nextToken = 1;
+    this.lastPosition = null; // { turn, played, time } from the worklet
+  }
+
+  /**
+   * Samples of `turn` played by now: the worklet's last position, moved on by the audio clock
+   * since (only while it plays: an underrun stops the clock for the turn, and the next message says so).
+   */
+  position(turn) {
+    const p = this.lastPosition;
+    if (!p || p.turn !== turn || !this.ctx) return null;
+    if (!p.playing) return p.played;
+    const ahead = Math.max(0, (this.ctx.currentTime - p.time) * this.sampleRate);
+    return p.played + Math.min(ahead, this.sampleRate * 0.1); // never guess more than 100 ms ahead
   }
 
   /**
@@ -94,6 +107,10 @@ export class Player {
     if (msg.type === 'flushed') {
       this.flushes.get(msg.token)?.(msg.played);
       this.flushes.delete(msg.token);
+      return;
+    }
+    if (msg.type === 'position') {
+      this.lastPosition = msg;
       return;
     }
     if (msg.type === 'report') {

@@ -29,7 +29,16 @@ export type VoiceSettings = z.infer<typeof voiceSettingsSchema>;
 
 // ---- client -> server -------------------------------------------------------------------------
 
-export const configMessageSchema = voiceSettingsSchema.extend({ type: z.literal('config') }).strict();
+export const configMessageSchema = voiceSettingsSchema
+  .extend({
+    type: z.literal('config'),
+    /**
+     * Added compatibly: true asks for `words` messages. Send it only to a server whose `ready`
+     * carries `word_timings` (an older server refuses fields it does not know).
+     */
+    words: z.boolean().optional(),
+  })
+  .strict();
 export const textMessageSchema = z
   .object({ type: z.literal('text'), text: z.string(), id: utteranceId.optional() })
   .strict();
@@ -51,12 +60,31 @@ export type TextMessage = z.infer<typeof textMessageSchema>;
 export const ERROR_CODES = ['invalid_message', 'unknown_voice', 'text_too_long', 'overloaded', 'internal'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/** What a voice is, as the voice list shows it (kokoro-js's published metadata where it has some). */
+export const voiceInfoSchema = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  /** BCP 47, e.g. en-us. */
+  language: z.string(),
+  gender: z.string().optional(),
+  traits: z.string().optional(),
+  /** kokoro-js's grades, A (best) to F. */
+  target_quality: z.string().optional(),
+  overall_grade: z.string().optional(),
+  source: z.enum(['kokoro-js', 'model-dir']),
+});
+export type VoiceInfo = z.infer<typeof voiceInfoSchema>;
+
 export const readyMessageSchema = z.object({
   type: z.literal('ready'),
   protocol: z.literal(PROTOCOL_VERSION),
   sample_rate: sampleRate,
   format: z.enum(AUDIO_FORMATS),
   voices: z.array(z.string()),
+  /** Added compatibly: what each voice is (servers before it send ids only). */
+  voice_info: z.array(voiceInfoSchema).optional(),
+  /** Added compatibly: `model` when word times come from the model's durations, `estimate` otherwise. */
+  word_timings: z.enum(['model', 'estimate']).optional(),
 });
 export const audioStartMessageSchema = z.object({
   type: z.literal('audio_start'),
@@ -73,6 +101,32 @@ export const audioEndMessageSchema = z.object({
   synthesis_ms: z.number().nonnegative(),
   queue_ms: z.number().nonnegative(),
 });
+/** One word of an utterance: where it is in the utterance's text, and when it is spoken. */
+export const wordTimingSchema = z.object({
+  text: z.string(),
+  /** Offsets into the utterance's text (the `text` message), [start, end). */
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  /** From the utterance's first sample. */
+  start_ms: z.number().nonnegative(),
+  end_ms: z.number().nonnegative(),
+});
+export type WordTiming = z.infer<typeof wordTimingSchema>;
+
+/**
+ * Added compatibly to protocol v1: the words of the piece whose audio frames came just before it
+ * (an utterance split into several model runs sends one per piece). Clients that do not know it
+ * ignore it.
+ */
+export const wordsMessageSchema = z.object({
+  type: z.literal('words'),
+  id: z.string(),
+  index: z.number().int().nonnegative(),
+  words: z.array(wordTimingSchema),
+  /** True when the times are estimated from token counts (the model has no durations output). */
+  estimated: z.boolean(),
+});
+
 export const cancelledMessageSchema = z.object({ type: z.literal('cancelled'), ids: z.array(z.string()) });
 export const errorMessageSchema = z.object({
   type: z.literal('error'),
@@ -86,6 +140,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   readyMessageSchema,
   audioStartMessageSchema,
   audioEndMessageSchema,
+  wordsMessageSchema,
   cancelledMessageSchema,
   errorMessageSchema,
   doneMessageSchema,
@@ -94,6 +149,7 @@ export type ServerMessage = z.infer<typeof serverMessageSchema>;
 export type ReadyMessage = z.infer<typeof readyMessageSchema>;
 export type AudioStartMessage = z.infer<typeof audioStartMessageSchema>;
 export type AudioEndMessage = z.infer<typeof audioEndMessageSchema>;
+export type WordsMessage = z.infer<typeof wordsMessageSchema>;
 export type CancelledMessage = z.infer<typeof cancelledMessageSchema>;
 export type ErrorMessage = z.infer<typeof errorMessageSchema>;
 

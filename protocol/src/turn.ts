@@ -3,7 +3,11 @@
 // per event with a `type` field; audio goes as binary frames after its `sentence` event instead of
 // `audio` events.
 import { z } from 'zod';
-import { voiceSettingsSchema } from '@kokoro-speech/protocol';
+import { AUDIO_FORMATS, voiceInfoSchema, voiceSettingsSchema } from '@kokoro-speech/protocol';
+
+/** Formats a turn may ask for: the container's, plus Opus (encoded by the agent; framing in runtime/README.md). */
+export const TURN_FORMATS = [...AUDIO_FORMATS, 'opus'] as const;
+export type TurnFormat = (typeof TURN_FORMATS)[number];
 
 /**
  * A conversation's id: the AgentCore session header `X-Amzn-Bedrock-AgentCore-Runtime-Session-Id`
@@ -22,6 +26,8 @@ export const startEventSchema = z.object({
   format: z.string(),
   /** The conversation this turn belongs to (absent for a one-shot turn). */
   session_id: z.string().optional(),
+  /** Added compatibly, with format "opus": samples per frame, the decoder's lookahead (the first record's skip), bits/s. */
+  opus: z.object({ frame_samples: z.number().int(), pre_skip: z.number().int(), bitrate: z.number().int() }).optional(),
 });
 export const textEventSchema = z.object({ type: z.literal('text'), delta: z.string() });
 export const sentenceEventSchema = z.object({
@@ -50,6 +56,35 @@ export const sentenceEndEventSchema = z.object({
   duration_ms: z.number().nonnegative(),
   synthesis_ms: z.number().nonnegative(),
 });
+/** A word of a sentence as shown (the LLM's text) and when it is spoken. Added compatibly: sent
+ *  only to callers that ask (`words: true`). */
+export const turnWordSchema = z.object({
+  text: z.string(),
+  /** Offsets into the sentence's `text` (the caller's text), [start, end). */
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  /** On the caller's audio clock: ms from the turn's first audio sample (sentences back to back). */
+  start_ms: z.number().nonnegative(),
+  end_ms: z.number().nonnegative(),
+});
+export const wordsEventSchema = z.object({
+  type: z.literal('words'),
+  /** The sentence these words belong to; sent after some of its audio, before its sentence_end. */
+  id: z.string(),
+  words: z.array(turnWordSchema),
+  /** True when the container estimated the times from token counts (its model has no durations). */
+  estimated: z.boolean(),
+});
+export type TurnWord = z.infer<typeof turnWordSchema>;
+
+/** The answer to a voice-list request (WebSocket `{"type":"voices"}`; POST `{"voices": true}` answers it as JSON). */
+export const voicesEventSchema = z.object({
+  type: z.literal('voices'),
+  voices: z.array(voiceInfoSchema),
+  /** The agent's default voice. */
+  default: z.string(),
+});
+
 export const metricsEventSchema = z.object({
   type: z.literal('metrics'),
   first_token_ms: z.number().nullable(),
@@ -85,6 +120,8 @@ export const turnEventSchema = z.discriminatedUnion('type', [
   sentenceEventSchema,
   audioEventSchema,
   sentenceEndEventSchema,
+  wordsEventSchema,
+  voicesEventSchema,
   metricsEventSchema,
   toolEventSchema,
   errorEventSchema,
@@ -104,6 +141,10 @@ export const turnRequestSchema = voiceSettingsSchema
     session_id: sessionIdSchema.optional(),
     /** The previous turn of this session: how much of its audio the caller played. */
     previous_played_ms: playedMsSchema.optional(),
+    /** Added compatibly: `opus` as well as the container's formats. */
+    format: z.enum(TURN_FORMATS).optional(),
+    /** Added compatibly: true asks for `words` events. */
+    words: z.boolean().optional(),
   })
   .strict();
 export type TurnRequest = z.infer<typeof turnRequestSchema>;
@@ -119,5 +160,10 @@ export const wsClientMessageSchema = z.discriminatedUnion('type', [
       session_id: sessionIdSchema.optional(),
     })
     .strict(),
+  /** Added compatibly: asks for the voice list (answered with a `voices` event; no turn starts). */
+  z.object({ type: z.literal('voices') }).strict(),
 ]);
+
+/** Added compatibly: a POST /invocations body that asks for the voice list (answered as JSON, not SSE). */
+export const voicesRequestSchema = z.object({ voices: z.literal(true) }).strict();
 export type WsClientMessage = z.infer<typeof wsClientMessageSchema>;

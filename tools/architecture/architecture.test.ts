@@ -92,8 +92,16 @@ test("the container's production dependencies are exactly what the server loads"
     expect(files.has(file) && readFileSync(join(ROOT, file), 'utf8').includes(`'${pkg}'`)).toBe(true);
     return pkg;
   });
-  const loaded = new Set([...external.keys(), ...byName, '@kokoro-speech/protocol']);
+  // What the container's own files load (a package loaded by protocol's files is protocol's, below).
+  const loadedByContainer = [...external].filter(([, by]) => [...by].some((f) => workspaceOf(f) === 'container'));
+  const loaded = new Set([...loadedByContainer.map(([pkg]) => pkg), ...byName, '@kokoro-speech/protocol']);
   expect(Object.keys(manifest('container').dependencies ?? {}).sort()).toEqual([...loaded].sort());
+});
+
+test("protocol's production dependencies are exactly what its files in the images load", () => {
+  const { external } = reach(IMAGES.flatMap((image) => image.entries));
+  const loaded = [...external].filter(([, by]) => [...by].some((f) => workspaceOf(f) === 'protocol'));
+  expect(Object.keys(manifest('protocol').dependencies ?? {}).sort()).toEqual(loaded.map(([pkg]) => pkg).sort());
 });
 
 // Which workspace may import which (shipped code; tests may use test doubles of any lower layer).
@@ -137,7 +145,7 @@ test("the agent's code reaches only the SageMaker client, never the router", () 
   expect(wrong).toEqual([]);
 });
 
-// Inside the agent, data flows one way: llm/text/tts/tools -> conversation -> pipeline -> server -> the entry files.
+// Inside the agent, data flows one way: llm/text/tts/tools/audio -> conversation -> pipeline -> server -> the entry files.
 // A conversation is the LLM's side of a turn (one Strands agent per session, its tools): the
 // pipeline reads its answer.
 const RUNTIME_LAYERS: Record<string, string[]> = {
@@ -145,8 +153,9 @@ const RUNTIME_LAYERS: Record<string, string[]> = {
   text: [],
   tts: [],
   tools: [],
+  audio: [],
   conversation: ['llm', 'tools'],
-  pipeline: ['llm', 'text', 'tts', 'tools', 'conversation'],
+  pipeline: ['llm', 'text', 'tts', 'tools', 'conversation', 'audio'],
   server: ['pipeline', 'conversation', 'tools', 'llm', 'text', 'tts'],
 };
 

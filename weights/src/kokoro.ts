@@ -54,3 +54,72 @@ export const KOKORO_ONNX_PINNED: Readonly<Record<string, { size: number; sha256:
   },
   'onnx/model.onnx': { size: 325_532_232, sha256: '8fbea51ea711f2af382e88c833d9e288c6dc82ce5e98421ea61c058ce21a34cb' },
 };
+
+// ---- the timestamped export (an option: word timings from the model's own durations) ----
+
+/**
+ * onnx-community's timestamped variant of the same v1.0 export: outputs `waveform` and a
+ * `durations` float32 [1, tokens] (predictions before Round and Clip(min=1)), which the container
+ * turns into word times. Same config and tokenizer files as the standard export.
+ *
+ * Where these pins come from: the Hub cannot be reached from this workplace, so the commit, sizes
+ * and SHA-256 digests below were NOT read from the Hub here. They are the values that several
+ * independent public repositories pin for this repository and commit (and the config and tokenizer
+ * digests equal the standard export's, which were checked). A sync checks every file against them
+ * and refuses a mismatch (DigestMismatch / IntegrityError): wrong pins fail loudly, never silently.
+ */
+export const KOKORO_TIMESTAMPED_REPO = 'onnx-community/Kokoro-82M-v1.0-ONNX-timestamped';
+export const KOKORO_TIMESTAMPED_REVISION = 'dd4401a9add81ac692d20e240d22ec9dda82cc29';
+export const KOKORO_TIMESTAMPED_PINNED: Readonly<Record<string, { size: number; sha256: string }>> = {
+  'config.json': KOKORO_ONNX_PINNED['config.json']!,
+  'tokenizer.json': KOKORO_ONNX_PINNED['tokenizer.json']!,
+  'tokenizer_config.json': KOKORO_ONNX_PINNED['tokenizer_config.json']!,
+  'onnx/model_quantized.onnx': {
+    size: 92_361_055,
+    sha256: 'c0c02b3299fd97c34ea92a98e6d41eaa1a739c8f77bf685aac34bd7b34c1132c',
+  },
+  'onnx/model.onnx': { size: 325_532_171, sha256: '651ea8291843a92276a4a003581a215cb07d15e47dde6fcfb1b768f9a1682054' },
+};
+
+export type KokoroExportName = 'standard' | 'timestamped';
+
+export interface KokoroExport {
+  repo: string;
+  revision: string;
+  pinned: Readonly<Record<string, { size: number; sha256: string }>>;
+  /** Whether the export has a durations output (word timings from the model, not estimated). */
+  durations: boolean;
+}
+
+export const KOKORO_EXPORTS: Readonly<Record<KokoroExportName, KokoroExport>> = {
+  standard: { repo: KOKORO_ONNX_REPO, revision: KOKORO_ONNX_REVISION, pinned: KOKORO_ONNX_PINNED, durations: false },
+  timestamped: {
+    repo: KOKORO_TIMESTAMPED_REPO,
+    revision: KOKORO_TIMESTAMPED_REVISION,
+    pinned: KOKORO_TIMESTAMPED_PINNED,
+    durations: true,
+  },
+};
+
+/**
+ * The include patterns of one export and dtype, refusing any file without a pinned size and
+ * digest: an export is only ever fetched verified.
+ */
+export function exportIncludes(
+  name: KokoroExportName,
+  dtype: KokoroDtype,
+): { export: KokoroExport; include: string[] } {
+  const chosen = KOKORO_EXPORTS[name];
+  if (chosen === undefined)
+    throw new Error(
+      `unknown Kokoro export ${JSON.stringify(name)}; expected one of ${Object.keys(KOKORO_EXPORTS).join(', ')}`,
+    );
+  const include = kokoroIncludes(dtype);
+  const unpinned = include.filter((path) => chosen.pinned[path] === undefined);
+  if (unpinned.length > 0) {
+    throw new Error(
+      `the ${name} export has no pinned size and digest for ${unpinned.join(', ')} (dtype ${dtype}); it would download unverified, so it is refused`,
+    );
+  }
+  return { export: chosen, include };
+}

@@ -3,12 +3,14 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SAMPLES_PER_TOKEN, writeFixtureModel } from '../fixture/index.ts';
+import { FRAME_SAMPLES, SAMPLES_PER_TOKEN, standInFrames, writeFixtureModel } from '../fixture/index.ts';
 import { loadKokoroEngine, MAX_PIECE_TOKENS, type KokoroEngine } from './index.ts';
+import { pieceWordTimings } from './word-timings.ts';
 
 let dir: string;
 let engine: KokoroEngine;
 const stages: string[] = [];
+const warnings: string[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'kokoro-engine-'));
@@ -18,7 +20,12 @@ beforeAll(async () => {
   await mkdir(join(dir, 'voices'));
   await copyFile(join(bundled, 'af_heart.bin'), join(dir, 'voices', 'zz_custom.bin'));
   await writeFile(join(dir, 'voices', 'zz_broken.bin'), new Uint8Array(1000));
-  engine = await loadKokoroEngine({ modelDir: dir, prepWorkers: 1, onStage: (s) => stages.push(s) });
+  engine = await loadKokoroEngine({
+    modelDir: dir,
+    prepWorkers: 1,
+    onStage: (s) => stages.push(s),
+    onWarning: (m) => warnings.push(m),
+  });
 });
 
 afterAll(async () => {
@@ -131,3 +138,77 @@ test('engines can be closed and loaded again in one process (prep workers never 
     await e.close();
   }
 }, 60_000);
+
+describe('word timings', () => {
+  test('the stand-in without durations: words mapped to tokens, times estimated', async () => {
+    expect(engine.wordTimings).toBe('estimate');
+    expect(engine.durationsOutput).toBeNull();
+    const text = 'Out of the box, it has 25 voices.';
+    const [piece] = await engine.prepare(text, 'af_heart');
+    expect(piece!.offset).toBe(0);
+    expect(piece!.words!.map((w) => text.slice(w.start, w.end))).toEqual([
+      'Out',
+      'of',
+      'the',
+      'box,',
+      'it',
+      'has',
+      '25',
+      'voices.',
+    ]);
+    const { audio, frames } = await engine.synthesizeTimed(piece!, 'af_heart', 1);
+    expect(frames).toBeNull();
+    expect(audio.length).toBe(expectedSamples(piece!.tokenIds.length, 1));
+  });
+
+  test('with a durations output: frames per token as the model computed them, samples per frame derived', async () => {
+    const timedDir = await mkdtemp(join(tmpdir(), 'kokoro-engine-timed-'));
+    await writeFixtureModel(timedDir, { durations: true });
+    const e = await loadKokoroEngine({ modelDir: timedDir, prepWorkers: 1 });
+    try {
+      expect(e.wordTimings).toBe('model');
+      expect(e.durationsOutput).toBe('durations');
+      const text = 'First part. Then the second one, of the two.';
+      const pieces = await e.prepare(text, 'af_heart');
+      expect(pieces.map((p) => text.slice(p.offset!, p.offset! + p.text.length))).toEqual(pieces.map((p) => p.text));
+      for (const speed of [1, 0.8, 1.7]) {
+        for (const piece of pieces) {
+          const { audio, frames } = await e.synthesizeTimed(piece, 'af_heart', speed);
+          const expected = [0, ...piece.tokenIds, 0].map((id) => standInFrames(id, speed));
+          expect(frames).toEqual(expected);
+          expect(audio.length).toBe(expected.reduce((s, f) => s + f, 0) * FRAME_SAMPLES);
+          const t = pieceWordTimings(piece.words!, piece.tokenIds.length, audio.length, frames);
+          expect(t.estimated).toBe(false);
+          const before = (token: number) => expected.slice(0, token + 1).reduce((s, f) => s + f, 0) * FRAME_SAMPLES;
+          expect(t.words.map((w) => [w.startSample, w.endSample])).toEqual(
+            piece.words!.map((w) => [before(w.tokenStart), before(w.tokenEnd)]),
+          );
+        }
+      }
+    } finally {
+      await e.close();
+      await rm(timedDir, { recursive: true, force: true });
+    }
+  });
+
+  test('voice list: kokoro-js metadata for its voices, model-folder voices by id; a wrong-size file is refused', () => {
+    const heart = engine.voiceInfo.find((v) => v.id === 'af_heart');
+    expect(heart).toMatchObject({ name: 'Heart', language: 'en-us', gender: 'Female', source: 'kokoro-js' });
+    expect(heart!.overall_grade).toMatch(/^[A-F][+-]?$/);
+    expect(engine.voiceInfo.find((v) => v.id === 'zz_custom')).toEqual({
+      id: 'zz_custom',
+      language: 'en-us',
+      source: 'model-dir',
+    });
+    expect(engine.voices).not.toContain('zz_broken');
+    expect(engine.voiceInfo.map((v) => v.id)).not.toContain('zz_broken');
+    expect(engine.refusedVoices).toEqual([
+      {
+        id: 'zz_broken',
+        file: join(dir, 'voices', 'zz_broken.bin'),
+        reason: expect.stringMatching(/1000 bytes, expected 522240/),
+      },
+    ]);
+    expect(warnings).toEqual([expect.stringMatching(/voice refused: voice file .*zz_broken\.bin has 1000 bytes/)]);
+  });
+});

@@ -7,9 +7,14 @@ import { join, resolve } from 'node:path';
 import { env, Tensor } from '@huggingface/transformers';
 import { KokoroTTS } from 'kokoro-js';
 import { PrepPool } from './prep-pool.ts';
-import type { Engine, PreparedPiece } from './types.ts';
+import type { Engine, PreparedPiece, RefusedVoice, Synthesis, VoiceInfo } from './types.ts';
 import { NATIVE_SAMPLE_RATE } from './types.ts';
 import { voiceLanguage, VoiceStore } from './voices.ts';
+import { framesFromDurations } from './word-timings.ts';
+
+/** Output names of per-token durations in Kokoro exports (the timestamped onnx-community export
+ *  calls it `durations`; other exports `duration` or `pred_dur`). Read from the session at load. */
+export const DURATION_OUTPUTS = ['durations', 'duration', 'pred_dur'] as const;
 
 export const DTYPES = ['fp32', 'fp16', 'q8', 'q4', 'q4f16'] as const;
 export type Dtype = (typeof DTYPES)[number];
@@ -34,6 +39,10 @@ export interface EngineOptions {
   prepWorkers?: number;
   /** Called with each start-up stage and its duration. */
   onStage?: (stage: string, ms: number) => void;
+  /** Map words to tokens while preparing text (default true; false: no word timings, less CPU). */
+  wordMaps?: boolean;
+  /** Called with each problem that does not stop start-up (a refused voice file). */
+  onWarning?: (message: string, detail: Record<string, unknown>) => void;
 }
 
 export interface KokoroEngine extends Engine {
@@ -41,6 +50,12 @@ export interface KokoroEngine extends Engine {
   readonly device: Device;
   /** One discarded synthesis, so the first real request does not pay for lazy initialisation. */
   warmUp(): Promise<void>;
+  readonly wordTimings: 'model' | 'estimate';
+  synthesizeTimed(piece: PreparedPiece, voice: string, speed: number): Promise<Synthesis>;
+  /** The model's durations output, if it has one. */
+  readonly durationsOutput: string | null;
+  readonly voiceInfo: readonly VoiceInfo[];
+  readonly refusedVoices: readonly RefusedVoice[];
 }
 
 async function timed<T>(stage: string, onStage: EngineOptions['onStage'], work: () => Promise<T>): Promise<T> {
@@ -73,7 +88,7 @@ export async function loadKokoroEngine(options: EngineOptions): Promise<KokoroEn
   env.allowRemoteModels = false;
 
   const workers = options.prepWorkers ?? Math.min(4, Math.max(1, availableParallelism() - 1));
-  const pool = new PrepPool(modelDir, workers);
+  const pool = new PrepPool(modelDir, workers, options.wordMaps ?? true);
   try {
     const tts = await timed('load_model', options.onStage, () =>
       // kokoro-js's typings list browser devices only; transformers.js on Node accepts "cuda".
@@ -82,12 +97,20 @@ export async function loadKokoroEngine(options: EngineOptions): Promise<KokoroEn
     const voices = await timed('load_voices', options.onStage, () =>
       VoiceStore.open(modelDir, new Set(Object.keys(tts.voices))),
     );
+    for (const r of voices.refused) options.onWarning?.(`voice refused: ${r.reason}`, { voice: r.id, file: r.file });
     await timed('start_prep_workers', options.onStage, () => pool.ready());
-    return new KokoroJsEngine(tts, voices, pool, dtype, device);
+    const outputs: readonly string[] = (tts.model as unknown as ModelSessions).sessions?.model?.outputNames ?? [];
+    const durationsOutput = DURATION_OUTPUTS.find((name) => outputs.includes(name)) ?? null;
+    return new KokoroJsEngine(tts, voices, pool, dtype, device, durationsOutput);
   } catch (err) {
     await pool.close();
     throw err;
   }
+}
+
+/** transformers.js keeps the ONNX session of a single-file model under sessions.model. */
+interface ModelSessions {
+  sessions?: { model?: { outputNames?: readonly string[] } };
 }
 
 class KokoroJsEngine implements KokoroEngine {
@@ -95,6 +118,10 @@ class KokoroJsEngine implements KokoroEngine {
   readonly voices: readonly string[];
   readonly dtype: Dtype;
   readonly device: Device;
+  readonly durationsOutput: string | null;
+  readonly wordTimings: 'model' | 'estimate';
+  readonly voiceInfo: readonly VoiceInfo[];
+  readonly refusedVoices: readonly RefusedVoice[];
   readonly #tts: KokoroTTS;
   readonly #store: VoiceStore;
   readonly #pool: PrepPool;
@@ -102,13 +129,25 @@ class KokoroJsEngine implements KokoroEngine {
   readonly #running = new Set<Promise<unknown>>();
   #closed = false;
 
-  constructor(tts: KokoroTTS, store: VoiceStore, pool: PrepPool, dtype: Dtype, device: Device) {
+  constructor(
+    tts: KokoroTTS,
+    store: VoiceStore,
+    pool: PrepPool,
+    dtype: Dtype,
+    device: Device,
+    durationsOutput: string | null,
+  ) {
     this.#tts = tts;
     this.#store = store;
     this.#pool = pool;
     this.voices = store.ids;
     this.dtype = dtype;
     this.device = device;
+    this.durationsOutput = durationsOutput;
+    this.wordTimings = durationsOutput ? 'model' : 'estimate';
+    this.refusedVoices = store.refused;
+    const published = tts.voices as Record<string, Record<string, string | undefined>>;
+    this.voiceInfo = store.ids.map((id) => describeVoice(id, published[id], store.sources.get(id) ?? 'model-dir'));
   }
 
   hasVoice(voice: string): boolean {
@@ -122,6 +161,10 @@ class KokoroJsEngine implements KokoroEngine {
   // Mirrors kokoro-js's generate_from_ids (pads at both ends, style row by length, float32 speed),
   // with the style taken from our voice store so that model-dir voices work.
   async synthesize(piece: PreparedPiece, voice: string, speed: number): Promise<Float32Array> {
+    return (await this.synthesizeTimed(piece, voice, speed)).audio;
+  }
+
+  async synthesizeTimed(piece: PreparedPiece, voice: string, speed: number): Promise<Synthesis> {
     if (this.#closed) throw new Error('the engine is closed');
     const run = this.#run(piece, voice, speed);
     this.#running.add(run);
@@ -132,15 +175,17 @@ class KokoroJsEngine implements KokoroEngine {
     }
   }
 
-  async #run(piece: PreparedPiece, voice: string, speed: number): Promise<Float32Array> {
+  async #run(piece: PreparedPiece, voice: string, speed: number): Promise<Synthesis> {
     const ids = BigInt64Array.from([0, ...piece.tokenIds, 0], (id) => BigInt(id));
     const style = await this.#store.style(voice, piece.tokenIds.length);
-    const { waveform } = (await this.#tts.model({
+    const outputs = (await this.#tts.model({
       input_ids: new Tensor('int64', ids, [1, ids.length]),
       style: new Tensor('float32', style, [1, style.length]),
       speed: new Tensor('float32', Float32Array.of(speed), [1]),
-    })) as { waveform: Tensor };
-    return waveform.data as Float32Array;
+    })) as Record<string, Tensor>;
+    const durations = this.durationsOutput ? outputs[this.durationsOutput] : undefined;
+    const frames = durations ? framesFromDurations(durations.data as ArrayLike<number | bigint>) : null;
+    return { audio: outputs['waveform']!.data as Float32Array, frames: frames?.length === ids.length ? frames : null };
   }
 
   async warmUp(): Promise<void> {
@@ -155,4 +200,23 @@ class KokoroJsEngine implements KokoroEngine {
     await Promise.allSettled(this.#running);
     await this.#tts.model.dispose();
   }
+}
+
+/** A voice's entry in the voice list, from kokoro-js's published metadata where it has some. */
+function describeVoice(
+  id: string,
+  meta: Record<string, string | undefined> | undefined,
+  source: 'kokoro-js' | 'model-dir',
+): VoiceInfo {
+  const optional = (key: keyof VoiceInfo, value: string | undefined) => (value ? { [key]: value } : {});
+  return {
+    id,
+    ...optional('name', meta?.['name']),
+    language: meta?.['language'] ?? (voiceLanguage(id) === 'b' ? 'en-gb' : 'en-us'),
+    ...optional('gender', meta?.['gender']),
+    ...optional('traits', meta?.['traits']),
+    ...optional('target_quality', meta?.['targetQuality']),
+    ...optional('overall_grade', meta?.['overallGrade']),
+    source,
+  };
 }

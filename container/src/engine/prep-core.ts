@@ -6,9 +6,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { AutoTokenizer, env, type Tensor } from '@huggingface/transformers';
 import { KokoroTTS } from 'kokoro-js';
-import { halve, sentences } from './split.ts';
+import { halveSpan, sentenceSpans, type Span } from './split.ts';
 import type { PreparedPiece } from './types.ts';
 import { MAX_PIECE_TOKENS } from './types.ts';
+import { alignWords, wordsOf } from './word-align.ts';
 
 export interface PrepRequest {
   id: number;
@@ -17,11 +18,14 @@ export interface PrepRequest {
 }
 export type PrepReply = { id: number; pieces: PreparedPiece[] } | { id: number; error: string } | { ready: true };
 
-const { modelDir } = workerData as { modelDir: string };
+const { modelDir, wordMaps = true } = workerData as { modelDir: string; wordMaps?: boolean };
 env.allowRemoteModels = false;
 const tokenizer = await AutoTokenizer.from_pretrained(modelDir);
 
-let lastPhonemes = '';
+/** The ids generate() would run, carrying the phonemes they came from (no shared "last" variable,
+ *  so that two preparations in flight in one worker cannot mix them up). */
+type PhonemeIds = Tensor & { phonemes: string };
+
 /** KokoroTTS with its model call replaced: generate() resolves with the token ids it would use. */
 class Preparer extends KokoroTTS {
   override async generate_from_ids(ids: Tensor): Promise<never> {
@@ -32,8 +36,9 @@ class Preparer extends KokoroTTS {
 const preparer = new Preparer(
   null as never,
   ((phonemes: string) => {
-    lastPhonemes = phonemes;
-    return tokenizer(phonemes, { add_special_tokens: false, truncation: false });
+    const out = tokenizer(phonemes, { add_special_tokens: false, truncation: false }) as { input_ids: PhonemeIds };
+    out.input_ids.phonemes = phonemes;
+    return out;
   }) as never,
 );
 
@@ -41,23 +46,95 @@ const preparer = new Preparer(
 const LANGUAGE_VOICE = { a: 'af_heart', b: 'bf_emma' } as const;
 
 async function prepareOne(text: string, lang: 'a' | 'b'): Promise<PreparedPiece> {
-  const ids = (await preparer.generate(text, { voice: LANGUAGE_VOICE[lang] })) as unknown as Tensor;
-  return { text, phonemes: lastPhonemes, tokenIds: Array.from(ids.data as BigInt64Array, Number) };
+  const ids = (await preparer.generate(text, { voice: LANGUAGE_VOICE[lang] })) as unknown as PhonemeIds;
+  return { text, phonemes: ids.phonemes, tokenIds: Array.from(ids.data as BigInt64Array, Number) };
+}
+
+// ---- word maps: which tokens speak which word ----
+
+/** Token ids of one phoneme character (Kokoro's vocabulary is one token per IPA symbol). */
+const charIds = new Map<string, number[]>();
+function idsOfChar(ch: string): number[] {
+  let ids = charIds.get(ch);
+  if (!ids) {
+    const { input_ids } = tokenizer(ch, { add_special_tokens: false, truncation: false }) as { input_ids: Tensor };
+    charIds.set(ch, (ids = Array.from(input_ids.data as BigInt64Array, Number)));
+  }
+  return ids;
+}
+
+/** Phonemes of single words, per language: the same words recur in every answer. */
+const WORD_CACHE_SIZE = 20_000;
+const wordPhonemes = new Map<string, string>();
+async function phonemesOfWord(word: string, lang: 'a' | 'b'): Promise<string> {
+  const key = `${lang}:${word}`;
+  const cached = wordPhonemes.get(key);
+  if (cached !== undefined) return cached;
+  const { phonemes } = await prepareOne(word, lang);
+  if (wordPhonemes.size >= WORD_CACHE_SIZE) wordPhonemes.delete(wordPhonemes.keys().next().value!);
+  wordPhonemes.set(key, phonemes);
+  return phonemes;
+}
+
+async function withWords(piece: PreparedPiece, start: number, lang: 'a' | 'b'): Promise<PreparedPiece> {
+  const words = wordsOf(piece.text, start);
+  const chars = [...piece.phonemes];
+  const perChar = chars.map((ch) => idsOfChar(ch));
+  const joined = perChar.flat();
+  const aligned = joined.length === piece.tokenIds.length && joined.every((id, i) => id === piece.tokenIds[i]);
+  if (!aligned) {
+    // A tokenizer that is not one token per character: spread the tokens over the words by length.
+    const letters = words.reduce((n, w) => n + (w.end - w.start), 0) || 1;
+    let seen = 0;
+    const n = piece.tokenIds.length;
+    return {
+      ...piece,
+      offset: start,
+      wordsApproximate: true,
+      words: words.map((w) => {
+        const tokenStart = Math.round((seen / letters) * n);
+        seen += w.end - w.start;
+        return { start: w.start, end: w.end, tokenStart, tokenEnd: Math.round((seen / letters) * n) };
+      }),
+    };
+  }
+  const alone: string[] = [];
+  for (const w of words) alone.push(await phonemesOfWord(w.text, lang));
+  return {
+    ...piece,
+    offset: start,
+    words: alignWords(
+      words,
+      piece.phonemes,
+      perChar.map((ids) => ids.length),
+      alone,
+    ),
+  };
 }
 
 async function prepare(text: string, lang: 'a' | 'b'): Promise<PreparedPiece[]> {
   const out: PreparedPiece[] = [];
-  const visit = async (part: string): Promise<void> => {
-    const piece = await prepareOne(part, lang);
-    if (piece.tokenIds.length <= MAX_PIECE_TOKENS || part.length < 2) {
-      if (piece.tokenIds.length > 0) out.push({ ...piece, tokenIds: piece.tokenIds.slice(0, MAX_PIECE_TOKENS) });
+  const visit = async (part: Span): Promise<void> => {
+    const piece = await prepareOne(part.text, lang);
+    if (piece.tokenIds.length <= MAX_PIECE_TOKENS || part.text.length < 2) {
+      if (piece.tokenIds.length === 0) return;
+      if (!wordMaps) return void out.push({ ...piece, tokenIds: piece.tokenIds.slice(0, MAX_PIECE_TOKENS) });
+      const mapped = await withWords(piece, part.start, lang);
+      const tokenIds = piece.tokenIds.slice(0, MAX_PIECE_TOKENS);
+      out.push({ ...mapped, tokenIds, words: mapped.words!.map((w) => clip(w, tokenIds.length)) });
       return;
     }
-    for (const half of halve(part)) await visit(half);
+    for (const half of halveSpan(part)) await visit(half);
   };
-  for (const sentence of sentences(text)) await visit(sentence);
+  for (const sentence of sentenceSpans(text)) await visit(sentence);
   return out;
 }
+
+const clip = <W extends { tokenStart: number; tokenEnd: number }>(w: W, n: number): W => ({
+  ...w,
+  tokenStart: Math.min(w.tokenStart, n),
+  tokenEnd: Math.min(w.tokenEnd, n),
+});
 
 // Warm espeak-ng's wasm before declaring the worker ready: its first call costs ~0.5 s.
 await prepareOne('Ready.', 'a');

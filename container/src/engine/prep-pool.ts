@@ -14,8 +14,8 @@ class PrepWorker {
   isReady = false;
   readonly #worker: Worker;
 
-  constructor(modelDir: string, onExit: (w: PrepWorker) => void) {
-    this.#worker = new Worker(new URL('./prep-worker.ts', import.meta.url), { workerData: { modelDir } });
+  constructor(modelDir: string, wordMaps: boolean, onExit: (w: PrepWorker) => void) {
+    this.#worker = new Worker(new URL('./prep-worker.ts', import.meta.url), { workerData: { modelDir, wordMaps } });
     this.ready = new Promise((resolve, reject) => {
       this.#worker.on('message', (msg: PrepReply) => {
         if ('ready' in msg) {
@@ -60,9 +60,12 @@ export class PrepPool {
   #nextId = 0;
   #closed = false;
   readonly #modelDir: string;
+  readonly #wordMaps: boolean;
 
-  constructor(modelDir: string, size: number) {
+  /** `wordMaps: false` skips mapping words to tokens (no word timings; measured in the word bench). */
+  constructor(modelDir: string, size: number, wordMaps = true) {
     this.#modelDir = modelDir;
+    this.#wordMaps = wordMaps;
     for (let i = 0; i < Math.max(1, size); i++) this.#spawn();
   }
 
@@ -91,7 +94,7 @@ export class PrepPool {
   #spawn(): void {
     // A worker that crashes after start-up is replaced, so one bad input cannot take text
     // preparation down for good; one that never started is not (that would loop).
-    const worker = new PrepWorker(this.#modelDir, (dead) => {
+    const worker = new PrepWorker(this.#modelDir, this.#wordMaps, (dead) => {
       const i = this.#workers.indexOf(dead);
       if (i < 0 || this.#closed) return;
       this.#workers.splice(i, 1);

@@ -5,9 +5,21 @@
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 export function sentences(text: string): string[] {
-  const out: string[] = [];
-  for (const { segment } of sentenceSegmenter.segment(text)) {
-    if (segment.trim()) out.push(segment.trim());
+  return sentenceSpans(text).map((s) => s.text);
+}
+
+/** A trimmed part of a text and where it starts in it. */
+export interface Span {
+  text: string;
+  start: number;
+}
+
+/** The sentences of `text`, trimmed, with their offsets. */
+export function sentenceSpans(text: string): Span[] {
+  const out: Span[] = [];
+  for (const { segment, index } of sentenceSegmenter.segment(text)) {
+    const trimmed = segment.trim();
+    if (trimmed) out.push({ text: trimmed, start: index + segment.indexOf(trimmed) });
   }
   return out;
 }
@@ -25,7 +37,19 @@ function nearestToMiddle(text: string, pattern: RegExp): number | undefined {
 
 /** Two non-empty halves of `text` (which has at least two characters). */
 export function halve(text: string): [string, string] {
+  const [a, b] = halveSpan({ text, start: 0 });
+  return [a.text, b.text];
+}
+
+/** halve() keeping offsets. */
+export function halveSpan(span: Span): [Span, Span] {
+  const { text } = span;
   const cut =
     nearestToMiddle(text, /[,;:—–](?=\s)|\s[-–—]\s/g) ?? nearestToMiddle(text, /\s+/g) ?? Math.ceil(text.length / 2);
-  return [text.slice(0, cut).trim(), text.slice(cut).trim()];
+  const part = (from: number, to: number): Span => {
+    const raw = text.slice(from, to);
+    const trimmed = raw.trim();
+    return { text: trimmed, start: span.start + from + (trimmed ? raw.indexOf(trimmed) : 0) };
+  };
+  return [part(0, cut), part(cut, text.length)];
 }

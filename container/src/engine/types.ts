@@ -8,6 +8,30 @@ export interface PreparedPiece {
   phonemes: string;
   /** Token ids WITHOUT the pad ids the model wants at both ends; at most MAX_PIECE_TOKENS. */
   tokenIds: number[];
+  /** Where `text` starts in the text given to prepare() (absent from engines without word maps). */
+  offset?: number;
+  /** The words of `text` and the tokens that speak them, in order (absent: no word timings). */
+  words?: PieceWord[];
+  /** The word map is proportional, not aligned (the tokenizer was not one token per phoneme). */
+  wordsApproximate?: boolean;
+}
+
+/** A word of a piece: its place in the text given to prepare() and its tokens. */
+export interface PieceWord {
+  /** Offsets into the text given to prepare(), [start, end). */
+  start: number;
+  end: number;
+  /** Tokens [tokenStart, tokenEnd) of the piece's tokenIds (pads excluded) that speak it; may be empty. */
+  tokenStart: number;
+  tokenEnd: number;
+}
+
+/** One model run's output. */
+export interface Synthesis {
+  /** 24 kHz mono samples. */
+  audio: Float32Array;
+  /** Frames per token, pads included, when the model has a durations output; else null. */
+  frames: number[] | null;
 }
 
 /** The model's input limit: 512 positions minus the two pads (field notes, section 2). */
@@ -29,6 +53,37 @@ export interface Engine {
   prepare(text: string, voice: string): Promise<PreparedPiece[]>;
   /** One model run: 24 kHz mono float32 samples for one prepared piece. */
   synthesize(piece: PreparedPiece, voice: string, speed: number): Promise<Float32Array>;
+  /** One model run with the model's per-token durations, when it has them (engines without: use synthesize). */
+  synthesizeTimed?(piece: PreparedPiece, voice: string, speed: number): Promise<Synthesis>;
+  /** Where word timings come from: the model's durations output, or an estimate from token counts. */
+  readonly wordTimings?: 'model' | 'estimate';
+  /** What each voice is (kokoro-js's published metadata; model-folder voices have their id only). */
+  readonly voiceInfo?: readonly VoiceInfo[];
+  /** Voice files refused at start-up (wrong size). */
+  readonly refusedVoices?: readonly RefusedVoice[];
   /** Release the model session and worker threads. */
   close(): Promise<void>;
+}
+
+/** One voice as the voice list shows it. */
+export interface VoiceInfo {
+  id: string;
+  /** kokoro-js's name, e.g. "Heart"; model-folder voices have none. */
+  name?: string;
+  /** BCP 47 tag, e.g. en-us (kokoro-js's); for model-folder voices guessed from the id's first letter. */
+  language: string;
+  gender?: string;
+  traits?: string;
+  /** kokoro-js's grades (A best, F worst): how good the training data was, and the voice overall. */
+  target_quality?: string;
+  overall_grade?: string;
+  /** kokoro-js (bundled with the package) or the model folder's voices/<id>.bin. */
+  source: 'kokoro-js' | 'model-dir';
+}
+
+/** A voice file that was refused at start-up (wrong size): named, with the reason. */
+export interface RefusedVoice {
+  id: string;
+  file: string;
+  reason: string;
 }

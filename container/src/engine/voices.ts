@@ -1,12 +1,14 @@
 // Voice style vectors: kokoro-js's bundled voices, plus any <model dir>/voices/<id>.bin (which
-// win over a bundled voice of the same name). Each file is float32 [510, 1, 256] little-endian.
-import { readdir, readFile } from 'node:fs/promises';
+// win over a bundled voice of the same name). Each file is float32 [510, 1, 256] little-endian;
+// one of another size is refused at start-up (named, with its size) and never offered.
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RefusedVoice } from './types.ts';
 
 export const STYLE_DIM = 256;
 export const STYLE_ROWS = 510;
-const VOICE_FILE_BYTES = STYLE_ROWS * STYLE_DIM * 4;
+export const VOICE_FILE_BYTES = STYLE_ROWS * STYLE_DIM * 4;
 
 /** kokoro-js ships its voices next to its dist folder and reads them with fs in Node. */
 function bundledVoicesDir(): string {
@@ -23,25 +25,52 @@ async function listBins(dir: string): Promise<string[]> {
 }
 
 export class VoiceStore {
+  /** The voices offered (refused files excluded). */
   readonly ids: readonly string[];
+  /** Files of the wrong size, found at start-up. */
+  readonly refused: readonly RefusedVoice[];
+  /** Where each voice came from. */
+  readonly sources: ReadonlyMap<string, 'kokoro-js' | 'model-dir'>;
   readonly #paths: Map<string, string>;
+  readonly #refusals: Map<string, string>;
   readonly #cache = new Map<string, Promise<Float32Array>>();
 
-  private constructor(paths: Map<string, string>) {
+  private constructor(
+    paths: Map<string, string>,
+    sources: Map<string, 'kokoro-js' | 'model-dir'>,
+    refused: RefusedVoice[],
+  ) {
     this.#paths = paths;
-    this.ids = [...paths.keys()].sort();
+    this.sources = sources;
+    this.refused = refused;
+    this.#refusals = new Map(refused.map((r) => [r.id, r.reason]));
+    this.ids = [...paths.keys()].filter((id) => !this.#refusals.has(id)).sort();
   }
 
   /** `allowed` filters the bundled voices (kokoro-js only vouches for its own list). */
   static async open(modelDir: string, allowed: ReadonlySet<string>): Promise<VoiceStore> {
     const paths = new Map<string, string>();
+    const sources = new Map<string, 'kokoro-js' | 'model-dir'>();
     const bundled = bundledVoicesDir();
-    for (const id of await listBins(bundled)) if (allowed.has(id)) paths.set(id, join(bundled, `${id}.bin`));
+    for (const id of await listBins(bundled)) {
+      if (!allowed.has(id)) continue;
+      paths.set(id, join(bundled, `${id}.bin`));
+      sources.set(id, 'kokoro-js');
+    }
     const own = join(modelDir, 'voices');
-    for (const id of await listBins(own)) paths.set(id, join(own, `${id}.bin`));
-    return new VoiceStore(paths);
+    for (const id of await listBins(own)) {
+      paths.set(id, join(own, `${id}.bin`));
+      sources.set(id, 'model-dir');
+    }
+    const refused: RefusedVoice[] = [];
+    for (const [id, file] of paths) {
+      const { size } = await stat(file);
+      if (size !== VOICE_FILE_BYTES) refused.push({ id, file, reason: wrongSize(file, size) });
+    }
+    return new VoiceStore(paths, sources, refused);
   }
 
+  /** Known, whether offered or refused (a refused voice fails with its reason when used). */
   has(id: string): boolean {
     return this.#paths.has(id);
   }
@@ -56,14 +85,12 @@ export class VoiceStore {
   #load(id: string): Promise<Float32Array> {
     const path = this.#paths.get(id);
     if (!path) return Promise.reject(new Error(`unknown voice "${id}"`));
+    const refusal = this.#refusals.get(id);
+    if (refusal) return Promise.reject(new Error(`${refusal}; it was refused at start-up`));
     let pending = this.#cache.get(id);
     if (!pending) {
       pending = readFile(path).then((buf) => {
-        if (buf.byteLength !== VOICE_FILE_BYTES) {
-          throw new Error(
-            `voice file ${path} has ${buf.byteLength} bytes, expected ${VOICE_FILE_BYTES} (float32 [510,1,256])`,
-          );
-        }
+        if (buf.byteLength !== VOICE_FILE_BYTES) throw new Error(wrongSize(path, buf.byteLength));
         // Copy into an aligned buffer: Buffer slices may not be 4-byte aligned.
         return new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
       });
@@ -73,6 +100,9 @@ export class VoiceStore {
     return pending;
   }
 }
+
+const wrongSize = (file: string, bytes: number): string =>
+  `voice file ${file} has ${bytes} bytes, expected ${VOICE_FILE_BYTES} (float32 [510,1,256])`;
 
 /** kokoro-js's phonemiser language for a voice: the id's first letter, 'b' = British, else American. */
 export const voiceLanguage = (voice: string): 'a' | 'b' => (voice.startsWith('b') ? 'b' : 'a');

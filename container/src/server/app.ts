@@ -12,6 +12,13 @@ import { BIDI_PATH } from '@kokoro-speech/protocol';
 import { BidiSession } from './bidi-session.ts';
 import { SpeechError } from '../speech/errors.ts';
 import { handleInvocation, sendError } from './invocations.ts';
+import {
+  handleOpenAIModels,
+  handleOpenAISpeech,
+  handleVoiceList,
+  OpenAIError,
+  sendOpenAIError,
+} from './openai-speech.ts';
 import { withSimulatedDelay } from '../engine/simulated-delay.ts';
 import { SpeechService } from '../speech/speech-service.ts';
 
@@ -31,8 +38,15 @@ export interface KokoroServerDeps {
   engine?: Engine | Promise<Engine>;
 }
 
+const OPENAI_ROUTES: Record<string, { method: string }> = {
+  '/v1/audio/speech': { method: 'POST' },
+  '/v1/models': { method: 'GET' },
+  '/v1/audio/voices': { method: 'GET' },
+};
+
 export async function startKokoroServer({ config, log, engine: given }: KokoroServerDeps): Promise<KokoroServer> {
   const bootStarted = performance.now();
+  const startedAt = Date.now();
   let service: SpeechService | undefined;
   let closing = false;
   const sessions = new Set<BidiSession>();
@@ -56,6 +70,20 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
     if (path === '/invocations' && req.method === 'POST') {
       if (!service) return sendError(res, new SpeechError('overloaded', 'the model is still loading', 5));
       return handleInvocation(req, res, service, randomUUID());
+    }
+    // The OpenAI-compatible API (running the container yourself; SageMaker does not route here).
+    const openai = OPENAI_ROUTES[path ?? ''];
+    if (openai) {
+      if (req.method !== openai.method) {
+        return sendOpenAIError(res, new OpenAIError(405, `use ${openai.method} ${path}`, null, 'method_not_allowed'));
+      }
+      if (!service || closing) {
+        const why = closing ? 'the server is shutting down' : 'the model is still loading';
+        return sendOpenAIError(res, new OpenAIError(503, why, null, 'overloaded', 'server_error'));
+      }
+      if (path === '/v1/audio/speech') return handleOpenAISpeech(req, res, service);
+      if (path === '/v1/models') return handleOpenAIModels(res, startedAt);
+      return handleVoiceList(res, service);
     }
     const known = path === '/ping' || path === '/invocations';
     res.writeHead(known ? 405 : 404, { 'content-type': 'application/json' });
@@ -106,6 +134,7 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
         device: config.device,
         ...(config.prepWorkers ? { prepWorkers: config.prepWorkers } : {}),
         onStage: (stage, ms) => log.info({ stage, ms }, 'startup stage'),
+        onWarning: (message, detail) => log.warn(detail, message),
       }));
     engine = withSimulatedDelay(loaded, config.simulatedDelayMs, config.simulatedDelayPerCharMs);
     if (!engine.hasVoice(config.defaultVoice)) {
@@ -122,6 +151,7 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
         stage: 'ready',
         ms: Math.round(performance.now() - bootStarted),
         voices: engine.voices.length,
+        wordTimings: engine.wordTimings ?? 'estimate',
         scheduler: config.scheduler,
         maxConcurrentRuns: config.maxConcurrentRuns,
       },

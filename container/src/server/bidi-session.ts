@@ -15,6 +15,8 @@ export class BidiSession {
   #settings: Settings;
   #ended = false;
   #doneSent = false;
+  /** The client asked for `words` messages (config `words: true`). */
+  #words = false;
   readonly #openedAt = performance.now();
   readonly #stats = { texts: 0, utterances: 0, cancelled: 0, errors: 0, audioMs: 0, bytes: 0, firstAudioMs: -1 };
   #firstTextAt = -1;
@@ -36,6 +38,8 @@ export class BidiSession {
       sample_rate: effectiveSampleRate(this.#settings.format, this.#settings.sampleRate),
       format: this.#settings.format,
       voices: [...service.engine.voices],
+      ...(service.engine.voiceInfo ? { voice_info: [...service.engine.voiceInfo] } : {}),
+      word_timings: service.engine.wordTimings ?? 'estimate',
     });
   }
 
@@ -70,6 +74,9 @@ export class BidiSession {
           this.#ws.terminate();
         }
       },
+      words: (u, words, estimated) => {
+        if (this.#words) this.#send({ type: 'words', id: u.id, index: u.index, words, estimated });
+      },
       end: (u, s) => {
         this.#stats.utterances++;
         this.#stats.audioMs += s.durationMs;
@@ -97,6 +104,7 @@ export class BidiSession {
       switch (message.type) {
         case 'config':
           this.#settings = this.#service.applySettings(this.#settings, message);
+          if (message.words !== undefined) this.#words = message.words;
           return;
         case 'text':
           return this.#onText(message);

@@ -3,7 +3,8 @@
 // scheduler, and their audio delivered in order: one utterance after another, each piece as soon
 // as it is synthesised.
 import { UtteranceEncoder, effectiveSampleRate, type OutputAudio } from '../audio/index.ts';
-import type { PreparedPiece } from '../engine/types.ts';
+import type { PreparedPiece, Synthesis } from '../engine/types.ts';
+import { pieceWordTimings } from '../engine/word-timings.ts';
 import type { Lane } from '../scheduler/index.ts';
 import { asSpeechError, type SpeechError } from './errors.ts';
 import type { Settings, SpeechService } from './speech-service.ts';
@@ -25,20 +26,36 @@ export interface UtteranceStats {
   pieces: number;
 }
 
+/** A word of an utterance and when it is spoken, in ms from the utterance's first sample. */
+export interface UtteranceWord {
+  text: string;
+  /** Offsets into the utterance's text. */
+  start: number;
+  end: number;
+  start_ms: number;
+  end_ms: number;
+}
+
 /** Where an utterance's events go (a WebSocket session or an HTTP response). */
 export interface UtteranceSink {
   start(u: UtteranceInfo): void;
   audio(u: UtteranceInfo, bytes: Buffer): void;
+  /** The words of the piece whose audio was just sent (sinks that show no captions leave it out). */
+  words?(u: UtteranceInfo, words: UtteranceWord[], estimated: boolean): void;
   end(u: UtteranceInfo, stats: UtteranceStats): void;
   fail(u: UtteranceInfo, error: SpeechError): void;
 }
 
 interface Utterance {
   info: UtteranceInfo;
+  /** The utterance's text (word offsets point into it). */
+  text: string;
   receivedAt: number;
   prepared: Promise<PreparedPiece[]>;
   pieces: PreparedPiece[] | null;
-  results: (Float32Array | undefined)[];
+  results: (Synthesis | undefined)[];
+  /** Model-rate samples of the pieces already sent (where the next piece's words start). */
+  nativeSamples: number;
   /** Estimated audio of each piece (ms), counted in queuedAudioMs until sent. */
   estimates: number[];
   delivered: number;
@@ -92,10 +109,12 @@ export class UtteranceStream {
     prepared.catch(() => {}); // reported by enqueuePieces, if still wanted
     const u: Utterance = {
       info,
+      text,
       receivedAt: performance.now(),
       prepared,
       pieces: null,
       results: [],
+      nativeSamples: 0,
       estimates: [],
       delivered: 0,
       started: false,
@@ -185,9 +204,12 @@ export class UtteranceStream {
     const { voice, speed } = u.info.settings;
     const started = performance.now();
     u.firstRunAt ??= started;
-    let audio: Float32Array;
+    let result: Synthesis;
     try {
-      audio = await this.#service.engine.synthesize(piece, voice, speed);
+      const { engine } = this.#service;
+      result = engine.synthesizeTimed
+        ? await engine.synthesizeTimed(piece, voice, speed)
+        : { audio: await engine.synthesize(piece, voice, speed), frames: null };
     } catch (error) {
       if (this.#live(u, generation)) this.#fail(u, asSpeechError(error));
       return;
@@ -197,10 +219,10 @@ export class UtteranceStream {
       piece.tokenIds.length,
       piece.text.length,
       speed,
-      (audio.length / this.#service.engine.sampleRate) * 1000,
+      (result.audio.length / this.#service.engine.sampleRate) * 1000,
     );
     if (!this.#live(u, generation)) return;
-    u.results[i] = audio;
+    u.results[i] = result;
     this.#deliver();
   }
 
@@ -210,13 +232,17 @@ export class UtteranceStream {
       const u = this.#queue[0]!;
       if (!u.pieces) return;
       while (u.delivered < u.pieces.length) {
-        const audio = u.results[u.delivered];
-        if (!audio) return;
+        const result = u.results[u.delivered];
+        if (!result) return;
+        const piece = u.pieces[u.delivered]!;
         this.#queuedAudioMs = Math.max(0, this.#queuedAudioMs - (u.estimates[u.delivered] ?? 0));
         u.results[u.delivered++] = undefined;
         this.#begin(u);
-        this.#send(u, u.encoder.write(audio));
+        this.#send(u, u.encoder.write(result.audio));
         if (this.#queue[0] !== u) return; // the sink closed the stream
+        this.#sendWords(u, piece, result);
+        u.nativeSamples += result.audio.length;
+        if (this.#queue[0] !== u) return;
       }
       this.#begin(u);
       this.#send(u, u.encoder.end());
@@ -238,6 +264,31 @@ export class UtteranceStream {
     if (u.started) return;
     u.started = true;
     this.#sink.start(u.info);
+  }
+
+  /** The piece's words, on the utterance's clock (ms from its first sample). */
+  #sendWords(u: Utterance, piece: PreparedPiece, result: Synthesis): void {
+    if (!this.#sink.words || !piece.words || piece.words.length === 0) return;
+    const timings = pieceWordTimings(
+      piece.words,
+      piece.tokenIds.length,
+      result.audio.length,
+      result.frames,
+      piece.wordsApproximate,
+    );
+    const rate = this.#service.engine.sampleRate;
+    const ms = (samples: number) => Math.round(((u.nativeSamples + samples) / rate) * 100_000) / 100;
+    this.#sink.words(
+      u.info,
+      timings.words.map((w) => ({
+        text: u.text.slice(w.start, w.end),
+        start: w.start,
+        end: w.end,
+        start_ms: ms(w.startSample),
+        end_ms: ms(w.endSample),
+      })),
+      timings.estimated,
+    );
   }
 
   #send(u: Utterance, bytes: Buffer): void {

@@ -1,4 +1,5 @@
 // Collects one turn's events into a per-sentence timeline (and the audio, in order), and prints it.
+import type { TurnWord } from '@kokoro-speech/protocol';
 import type { ClientEvent } from './turn-client.ts';
 
 type Metrics = Extract<ClientEvent, { type: 'metrics' }>;
@@ -15,13 +16,20 @@ export interface SentenceTiming {
   /** When its `sentence_end` arrived. */
   endAt: number | null;
   audioBytes: number;
+  /** Its audio chunks as they came (PCM bytes, or Opus records). */
+  chunks: Uint8Array[];
   duration_ms: number | null;
   synthesis_ms: number | null;
+  /** Its words with times on the turn's audio clock (when asked for with `words: true`). */
+  words: TurnWord[];
+  wordsEstimated: boolean | null;
 }
 
 export class TurnRecorder {
   sampleRate: number | null = null;
   format: string | null = null;
+  /** With format "opus": samples per frame and the decoder's lookahead. */
+  opus: { frame_samples: number; pre_skip: number; bitrate: number } | null = null;
   requestId: string | null = null;
   firstTextAt: number | null = null;
   /** When the start event arrived: the agent's turn clock (text_ms) starts here. */
@@ -42,6 +50,7 @@ export class TurnRecorder {
       case 'start':
         this.sampleRate = event.sample_rate;
         this.format = event.format;
+        this.opus = event.opus ?? null;
         this.requestId = event.request_id;
         this.sessionId = event.session_id ?? null;
         this.startAt = event.at;
@@ -72,15 +81,25 @@ export class TurnRecorder {
           firstAudioAt: null,
           endAt: null,
           audioBytes: 0,
+          chunks: [],
           duration_ms: null,
           synthesis_ms: null,
+          words: [],
+          wordsEstimated: null,
         });
         break;
       case 'audio': {
         const s = this.#sentence(event.id);
         s.firstAudioAt ??= event.at;
         s.audioBytes += event.data.byteLength;
+        s.chunks.push(event.data);
         this.audio.push(event.data);
+        break;
+      }
+      case 'words': {
+        const s = this.#sentence(event.id);
+        s.words.push(...event.words);
+        s.wordsEstimated = event.estimated;
         break;
       }
       case 'sentence_end': {

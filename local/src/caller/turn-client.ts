@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { createParser } from 'eventsource-parser';
 import WebSocket from 'ws';
 import { WsTurnFramer } from '@kokoro-speech/protocol/ws-framing';
-import { turnEventSchema, type TurnEvent, type TurnRequest } from '@kokoro-speech/protocol';
+import { turnEventSchema, voicesEventSchema, type TurnEvent, type TurnRequest } from '@kokoro-speech/protocol';
 import { AgentCoreTarget, newRuntimeSessionId } from '../agentcore/agentcore.ts';
 
 export type Transport = 'sse' | 'ws';
@@ -177,6 +177,31 @@ async function runWs(options: TurnOptions, emit: Emit, onSocket: (s: Socket) => 
     ws.on('error', () => {});
     ws.close();
   }
+}
+
+/** The agent's voice list: POST {"voices": true} to its /invocations (a JSON answer, not SSE). */
+export async function listVoices(
+  target: URL | AgentCoreTarget,
+  signal?: AbortSignal,
+): Promise<{ voices: Extract<TurnEvent, { type: 'voices' }>['voices']; default: string }> {
+  const body = Buffer.from(JSON.stringify({ voices: true }));
+  let text = '';
+  if (target instanceof URL) {
+    const res = await fetch(new URL('invocations', withSlash(target)), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      ...(signal ? { signal } : {}),
+    });
+    text = await res.text();
+    if (!res.ok) throw new Error(`${target} answered ${res.status} to the voice list: ${text.slice(0, 300)}`);
+  } else {
+    const answer = await target.invoke(body, newRuntimeSessionId(), signal);
+    for await (const chunk of answer.body) text += Buffer.from(chunk as Uint8Array).toString('utf8');
+  }
+  const parsed = voicesEventSchema.omit({ type: true }).safeParse(JSON.parse(text));
+  if (!parsed.success) throw new Error(`not a voice list: ${text.slice(0, 300)}`);
+  return parsed.data;
 }
 
 function withSlash(base: URL): URL {

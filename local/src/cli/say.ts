@@ -1,16 +1,22 @@
-// `npm run say -- "prompt" [--out answer.wav] [--transport sse|ws] [--target URL|ARN] [--session ID]`:
-// streams one turn, writes its audio as WAV, prints the per-sentence timeline and the metrics event;
-// with --session, the turn belongs to that conversation (and the id is printed, for the next turn).
+// `npm run say -- "prompt" [--out answer.wav|answer.ogg] [--transport sse|ws] [--target URL|ARN] [--session ID]`:
+// streams one turn, writes its audio (WAV, or Ogg Opus), optionally WebVTT captions beside it,
+// prints the per-sentence timeline and the metrics event; with --session, the turn belongs to that
+// conversation (and the id is printed, for the next turn); `--list-voices` prints the voice list.
 import { writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AgentCoreTarget, isRuntimeArn, isRuntimeSessionId, newRuntimeSessionId } from '../agentcore/agentcore.ts';
 import { turnRequestSchema } from '@kokoro-speech/protocol';
 import { formatTimeline, TurnRecorder } from '../caller/timeline.ts';
-import { streamTurn, type Transport } from '../caller/turn-client.ts';
-import { encodeWav } from '../caller/wav.ts';
+import { listVoices, streamTurn, type Transport } from '../caller/turn-client.ts';
+import { sayOutput } from './say-output.ts';
 
 const USAGE = `usage: npm run say -- "prompt" [options]
-  --out FILE            WAV file to write (default answer.wav)
+       npm run say -- --list-voices [--target URL|ARN]
+  --out FILE            audio file to write (default answer.wav); .ogg or .opus writes Ogg Opus
+  --format pcm|opus     what the agent sends (default: opus for .ogg/.opus files, else pcm);
+                        an Opus turn written as .wav is decoded here
+  --captions            also write WebVTT captions (word timings) beside the audio: FILE.vtt
   --transport sse|ws    how to reach the agent (default sse)
   --target URL|ARN      a local server (default http://127.0.0.1:3000, or KOKORO_TARGET)
                         or a deployed AgentCore runtime ARN (AWS credentials from the usual chain)
@@ -36,6 +42,9 @@ async function main(argv: string[]): Promise<number> {
       'sample-rate': { type: 'string' },
       mode: { type: 'string' },
       session: { type: 'string' },
+      format: { type: 'string' },
+      captions: { type: 'boolean' },
+      'list-voices': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -43,6 +52,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  if (values['list-voices']) return printVoices(values.target, values.qualifier);
+  const kind = ['.ogg', '.opus'].includes(extname(values.out).toLowerCase()) ? 'ogg' : 'wav';
+  const format = values.format ?? (kind === 'ogg' ? 'opus' : 'pcm');
+  if (format !== 'pcm' && format !== 'opus') throw new UsageError(`--format must be pcm or opus, not ${format}`);
+  if (kind === 'ogg' && format !== 'opus')
+    throw new UsageError(`${values.out} is an Ogg Opus file: it needs --format opus (or a .wav file)`);
   const prompt = positionals.join(' ').trim();
   if (!prompt) throw new UsageError('a prompt is required');
   if (values.transport !== 'sse' && values.transport !== 'ws')
@@ -55,7 +70,8 @@ async function main(argv: string[]): Promise<number> {
   const parsed = turnRequestSchema.safeParse({
     prompt,
     ...(session === undefined ? {} : { session_id: session }),
-    format: 'pcm_s16le',
+    format: format === 'opus' ? 'opus' : 'pcm_s16le',
+    ...(values.captions ? { words: true } : {}),
     ...(values.voice === undefined ? {} : { voice: values.voice }),
     ...(values.speed === undefined ? {} : { speed: Number(values.speed) }),
     ...(values['sample-rate'] === undefined ? {} : { sample_rate: Number(values['sample-rate']) }),
@@ -64,12 +80,7 @@ async function main(argv: string[]): Promise<number> {
   if (!parsed.success)
     throw new UsageError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
 
-  const target = isRuntimeArn(values.target)
-    ? new AgentCoreTarget({
-        arn: values.target,
-        ...(values.qualifier === undefined ? {} : { qualifier: values.qualifier }),
-      })
-    : parseUrl(values.target);
+  const target = targetOf(values.target, values.qualifier);
   const recorder = new TurnRecorder();
   const ac = new AbortController();
   process.once('SIGINT', () => ac.abort(new Error('interrupted')));
@@ -88,15 +99,48 @@ async function main(argv: string[]): Promise<number> {
 
   console.log(formatTimeline(recorder));
   if (recorder.sampleRate === null) throw new Error('the agent sent no start event');
-  const wav = encodeWav(recorder.sampleRate, recorder.audio);
-  await writeFile(values.out, wav);
-  const samples = recorder.audioBytes / 2;
+  const out = sayOutput(recorder, kind);
+  await writeFile(values.out, out.audio);
+  const rate = recorder.sampleRate;
+  const wire = recorder.audioBytes;
+  const seconds = out.samples / rate;
   console.log(
-    `wrote ${values.out}: ${samples} samples, ${Math.round((samples / recorder.sampleRate) * 1000)} ms at ${recorder.sampleRate} Hz`,
+    `wrote ${values.out}: ${out.samples} samples, ${Math.round(seconds * 1000)} ms at ${rate} Hz` +
+      (recorder.format === 'opus' ? ` (Opus from the agent: ${wire} bytes, ${Math.round(wire / seconds)} B/s)` : ''),
   );
+  if (values.captions) {
+    const vtt = `${values.out.slice(0, values.out.length - extname(values.out).length)}.vtt`;
+    await writeFile(vtt, out.captions);
+    const cues = out.captions.split('\n\n').length - 1;
+    const estimated = recorder.sentences.some((s) => s.wordsEstimated) ? ' (times estimated by the server)' : '';
+    console.log(`wrote ${vtt}: ${cues} captions${estimated}`);
+  }
   if (session !== undefined) console.log(`session ${session}`);
   if (recorder.errors.length > 0 || !recorder.done) return 1;
   return 0;
+}
+
+function targetOf(value: string, qualifier: string | undefined): URL | AgentCoreTarget {
+  return isRuntimeArn(value)
+    ? new AgentCoreTarget({ arn: value, ...(qualifier === undefined ? {} : { qualifier }) })
+    : parseUrl(value);
+}
+
+async function printVoices(targetValue: string, qualifier: string | undefined): Promise<number> {
+  const target = targetOf(targetValue, qualifier);
+  try {
+    const list = await listVoices(target);
+    console.log('voice         name        language  gender  grade');
+    for (const v of list.voices) {
+      const mark = v.id === list.default ? ' (default)' : '';
+      console.log(
+        `${v.id.padEnd(13)} ${(v.name ?? '—').padEnd(11)} ${v.language.padEnd(9)} ${(v.gender ?? '—').padEnd(7)} ${v.overall_grade ?? '—'}${mark}`,
+      );
+    }
+    return 0;
+  } finally {
+    if (target instanceof AgentCoreTarget) target.destroy();
+  }
 }
 
 class UsageError extends Error {}

@@ -12,6 +12,9 @@ import {
   KOKORO_ONNX_PINNED,
   KOKORO_ONNX_REPO,
   KOKORO_ONNX_REVISION,
+  KOKORO_TIMESTAMPED_PINNED,
+  KOKORO_TIMESTAMPED_REPO,
+  KOKORO_TIMESTAMPED_REVISION,
   kokoroIncludes,
   MANIFEST_NAME,
   serializeManifest,
@@ -90,5 +93,33 @@ describe('resolveModel', () => {
     ]) {
       expect(message).toContain(option);
     }
+  });
+
+  test('--export timestamped: its own pinned revision, from the cache when there, else an error naming it', async () => {
+    const env = { XDG_CACHE_HOME: join(scratch, 'cache-ts'), HF_ENDPOINT: unreachable };
+    const missing = await resolveModel({
+      offline: false,
+      dtype: 'q8',
+      export: 'timestamped',
+      env,
+      retry: { attempts: 1 },
+    }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(WeightsUnavailableError);
+    expect((missing as Error).message).toContain(
+      `${KOKORO_TIMESTAMPED_REPO} @ ${KOKORO_TIMESTAMPED_REVISION.slice(0, 12)}`,
+    );
+    const dir = defaultModelDir(KOKORO_TIMESTAMPED_REPO, KOKORO_TIMESTAMPED_REVISION, env);
+    const files = kokoroIncludes('q8').map((path) => ({ path, ...KOKORO_TIMESTAMPED_PINNED[path]! }));
+    for (const f of files) {
+      await mkdir(dirname(join(dir, f.path)), { recursive: true });
+      await writeFile(join(dir, f.path), '');
+      await truncate(join(dir, f.path), f.size);
+    }
+    await writeFile(
+      join(dir, MANIFEST_NAME),
+      serializeManifest(buildManifest(KOKORO_TIMESTAMPED_REPO, KOKORO_TIMESTAMPED_REVISION, files)),
+    );
+    const model = await resolveModel({ offline: false, dtype: 'q8', export: 'timestamped', env });
+    expect(model).toMatchObject({ kind: 'kokoro', dir, description: 'Kokoro-82M q8, timestamped export' });
   });
 });

@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { writeFixtureModel } from '@kokoro-speech/container/fixture';
 import {
   defaultModelDir,
+  exportIncludes,
   KOKORO_ONNX_FILES,
-  KOKORO_ONNX_PINNED,
   KOKORO_ONNX_REPO,
   KOKORO_ONNX_REVISION,
-  kokoroIncludes,
   syncToDirectory,
+  type KokoroExportName,
   type RetryOptions,
   type SyncProgress,
 } from '@kokoro-speech/weights';
@@ -31,6 +31,8 @@ export interface ModelChoice {
 export interface ResolveModelOptions {
   offline: boolean;
   dtype: LocalDtype;
+  /** Which pinned export to download (default standard; timestamped has a durations output). */
+  export?: KokoroExportName;
   /** KOKORO_MODEL_DIR or --model-dir. */
   modelDir?: string;
   env?: NodeJS.ProcessEnv;
@@ -42,11 +44,17 @@ export interface ResolveModelOptions {
 
 /** Weights could not be had; the message names every way out. */
 export class WeightsUnavailableError extends Error {
-  constructor(cause: unknown, cacheDir: string, endpoint: string) {
+  constructor(
+    cause: unknown,
+    cacheDir: string,
+    endpoint: string,
+    repo = KOKORO_ONNX_REPO,
+    revision = KOKORO_ONNX_REVISION,
+  ) {
     const why = cause instanceof Error ? cause.message : String(cause);
     super(
       [
-        `Could not get the Kokoro-82M weights (${KOKORO_ONNX_REPO} @ ${KOKORO_ONNX_REVISION.slice(0, 12)}) from ${endpoint}: ${why}`,
+        `Could not get the Kokoro-82M weights (${repo} @ ${revision.slice(0, 12)}) from ${endpoint}: ${why}`,
         'Options:',
         '  npm start -- --offline                 run with the stand-in model: a tone instead of a voice, same streaming timing',
         '  KOKORO_MODEL_DIR=/path npm start       use a folder that holds the Kokoro ONNX files (config.json, tokenizer*.json, onnx/)',
@@ -63,7 +71,7 @@ export async function resolveModel(options: ResolveModelOptions): Promise<ModelC
   const env = options.env ?? process.env;
   if (options.offline) {
     const dir = await mkdtemp(join(tmpdir(), 'kokoro-stand-in-'));
-    await writeFixtureModel(dir);
+    await writeFixtureModel(dir, { durations: true }); // with a durations output: exact word timings
     return {
       kind: 'stand-in',
       dir,
@@ -88,15 +96,16 @@ export async function resolveModel(options: ResolveModelOptions): Promise<ModelC
       dispose: noop,
     };
   }
-  const dir = defaultModelDir(KOKORO_ONNX_REPO, KOKORO_ONNX_REVISION, env);
+  const chosen = exportIncludes(options.export ?? 'standard', options.dtype);
+  const dir = defaultModelDir(chosen.export.repo, chosen.export.revision, env);
   const endpoint = env['HF_ENDPOINT'] || 'https://huggingface.co';
   try {
     await syncToDirectory({
-      repo: KOKORO_ONNX_REPO,
-      revision: KOKORO_ONNX_REVISION,
-      include: kokoroIncludes(options.dtype),
+      repo: chosen.export.repo,
+      revision: chosen.export.revision,
+      include: chosen.include,
       dir,
-      expected: KOKORO_ONNX_PINNED,
+      expected: chosen.export.pinned,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       hub: {
@@ -107,7 +116,14 @@ export async function resolveModel(options: ResolveModelOptions): Promise<ModelC
     });
   } catch (err) {
     if (options.signal?.aborted) throw err;
-    throw new WeightsUnavailableError(err, dir, endpoint);
+    throw new WeightsUnavailableError(err, dir, endpoint, chosen.export.repo, chosen.export.revision);
   }
-  return { kind: 'kokoro', dir, dtype: options.dtype, description: `Kokoro-82M ${options.dtype}`, dispose: noop };
+  const timed = chosen.export.durations ? ', timestamped export' : '';
+  return {
+    kind: 'kokoro',
+    dir,
+    dtype: options.dtype,
+    description: `Kokoro-82M ${options.dtype}${timed}`,
+    dispose: noop,
+  };
 }

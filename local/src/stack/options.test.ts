@@ -83,6 +83,7 @@ describe('npm start options', () => {
     const bad: [string[], NodeJS.ProcessEnv, RegExp][] = [
       [['--port', '70000'], {}, /--port must be 0-65535/],
       [['--dtype', 'q4'], {}, /--dtype must be q8 or fp32/],
+      [['--export', 'fancy'], {}, /--export must be standard or timestamped, not fancy/],
       [['--llm', 'gpt'], {}, /--llm must be echo, bedrock or openai/],
       [['--llm', 'openai'], {}, /OPENAI_BASE_URL and OPENAI_MODEL/],
       [['--target', 'my-runtime'], {}, /AgentCore runtime ARN/],

@@ -9,6 +9,9 @@ export const USAGE = `usage: npm start -- [options]
   --host ADDR          bind address (default 127.0.0.1; anything else exposes the agent)
   --offline            stand-in model: a tone instead of a voice, no download
   --dtype q8|fp32      Kokoro weights to load (default q8: fast on CPU)
+  --export standard|timestamped
+                       which pinned ONNX export to download (or KOKORO_EXPORT; default standard);
+                       timestamped has a durations output: word timings from the model
   --model-dir DIR      a folder with the Kokoro ONNX files (or KOKORO_MODEL_DIR)
   --llm echo|bedrock|openai
                        default: LLM_PROVIDER, else openai when OPENAI_BASE_URL is set, else echo
@@ -30,6 +33,8 @@ export interface LocalOptions {
   host: string;
   offline: boolean;
   dtype: LocalDtype;
+  /** The pinned export to download (--export or KOKORO_EXPORT). */
+  export: 'standard' | 'timestamped';
   modelDir: string | undefined;
   llm: LlmConfig;
   /** Set when the LLM was asked for explicitly (flag or LLM_PROVIDER), not picked by default. */
@@ -62,6 +67,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
         host: { type: 'string' },
         offline: { type: 'boolean' },
         dtype: { type: 'string' },
+        export: { type: 'string' },
         'model-dir': { type: 'string' },
         llm: { type: 'string' },
         voice: { type: 'string' },
@@ -81,6 +87,9 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
     throw new OptionsError(`--port must be 0-65535, not ${values.port}`);
   const dtype = values.dtype ?? 'q8';
   if (dtype !== 'q8' && dtype !== 'fp32') throw new OptionsError(`--dtype must be q8 or fp32, not ${dtype}`);
+  const exportName = values.export ?? env['KOKORO_EXPORT'] ?? 'standard';
+  if (exportName !== 'standard' && exportName !== 'timestamped')
+    throw new OptionsError(`--export must be standard or timestamped, not ${exportName}`);
   const target = values.target ?? env['KOKORO_AGENT_RUNTIME_ARN'] ?? undefined;
   if (target !== undefined && !isRuntimeArn(target)) {
     throw new OptionsError(
@@ -111,6 +120,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
     host: values.host ?? '127.0.0.1',
     offline: values.offline ?? false,
     dtype,
+    export: exportName,
     modelDir: values['model-dir'] ?? env['KOKORO_MODEL_DIR'] ?? undefined,
     llm: llmConfig(requested ?? (env['OPENAI_BASE_URL'] ? 'openai' : 'echo'), env),
     llmRequested: requested !== undefined,

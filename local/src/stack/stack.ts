@@ -65,6 +65,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       const model = await resolveModel({
         offline: options.offline,
         dtype: options.dtype,
+        export: options.export,
         ...(options.modelDir === undefined ? {} : { modelDir: options.modelDir }),
         onProgress: progressBar(),
         ...(hooks.signal ? { signal: hooks.signal } : {}),

@@ -8,6 +8,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readOggOpus } from '@kokoro-speech/protocol/audio';
 import { parseWav } from '../caller/wav.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -143,6 +144,61 @@ describe('npm start -- --offline', () => {
       expect(second.stdout).toContain(`session ${session}`);
     });
   }
+
+  test('npm run say writes Ogg Opus with WebVTT captions, an Opus turn decoded to WAV, and lists the voices', async () => {
+    const prompt = 'The first sentence is here. A second one follows! And a third?';
+    const say = (...args: string[]) =>
+      run(['run', 'say', '--', prompt, '--transport', 'ws', '--target', url.toString(), ...args]);
+    const ogg = join(scratch, 'answer.ogg');
+    const opusRun = await say('--out', ogg, '--captions');
+    expect(opusRun.stderr).not.toMatch(/say:/);
+    expect(opusRun.code).toBe(0);
+    const file = readOggOpus(await readFile(ogg));
+    expect(file).toMatchObject({ channels: 1, inputRate: 24000, preSkip: 312 });
+    const samples = Number(/wrote .*answer\.ogg: (\d+) samples/.exec(opusRun.stdout)![1]);
+    expect(file.lastGranule).toBe(BigInt(samples * 2 + 312));
+    expect(opusRun.stdout).toMatch(/Opus from the agent: \d+ bytes, \d+ B\/s/);
+    const vtt = await readFile(join(scratch, 'answer.vtt'), 'utf8');
+    expect(vtt.startsWith('WEBVTT\n\n1\n00:00:00.')).toBe(true);
+    expect(vtt.match(/ --> /g)).toHaveLength(3);
+    expect(vtt).toMatch(/The <\d\d:\d\d:\d\d\.\d{3}>first <\d\d:\d\d:\d\d\.\d{3}>sentence/);
+    expect(opusRun.stdout).toContain('answer.vtt: 3 captions');
+
+    // An Opus turn decoded here to WAV has exactly the samples the metrics say.
+    const wavOut = join(scratch, 'opus.wav');
+    const decodedRun = await say('--out', wavOut, '--format', 'opus');
+    expect(decodedRun.code).toBe(0);
+    const metrics = JSON.parse(/^metrics (\{.*\})$/m.exec(decodedRun.stdout)![1]!) as { audio_ms: number };
+    const wav = parseWav(await readFile(wavOut));
+    expect(Math.abs(wav.durationMs - metrics.audio_ms)).toBeLessThan(1);
+
+    const voices = await run(['run', 'say', '--', '--list-voices', '--target', url.toString()]);
+    expect(voices.code).toBe(0);
+    expect(voices.stdout).toMatch(/^af_heart\s+Heart\s+en-us\s+Female\s+A\S* \(default\)$/m);
+    expect(voices.stdout).toMatch(/^bf_emma\s+Emma\s+en-gb/m);
+
+    const bad = await say('--out', join(scratch, 'x.ogg'), '--format', 'pcm');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/x\.ogg is an Ogg Opus file: it needs --format opus/);
+  }, 60_000);
+
+  test('npm run say --session with --out x.ogg --captions: a conversation written as Ogg Opus with captions', async () => {
+    const say = (session: string, prompt: string, out: string) =>
+      run(['run', 'say', '--', prompt, '--session', session, '--target', url.toString(), '--out', out, '--captions']);
+    const first = await say('new', 'My name is Ada.', join(scratch, 'c1.ogg'));
+    expect(first.code).toBe(0);
+    const session = /^session ([A-Za-z0-9_-]{33,256})$/m.exec(first.stdout)?.[1];
+    expect(session).toBeDefined();
+    const second = await say(session!, 'What did I say before?', join(scratch, 'c2.ogg'));
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(JSON.stringify('You said: My name is Ada.'));
+    expect(second.stdout).toMatch(/Opus from the agent: \d+ bytes/);
+    expect(second.stdout).toContain('c2.vtt: 1 captions');
+    expect(readOggOpus(await readFile(join(scratch, 'c2.ogg')))).toMatchObject({ channels: 1, inputRate: 24000 });
+    const vtt = await readFile(join(scratch, 'c2.vtt'), 'utf8');
+    expect(vtt).toMatch(/You <\d\d:\d\d:\d\d\.\d{3}>said: <\d\d:\d\d:\d\d\.\d{3}>My/);
+    expect(second.stdout).toContain(`session ${session}`);
+  }, 60_000);
 
   test('say explains bad usage', async () => {
     const result = await run(['run', 'say', '--', '--transport', 'carrier-pigeon', 'hi']);

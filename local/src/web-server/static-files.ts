@@ -1,5 +1,6 @@
 // Static files of the page: local/page/*, plus what it shares with other code, served as is (the
-// page has no build step): eventsource-parser's ESM build, and the protocol's WebSocket turn framing.
+// page has no build step): eventsource-parser's ESM build, and the protocol's WebSocket turn framing
+// and Opus framing.
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
@@ -26,6 +27,10 @@ FILES.set('/', path.join(WEB_ROOT, 'index.html'));
 FILES.set(
   '/vendor/kokoro-speech/turn-ws-framing.js',
   fileURLToPath(import.meta.resolve('@kokoro-speech/protocol/ws-framing')),
+);
+FILES.set(
+  '/vendor/kokoro-speech/opus-framing.js',
+  fileURLToPath(import.meta.resolve('@kokoro-speech/protocol/opus-framing')),
 );
 for (const name of readdirSync(PARSER_ROOT)) {
   if (name.endsWith('.js')) FILES.set(`/vendor/eventsource-parser/${name}`, path.join(PARSER_ROOT, name));

@@ -57,6 +57,21 @@ describe('heardPlace', () => {
     expect(heardPlace(timed, 700)).toMatchObject({ offset: 9 });
   });
 
+  test('word timings the container only estimated do not decide: the proportional rule does', () => {
+    // The same words, estimated: at 650 ms (65% of 14 characters = 9, "Four five") the fraction
+    // decides, where the timings would have said "Four".
+    const words = [
+      { textStart: 0, textEnd: 4, startMs: 0, endMs: 300 },
+      { textStart: 5, textEnd: 9, startMs: 300, endMs: 700 },
+      { textStart: 10, textEnd: 13, startMs: 700, endMs: 900 },
+    ];
+    const estimated = [sentence(0, 'Four five six.', { textStart: 0 }, 1000, { words, wordsEstimated: true })];
+    expect(heardPlace(estimated, 650)).toMatchObject({ offset: 'Four five'.length });
+    expect(heardPlace([sentence(0, 'Four five six.', { textStart: 0 }, 1000)], 650)).toMatchObject({
+      offset: 'Four five'.length,
+    });
+  });
+
   test('a filler takes time but no text; a sentence never delivered cannot be heard', () => {
     const withFiller = [
       sentences[0]!,

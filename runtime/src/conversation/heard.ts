@@ -4,8 +4,9 @@
 // - sentences in audio order, each lasting its `duration_ms` (an incompletely delivered one: what
 //   was delivered, or an estimate from the turn's speaking rate); fillers take time, map to no text;
 // - every sentence that ends at or before the position was heard whole; in the one playing at the
-//   position, its word timings when given, else the same fraction of its characters, cut back to
-//   the last whole word;
+//   position, the words that ended by then when the container timed them from the model's
+//   durations, else (no word timings, or timings the container only estimated from token counts)
+//   the same fraction of its characters, cut back to the last whole word;
 // - the stored text is the LLM's own (not the speech form), up to that place; text written but not
 //   heard is dropped; a tool the model called is kept with its result (it ran, or was cancelled),
 //   so the history stays valid for the model, which also needs the turn to end with an assistant
@@ -60,7 +61,8 @@ export function heardPlace(sentences: readonly SentenceTiming[], playedMs: numbe
 
 /** Characters of the sentence heard after `ms` of its audio (whole words only). */
 function partialChars(s: SentenceTiming, ms: number, duration: number): number {
-  if (s.words && s.words.length > 0) return s.words.filter((w) => w.endMs <= ms).at(-1)?.textEnd ?? 0;
+  if (s.words && s.words.length > 0 && !s.wordsEstimated)
+    return s.words.filter((w) => w.endMs <= ms).at(-1)?.textEnd ?? 0;
   const chars = Math.floor((ms / duration) * s.text.length);
   if (chars >= s.text.length) return s.text.length;
   // Mid-word: back to the end of the last whole word.

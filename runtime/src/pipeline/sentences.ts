@@ -2,10 +2,12 @@
 // (sentence when its audio starts, audio with a per-sentence seq, sentence_end), in audio order.
 // The session delivers each utterance's audio exactly once, even across a reconnect (the TTS
 // session core splices re-sent audio), so this ledger only counts and labels; it also estimates
-// when the caller's playback of what was delivered ends (for the tool filler).
-import type { AudioFormat } from '@kokoro-speech/protocol';
-import type { TtsEvent } from '../tts/types.ts';
-import type { PipelineEvent, SentenceTiming } from './types.ts';
+// when the caller's playback of what was delivered ends (for the tool filler), and keeps each
+// sentence's word timings (for `words` events and for the history cut).
+import type { AudioFormat, TurnWord } from '@kokoro-speech/protocol';
+import { normalizeForSpeech, sourceRange } from '../text/index.ts';
+import type { TtsEvent, WordTiming as SpokenWord } from '../tts/types.ts';
+import type { PipelineEvent, SentenceTiming, WordTiming } from './types.ts';
 
 /** Where a sentence is in the answer's text (see SentenceTiming). */
 export type SentencePlace = Pick<SentenceTiming, 'kind' | 'cycle' | 'textStart' | 'textEnd'>;
@@ -29,6 +31,8 @@ export class SentenceLedger {
   readonly #pending = new Set<string>();
   #format: AudioFormat = 'pcm_s16le';
   #sampleRate = 24000;
+  /** Whether the caller asked for `words` events (the timings are kept on the sentences either way). */
+  readonly #sendWords: boolean;
   firstSentenceMs: number | null = null;
   firstAudioMs: number | null = null;
   /** performance.now() of the first audio chunk delivered. */
@@ -36,10 +40,15 @@ export class SentenceLedger {
   audioMs = 0;
   /** Sentences whose audio completed. */
   spoken = 0;
+  /** The TTS session's rate: word times are put on the turn's audio clock with it. */
+  sampleRate = 0;
+  /** Samples of the sentences whose audio completed: where the current sentence starts on that clock. */
+  #samplesBefore = 0;
 
-  constructor(emit: (event: PipelineEvent) => void, now: () => number) {
+  constructor(emit: (event: PipelineEvent) => void, now: () => number, options: { words?: boolean } = {}) {
     this.#emit = emit;
     this.#now = now;
+    this.#sendWords = options.words === true;
   }
 
   /** The format and rate of the audio delivered (for durations of partly delivered sentences). */
@@ -110,6 +119,11 @@ export class SentenceLedger {
     this.#done.get(id)?.resolve();
   }
 
+  /** Where the sentence being played starts on the turn's audio clock (sentences back to back). */
+  get #sentenceStartMs(): number {
+    return this.sampleRate > 0 ? (this.#samplesBefore / this.sampleRate) * 1000 : this.audioMs;
+  }
+
   /** Handles one TTS event; events of utterances that are not ours are ignored. */
   onTtsEvent(event: TtsEvent): void {
     if (event.type === 'reconnected') return; // nothing to do: the session splices
@@ -147,7 +161,21 @@ export class SentenceLedger {
         this.#emit({ type: 'audio', id: t.id, seq, data: event.data });
         return;
       }
+      case 'words': {
+        const words = shownWords(t, event.words);
+        (t.words ??= []).push(...words);
+        if (event.estimated) t.wordsEstimated = true;
+        if (this.#sendWords && words.length > 0)
+          this.#emit({
+            type: 'words',
+            id: t.id,
+            words: onTurnClock(t, words, this.#sentenceStartMs),
+            estimated: event.estimated,
+          });
+        return;
+      }
       case 'audio_end':
+        this.#samplesBefore += event.samples;
         Object.assign(t, {
           synthesisMs: event.synthesis_ms,
           queueMs: event.queue_ms,
@@ -167,4 +195,40 @@ export class SentenceLedger {
         return;
     }
   }
+}
+
+/**
+ * Container word times (offsets into the spoken text, ms from the utterance's start) as the caller
+ * sees them: offsets into the sentence as shown, through the normaliser's map (ms still from the
+ * sentence's first sample). Words the normaliser made out of one source span ("$5" spoken as "five
+ * dollars") become that one span, from the first one's start to the last one's end.
+ */
+function shownWords(t: SentenceTiming, words: readonly SpokenWord[]): WordTiming[] {
+  const n = normalizeForSpeech(t.text);
+  const lead = n.spoken.length - n.spoken.trimStart().length; // the agent sends spoken.trim()
+  const out: WordTiming[] = [];
+  for (const w of words) {
+    const { start, end } = sourceRange(t.text, n, w.start + lead, w.end + lead);
+    if (end <= start) continue; // nothing of the shown text (should not happen: spoken words come from it)
+    const last = out.at(-1);
+    if (last && start < last.textEnd) {
+      last.textEnd = Math.max(last.textEnd, end);
+      last.endMs = w.end_ms;
+      continue;
+    }
+    out.push({ textStart: start, textEnd: end, startMs: w.start_ms, endMs: w.end_ms });
+  }
+  return out;
+}
+
+/** Words of a sentence for a `words` event: its text, times on the turn's audio clock (from `startMs`). */
+function onTurnClock(t: SentenceTiming, words: readonly WordTiming[], startMs: number): TurnWord[] {
+  const at = (ms: number) => Math.round((startMs + ms) * 100) / 100;
+  return words.map((w) => ({
+    text: t.text.slice(w.textStart, w.textEnd),
+    start: w.textStart,
+    end: w.textEnd,
+    start_ms: at(w.startMs),
+    end_ms: at(w.endMs),
+  }));
 }

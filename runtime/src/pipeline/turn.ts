@@ -4,8 +4,9 @@
 // sentence_end; `tool` events as tools run; and metrics, error (if any), done. At a tool boundary
 // the text before the tool call is cut and spoken at once, a tool running with nothing playing
 // may get a spoken filler, and the answer after the tool starts a fresh segmenter (its first piece
-// cut early again: the caller is waiting). Cancellation (the signal) stops the agent loop and the
-// TTS session at once.
+// cut early again: the caller is waiting). `words` events (when asked for) come inside their
+// sentence; with format "opus" the PCM is re-encoded here, at the edge (src/audio). Cancellation
+// (the signal) stops the agent loop and the TTS session at once.
 import { randomUUID } from 'node:crypto';
 import { LlmError } from '../llm/errors.ts';
 import { normalizeForSpeech } from '../text/index.ts';
@@ -13,6 +14,7 @@ import type { TtsSession, VoiceSettings } from '../tts/types.ts';
 import { TtsTransportError } from '../tts/types.ts';
 import { agentAnswer } from '../conversation/answer.ts';
 import { createAgent } from '../conversation/agents.ts';
+import { OpusTurnOutput } from '../audio/opus-output.ts';
 import { planFor, type PolicyPlan, type TurnPolicy } from './policies.ts';
 import { SentenceLedger, type SentencePlace } from './sentences.ts';
 import type { AnswerEvent, AnswerSource, PipelineEvent, TurnContext, TurnOptions, TurnResult } from './types.ts';
@@ -90,15 +92,22 @@ class Turn {
   #fillerDone = false;
   #cycle = new CycleText(0);
   #opened: Promise<TtsSession | null> = Promise.resolve(null);
+  /** Where events go: straight to the caller, or through the Opus encoder (format "opus"). */
+  readonly #out: (event: PipelineEvent) => void;
+  readonly #opus: OpusTurnOutput | null;
 
   constructor(context: TurnContext, options: TurnOptions) {
     this.#context = context;
     this.#options = options;
+    const opus = options.request.format === 'opus' ? new OpusTurnOutput(options.emit) : null;
+    this.#opus = opus;
+    this.#out = opus ? (event) => opus.handle(event) : options.emit;
     this.#requestId = options.requestId ?? randomUUID();
     this.#policy = options.policy ?? (options.request.mode === 'batch' ? 'batch' : 'stream');
     this.#ledger = new SentenceLedger(
       (event) => this.#emit(event),
       () => this.#now(),
+      { words: options.request.words === true },
     );
   }
 
@@ -107,7 +116,7 @@ class Turn {
   }
 
   #emit(event: PipelineEvent): void {
-    this.#options.emit(event);
+    this.#out(event);
   }
 
   get #stopped(): boolean {
@@ -141,7 +150,8 @@ class Turn {
     const settings = {
       voice: request.voice ?? defaults.voice,
       speed: request.speed ?? defaults.speed,
-      format: request.format ?? defaults.format,
+      // Opus is made here from PCM: the TTS session always sends PCM for it.
+      format: request.format === 'opus' ? 'pcm_s16le' : (request.format ?? defaults.format),
       sample_rate: request.sample_rate ?? defaults.sample_rate,
     };
     if (signal?.aborted) this.#cancel();
@@ -152,7 +162,9 @@ class Turn {
         ? undefined
         : setTimeout(() => this.#fail('timeout', `the turn took longer than ${timeoutMs} ms`), timeoutMs);
     try {
-      return await this.#run(settings);
+      const result = await this.#run(settings);
+      await this.#opus?.idle(); // every event, done last, has reached the caller
+      return result;
     } finally {
       clearTimeout(timer);
       clearTimeout(this.#fillerTimer);
@@ -334,6 +346,7 @@ class Turn {
 
   async #pumpEvents(session: TtsSession): Promise<void> {
     try {
+      this.#ledger.sampleRate = (await session.ready).sample_rate;
       for await (const event of session.events()) {
         if (this.#stopped) break;
         this.#ledger.onTtsEvent(event);

@@ -60,9 +60,9 @@ export interface TurnOptions {
   sessionId?: string;
 }
 
-/** A word of a sentence with its audio time (the captions issue will fill these in). */
+/** A word of a sentence as shown, with its audio time (from the container's `words` messages). */
 export interface WordTiming {
-  /** Offsets in the sentence's `text`. */
+  /** Offsets in the sentence's `text` (a span the normaliser spoke as several words is one). */
   textStart: number;
   textEnd: number;
   /** ms from the sentence's first sample. */
@@ -83,8 +83,11 @@ export interface SentenceTiming {
   cycle: number;
   textStart: number;
   textEnd: number;
-  /** Word timings, when the TTS gives them; absent: positions are proportional in the sentence. */
+  /** Its words as shown, when the TTS server gives them (protocol v1 `words`); the history cut uses
+   *  them unless estimated, else positions are proportional in the sentence. */
   words?: WordTiming[];
+  /** The container estimated the word times from token counts (its model has no durations output). */
+  wordsEstimated?: true;
   /** Audio bytes delivered to the caller so far, and their duration. */
   deliveredBytes: number;
   deliveredMs: number;

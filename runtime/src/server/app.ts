@@ -25,9 +25,10 @@ import {
   type TurnRecord,
 } from '../conversation/index.ts';
 import { RequestError, readRequestBody, sendError } from './errors.ts';
-import { parseTurnRequest } from './requests.ts';
+import { parseInvocation } from './requests.ts';
 import { SseWriter } from './sse.ts';
 import { TurnRunner } from './turn-runner.ts';
+import { VoiceCatalog } from './voices.ts';
 import { WsSession } from './ws-session.ts';
 
 export interface AgentLimits {
@@ -133,6 +134,8 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
         ...(persist && store ? { storage: store } : {}),
       }),
   );
+  const voices = new VoiceCatalog(options.tts, defaults.voice);
+  const listVoices = () => voices.list();
 
   /** The conversation of a session id; a full registry is a 503 busy. */
   function conversationOf(id: string, persist = true): Conversation {
@@ -158,6 +161,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       await turns.run(request, emit, signal, via);
       return;
     }
+    turns.validate(request); // an invalid request must not barge in on the session's running turn
     await conversationOf(sessionId, persist).turn(
       {
         prompt: request.prompt,
@@ -170,7 +174,16 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   }
 
   async function invocations(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const request = parseTurnRequest(await readRequestBody(req, limits.maxRequestBytes));
+    const body = parseInvocation(await readRequestBody(req, limits.maxRequestBytes));
+    if (body.kind === 'voices') {
+      const list = await listVoices().catch((error: unknown) => {
+        throw new RequestError(503, 'tts_unavailable', `cannot read the voice list: ${(error as Error).message}`);
+      });
+      const json = JSON.stringify(list);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
+      return void res.end(json);
+    }
+    const { request } = body;
     const sessionId = request.session_id ?? headerSession(req);
     if (request.previous_played_ms !== undefined && sessionId === undefined)
       throw new RequestError(
@@ -178,6 +191,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
         'invalid_request',
         'previous_played_ms needs a session: send session_id or the X-Amzn-Bedrock-AgentCore-Runtime-Session-Id header',
       );
+    turns.validate(request); // answer 400 before the event stream starts
     // A caller that goes away (or AgentCore cutting the stream) cancels the turn at once.
     const gone = new AbortController();
     res.on('close', () => gone.abort(new Error('caller disconnected')));
@@ -264,6 +278,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
         () => {
           if (header === undefined) sessions.delete(connection);
         },
+        listVoices,
       );
     });
   });

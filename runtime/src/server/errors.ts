@@ -4,7 +4,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '@kokoro-speech/protocol/server';
 
 export type RequestErrorCode =
-  'invalid_request' | 'payload_too_large' | 'not_found' | 'method_not_allowed' | 'busy' | 'internal';
+  | 'invalid_request'
+  | 'payload_too_large'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'busy'
+  | 'tts_unavailable'
+  | 'internal';
 
 export class RequestError extends Error {
   readonly status: number;

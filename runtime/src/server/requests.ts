@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import {
   turnRequestSchema,
+  voicesRequestSchema,
   wsClientMessageSchema,
   type TurnRequest,
   type WsClientMessage,
@@ -27,8 +28,15 @@ function parseJson(text: string): unknown {
   }
 }
 
-export function parseTurnRequest(body: string): TurnRequest {
-  const parsed = turnRequestSchema.safeParse(parseJson(body));
+/** A POST /invocations body: a turn, or (added compatibly) `{"voices": true}` for the voice list. */
+export function parseInvocation(body: string): { kind: 'turn'; request: TurnRequest } | { kind: 'voices' } {
+  const json = parseJson(body);
+  if (voicesRequestSchema.safeParse(json).success) return { kind: 'voices' };
+  return { kind: 'turn', request: parseTurnRequest(json) };
+}
+
+export function parseTurnRequest(body: string | unknown): TurnRequest {
+  const parsed = turnRequestSchema.safeParse(typeof body === 'string' ? parseJson(body) : body);
   if (!parsed.success) throw new RequestError(400, 'invalid_request', describeIssues(parsed.error));
   return parsed.data;
 }
@@ -36,10 +44,11 @@ export function parseTurnRequest(body: string): TurnRequest {
 export function parseWsMessage(text: string): WsClientMessage {
   const json = parseJson(text);
   const type = (json as { type?: unknown } | null)?.type;
-  if (type !== 'prompt' && type !== 'cancel') {
+  if (type !== 'prompt' && type !== 'cancel' && type !== 'voices') {
     throw new RequestError(
       400,
       'invalid_request',
+      // ("voices", the voice list, is accepted too; the message keeps naming the turn's two.)
       `message type must be "prompt" or "cancel", got ${JSON.stringify(type)}`,
     );
   }

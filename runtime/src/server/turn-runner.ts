@@ -37,8 +37,23 @@ export class TurnRunner {
     }
   }
 
-  /** Runs one turn to its `done`; throws (before emitting anything) only when not admitted.
-   *  `answer`: the session's agent (a conversation turn); absent: a one-shot turn. */
+  /**
+   * Throws RequestError 400 when the request asks for a format this agent's TTS transport cannot
+   * deliver (Opus is made by the agent from PCM, so every transport has it).
+   */
+  validate(request: TurnRequest): void {
+    const formats = this.#context.tts.formats;
+    const format = request.format ?? this.#context.defaults.format;
+    if (format === 'opus' || !formats || formats.includes(format)) return;
+    throw new RequestError(
+      400,
+      'invalid_request',
+      `format: ${format} is not available through this agent's TTS transport (${this.#context.tts.name}); use one of ${[...formats, 'opus'].join(', ')}`,
+    );
+  }
+
+  /** Runs one turn to its `done`; throws (before emitting anything) only when not valid here or
+   *  not admitted. `answer`: the session's agent (a conversation turn); absent: a one-shot turn. */
   async run(
     request: TurnRequest,
     emit: (event: PipelineEvent) => void,
@@ -47,6 +62,7 @@ export class TurnRunner {
     conversation: { sessionId?: string; answer?: AnswerSource } = {},
   ): Promise<TurnResult> {
     const { sessionId: session, answer } = conversation;
+    this.validate(request);
     this.admit();
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal.reason);

@@ -9,6 +9,7 @@ import type { TurnRequest } from '@kokoro-speech/protocol';
 import type { TurnRecord } from '../conversation/conversation.ts';
 import { RequestError } from './errors.ts';
 import { parseWsMessage } from './requests.ts';
+import type { VoiceList } from './voices.ts';
 
 export type StartTurn = (
   request: TurnRequest,
@@ -20,14 +21,16 @@ export type StartTurn = (
 export class WsSession {
   readonly #socket: WebSocket;
   readonly #startTurn: StartTurn;
+  readonly #listVoices: (() => Promise<VoiceList>) | undefined;
   #current: { controller: AbortController; finished: Promise<void> } | null = null;
   /** The connection's most recent turn (of a conversation), what a cancel's played_ms applies to. */
   #lastRecord: TurnRecord | null = null;
   #closed = false;
 
-  constructor(socket: WebSocket, startTurn: StartTurn, onClose?: () => void) {
+  constructor(socket: WebSocket, startTurn: StartTurn, onClose?: () => void, listVoices?: () => Promise<VoiceList>) {
     this.#socket = socket;
     this.#startTurn = startTurn;
+    this.#listVoices = listVoices;
     socket.on('message', (data: Buffer, isBinary: boolean) => this.#onMessage(data, isBinary));
     socket.on('close', () => {
       this.#closed = true;
@@ -38,7 +41,9 @@ export class WsSession {
     socket.on('error', () => socket.terminate());
   }
 
-  #send(event: PipelineEvent | { type: 'error'; code: string; message: string }): void {
+  #send(
+    event: PipelineEvent | { type: 'error'; code: string; message: string } | ({ type: 'voices' } & VoiceList),
+  ): void {
     if (this.#closed || this.#socket.readyState !== this.#socket.OPEN) return;
     if (event.type === 'audio') this.#socket.send(event.data, { binary: true });
     else this.#socket.send(JSON.stringify(event));
@@ -46,6 +51,20 @@ export class WsSession {
 
   #refuse(message: string): void {
     this.#send({ type: 'error', code: 'invalid_request', message });
+  }
+
+  /** The voice list, between turns or during one (it starts no turn). */
+  #voices(): void {
+    if (!this.#listVoices) return this.#refuse('no voice list here');
+    this.#listVoices().then(
+      (list) => this.#send({ type: 'voices', ...list }),
+      (error: unknown) =>
+        this.#send({
+          type: 'error',
+          code: 'tts_unavailable',
+          message: `cannot read the voice list: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+    );
   }
 
   #onMessage(data: Buffer, isBinary: boolean): void {
@@ -74,6 +93,7 @@ export class WsSession {
       }
       return;
     }
+    if (message.type === 'voices') return this.#voices();
     const { type: _type, ...request } = message;
     void this.#run(request);
   }

@@ -12,9 +12,12 @@ export interface TestContainer {
   close(): Promise<void>;
 }
 
-export async function startTestContainer(config: Record<string, unknown> = {}): Promise<TestContainer> {
+export async function startTestContainer(
+  config: Record<string, unknown> = {},
+  model: { durations?: boolean } = {},
+): Promise<TestContainer> {
   const dir = await mkdtemp(join(tmpdir(), 'kokoro-runtime-'));
-  await writeFixtureModel(dir);
+  await writeFixtureModel(dir, model);
   const server = await startServer({ modelDir: dir, config: { dtype: 'fp32', ...config } });
   return {
     server,

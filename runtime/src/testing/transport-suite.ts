@@ -44,6 +44,7 @@ export async function collect(
 ): Promise<Collected> {
   const result: Collected = { utterances: new Map(), ends: [], errors: [], reconnects: [], events: [] };
   let open: string | null = null;
+  const wordEnds = new Map<string, number>();
   for await (const event of session.events()) {
     result.events.push(event);
     if (onEvent?.(event) === 'abandon') {
@@ -55,6 +56,12 @@ export async function collect(
       result.reconnects.push(event.resent);
     } else if (event.type === 'error') {
       result.errors.push(event);
+    } else if (event.type === 'words') {
+      expect(event.id).toBe(open); // a piece's words come with its audio, inside its utterance
+      // Each word once, in order, even across a reconnect (the session drops a re-sent rendition's).
+      const last = wordEnds.get(event.id) ?? -1;
+      expect(event.words[0]!.start).toBeGreaterThan(last);
+      wordEnds.set(event.id, event.words.at(-1)!.start);
     } else if (event.type === 'audio_start') {
       expect(open).toBeNull();
       open = event.id;

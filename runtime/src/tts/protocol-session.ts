@@ -7,10 +7,10 @@ import type { ClientMessage, ReadyMessage, ServerMessage } from '@kokoro-speech/
 import type { Channel, ChannelOpener } from './channel.ts';
 import { SessionCore } from './session-core.ts';
 import { TtsTransportError } from './types.ts';
-import type { TtsEvent, TtsSession, VoiceSettings } from './types.ts';
+import type { TtsEvent, TtsSession, VoiceInfo, VoiceSettings } from './types.ts';
 import { UtteranceTracker } from './utterance-tracker.ts';
 
-type Ready = { sample_rate: number; format: string; voices: string[] };
+type Ready = { sample_rate: number; format: string; voices: string[]; voice_info?: VoiceInfo[] };
 
 export class ProtocolSession implements TtsSession {
   ready!: Promise<Ready>;
@@ -49,6 +49,7 @@ export class ProtocolSession implements TtsSession {
       sample_rate: parsed.data.sample_rate ?? ready.sample_rate,
       format: parsed.data.format ?? ready.format,
       voices: ready.voices,
+      ...(ready.voice_info ? { voice_info: ready.voice_info } : {}),
     });
     signal?.addEventListener('abort', () => session.close(), { once: true });
     return session;
@@ -147,11 +148,15 @@ export class ProtocolSession implements TtsSession {
         ),
       );
     }, this.#readyTimeoutMs);
+    let message: ReadyMessage;
     try {
-      return await ready.promise;
+      message = await ready.promise;
     } finally {
       clearTimeout(timer);
     }
+    // Word timings, from servers that offer them (an older server would refuse the field).
+    if (message.word_timings !== undefined) channel.send({ type: 'config', words: true });
+    return message;
   }
 
   #onMessage(data: string | Uint8Array): void {
@@ -177,6 +182,8 @@ export class ProtocolSession implements TtsSession {
       }
       case 'audio_start':
         return this.#utterances.audioStart(message);
+      case 'words':
+        return this.#utterances.words(message);
       case 'audio_end':
         // Progress on this stream: a later break may reconnect again.
         if (this.#utterances.audioEnd(message)) this.#canReconnect = true;

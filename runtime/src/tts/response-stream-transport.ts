@@ -21,6 +21,7 @@ export interface SageMakerResponseStreamTransportOptions {
 
 export class SageMakerResponseStreamTransport implements TtsTransport {
   readonly name = 'sagemaker-response-stream' as const;
+  readonly formats = ['pcm_s16le', 'mulaw'] as const;
   readonly #options: SageMakerResponseStreamTransportOptions;
   readonly #client: SageMakerRuntimeClient;
 

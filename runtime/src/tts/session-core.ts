@@ -22,7 +22,11 @@ interface Delivery {
   bytes: number;
   /** Bytes of a re-sent rendition still to drop (the caller has them from the first one). */
   skip: number;
+  /** Words given to the caller so far, and words of a re-sent rendition still to drop. */
+  words: number;
+  skipWords: number;
 }
+type WordsEvent = Extract<TtsEvent, { type: 'words' }>;
 
 export class SessionCore {
   readonly events = new EventQueue<TtsEvent>();
@@ -123,6 +127,16 @@ export class SessionCore {
     this.events.push({ type: 'audio', id, index, data });
   }
 
+  words(event: Omit<WordsEvent, 'type'>): void {
+    const d = this.#deliveryOf(event.id);
+    const dropped = Math.min(d.skipWords, event.words.length);
+    d.skipWords -= dropped;
+    const words = event.words.slice(dropped);
+    if (words.length === 0) return;
+    d.words += words.length;
+    this.events.push({ type: 'words', ...event, words });
+  }
+
   audioEnd(event: Omit<AudioEnd, 'type'>): void {
     this.#delivery.delete(event.id);
     this.events.push({ type: 'audio_end', ...event });
@@ -137,7 +151,10 @@ export class SessionCore {
   resent(ids: string[], announce = true): void {
     for (const id of ids) {
       const d = this.#delivery.get(id);
-      if (d) d.skip = d.bytes;
+      if (d) {
+        d.skip = d.bytes;
+        d.skipWords = d.words;
+      }
     }
     if (announce) this.events.push({ type: 'reconnected', resent: ids });
   }
@@ -151,7 +168,7 @@ export class SessionCore {
 
   #deliveryOf(id: string): Delivery {
     let d = this.#delivery.get(id);
-    if (!d) this.#delivery.set(id, (d = { started: false, bytes: 0, skip: 0 }));
+    if (!d) this.#delivery.set(id, (d = { started: false, bytes: 0, skip: 0, words: 0, skipWords: 0 }));
     return d;
   }
 }

@@ -1,8 +1,8 @@
 // The TTS session interface every transport implements (direct WebSocket, SageMaker bidirectional
 // stream, SageMaker response stream). The agent pipeline depends on this file only.
-import type { ErrorCode, VoiceSettings } from '@kokoro-speech/protocol';
+import type { AudioFormat, ErrorCode, VoiceInfo, VoiceSettings, WordTiming } from '@kokoro-speech/protocol';
 
-export type { VoiceSettings };
+export type { VoiceInfo, VoiceSettings, WordTiming };
 
 /** Events of one TTS session, in order. Audio of two utterances never interleaves. */
 export type TtsEvent =
@@ -18,6 +18,12 @@ export type TtsEvent =
       synthesis_ms: number;
       queue_ms: number;
     }
+  /**
+   * Words of the audio delivered just before (one event per model-sized piece): offsets into the
+   * utterance's text, times in ms from the utterance's first sample. Only from servers that offer
+   * them (protocol v1 `words`); the response-stream transport has none.
+   */
+  | { type: 'words'; id: string; index: number; words: WordTiming[]; estimated: boolean }
   /** An utterance-level or session-level error from the server; the session goes on. */
   | { type: 'error'; id: string | null; code: ErrorCode | TransportErrorCode; message: string }
   /**
@@ -44,7 +50,13 @@ export class TtsTransportError extends Error {
 export interface TtsSession {
   /** The session's sample rate and format, and the server's voices (empty for the response-stream
    *  transport, which has no ready message). Resolved once open() has resolved. */
-  readonly ready: Promise<{ sample_rate: number; format: string; voices: string[] }>;
+  readonly ready: Promise<{
+    sample_rate: number;
+    format: string;
+    voices: string[];
+    /** What each voice is, from servers that say (added compatibly to protocol v1's ready). */
+    voice_info?: VoiceInfo[];
+  }>;
   /**
    * Queue one utterance; returns its id (the given one or a generated one). Never waits for
    * earlier audio: utterances are pipelined. Throws after end() or close().
@@ -64,6 +76,8 @@ export interface TtsSession {
 
 export interface TtsTransport {
   readonly name: 'websocket' | 'sagemaker-bidi' | 'sagemaker-response-stream';
+  /** The container formats it can deliver, when not all of them (the response stream: raw audio only). */
+  readonly formats?: readonly AudioFormat[];
   /** Open a session with these settings (sent as the first `config` message). */
   open(settings: VoiceSettings, signal?: AbortSignal): Promise<TtsSession>;
 }

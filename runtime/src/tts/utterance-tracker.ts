@@ -1,7 +1,7 @@
 // The utterance bookkeeping of a protocol-v1 session: which utterances await audio (in send order),
 // which utterance the next binary frame belongs to, and which cancelled ids to ignore. Reports the
 // server's audio messages to the session core with the client's own index.
-import type { AudioEndMessage, AudioStartMessage, ErrorMessage } from '@kokoro-speech/protocol';
+import type { AudioEndMessage, AudioStartMessage, ErrorMessage, WordsMessage } from '@kokoro-speech/protocol';
 import { checkUtteranceId, newUtteranceId } from './ids.ts';
 import type { SessionCore } from './session-core.ts';
 
@@ -60,6 +60,12 @@ export class UtteranceTracker {
   audioStart(message: AudioStartMessage): void {
     this.#current = this.pending.get(message.id) ?? null;
     if (this.#current) this.#core.audioStart(message.id, this.#current.index);
+  }
+
+  words(message: WordsMessage): void {
+    const utterance = this.pending.get(message.id);
+    if (!utterance) return; // cancelled, or not ours
+    this.#core.words({ id: message.id, index: utterance.index, words: message.words, estimated: message.estimated });
   }
 
   /** Returns whether an utterance was completed (progress on this stream). */

@@ -1,0 +1,248 @@
+// The OpenAI-compatible speech API, for running the container yourself: POST /v1/audio/speech
+// (streamed as it is synthesised), GET /v1/models, GET /v1/audio/voices; errors in OpenAI's shape
+// {"error":{"message","type","param","code"}}. SageMaker forwards only /invocations and the
+// bidirectional stream, so on an endpoint these routes are not reachable (container/README.md).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { MAX_SPEED, MIN_SPEED } from '@kokoro-speech/protocol';
+import { OggOpusWriter, OpusStreamEncoder } from '@kokoro-speech/protocol/audio';
+import { readBody } from '@kokoro-speech/protocol/server';
+import { audioHeaders } from '../audio/index.ts';
+import { asSpeechError, SpeechError } from '../speech/errors.ts';
+import type { SpeechService } from '../speech/speech-service.ts';
+import { UtteranceStream } from '../speech/utterance-stream.ts';
+
+/** Model names accepted: ours, and OpenAI's TTS models, so that existing clients work unchanged. */
+export const OPENAI_MODELS = ['kokoro', 'tts-1', 'tts-1-hd', 'gpt-4o-mini-tts'] as const;
+/** OpenAI's formats we make; mp3, aac and flac have no maintained, permissively licensed npm encoder. */
+export const OPENAI_FORMATS = ['wav', 'pcm', 'opus'] as const;
+const OPENAI_ALL_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'];
+/** OpenAI's input limit. */
+export const OPENAI_MAX_INPUT = 4096;
+
+export class OpenAIError extends Error {
+  readonly status: number;
+  readonly param: string | null;
+  readonly code: string | null;
+  readonly type: string;
+  constructor(
+    status: number,
+    message: string,
+    param: string | null,
+    code: string | null,
+    type = 'invalid_request_error',
+  ) {
+    super(message);
+    this.status = status;
+    this.param = param;
+    this.code = code;
+    this.type = type;
+  }
+}
+
+const requestSchema = z
+  .object({
+    model: z.string(),
+    input: z.string(),
+    voice: z.union([z.string(), z.object({ id: z.string() })]),
+    response_format: z.string().optional(),
+    speed: z.number().optional(),
+    /** gpt-4o-mini-tts steering; Kokoro has no such control: accepted and ignored. */
+    instructions: z.string().optional(),
+    stream_format: z.string().optional(),
+  })
+  .strict();
+
+function sendOpenAIError(res: ServerResponse, error: OpenAIError): void {
+  if (res.headersSent) return void res.destroy(error);
+  const body = JSON.stringify({
+    error: { message: error.message, type: error.type, param: error.param, code: error.code },
+  });
+  res.writeHead(error.status, { 'content-type': 'application/json' }).end(body);
+}
+
+/** A Kokoro voice id, or OpenAI's name of one ("nova" is af_nova when exactly one voice ends so). */
+function resolveVoice(service: SpeechService, voice: string): string {
+  if (service.engine.hasVoice(voice)) return voice;
+  const named = service.engine.voices.filter((id) => id.endsWith(`_${voice}`));
+  if (named.length === 1) return named[0]!;
+  throw new OpenAIError(
+    400,
+    `unknown voice ${JSON.stringify(voice)}; available: ${service.engine.voices.join(', ')} (see GET /v1/audio/voices)`,
+    'voice',
+    'invalid_value',
+  );
+}
+
+function parseRequest(service: SpeechService, body: Buffer) {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    throw new OpenAIError(400, `the body is not valid JSON: ${(error as Error).message}`, null, 'invalid_json');
+  }
+  const parsed = requestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const param = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.') || null;
+    throw new OpenAIError(400, `${param ?? 'body'}: ${issue.message}`, param, 'invalid_request');
+  }
+  const r = parsed.data;
+  if (!(OPENAI_MODELS as readonly string[]).includes(r.model)) {
+    throw new OpenAIError(
+      400,
+      `the model ${JSON.stringify(r.model)} does not exist here; use one of ${OPENAI_MODELS.join(', ')} (all of them are Kokoro-82M)`,
+      'model',
+      'model_not_found',
+    );
+  }
+  if (r.input.trim() === '') throw new OpenAIError(400, 'input is empty', 'input', 'invalid_value');
+  if (r.input.length > Math.min(OPENAI_MAX_INPUT, service.config.maxTextChars)) {
+    throw new OpenAIError(
+      400,
+      `input has ${r.input.length} characters; the maximum is ${Math.min(OPENAI_MAX_INPUT, service.config.maxTextChars)}`,
+      'input',
+      'string_above_max_length',
+    );
+  }
+  // OpenAI's default is mp3, which is not made here: the default is wav (README).
+  const format = r.response_format ?? 'wav';
+  if (!(OPENAI_FORMATS as readonly string[]).includes(format)) {
+    const known = OPENAI_ALL_FORMATS.includes(format) ? 'is not supported by this server' : 'is not a format';
+    throw new OpenAIError(
+      400,
+      `response_format ${JSON.stringify(format)} ${known}; supported: ${OPENAI_FORMATS.join(', ')}`,
+      'response_format',
+      'unsupported_value',
+    );
+  }
+  if (r.stream_format !== undefined && r.stream_format !== 'audio') {
+    throw new OpenAIError(
+      400,
+      `stream_format ${JSON.stringify(r.stream_format)} is not supported; the audio is always streamed as it is made (stream_format "audio")`,
+      'stream_format',
+      'unsupported_value',
+    );
+  }
+  const speed = r.speed ?? 1;
+  if (speed < MIN_SPEED || speed > MAX_SPEED) {
+    throw new OpenAIError(
+      400,
+      `speed ${speed} is out of range: Kokoro speaks at ${MIN_SPEED} to ${MAX_SPEED} (OpenAI allows 0.25 to 4.0)`,
+      'speed',
+      'invalid_value',
+    );
+  }
+  const voice = resolveVoice(service, typeof r.voice === 'string' ? r.voice : r.voice.id);
+  return { input: r.input, voice, speed, format: format as (typeof OPENAI_FORMATS)[number] };
+}
+
+/** POST /v1/audio/speech. */
+export async function handleOpenAISpeech(
+  req: IncomingMessage,
+  res: ServerResponse,
+  service: SpeechService,
+): Promise<void> {
+  const started = performance.now();
+  let stream: UtteranceStream | undefined;
+  let opus: { encoder: OpusStreamEncoder; ogg: OggOpusWriter; samples: number } | undefined;
+  try {
+    const limit = service.config.maxWsMessageBytes;
+    const body = await readBody(
+      req,
+      limit,
+      (n) => new OpenAIError(400, `request body is ${n} bytes; the limit is ${limit}`, null, 'request_too_large'),
+    );
+    const request = parseRequest(service, body);
+    try {
+      service.admit();
+    } catch (error) {
+      const e = asSpeechError(error);
+      throw new OpenAIError(503, e.message, null, 'overloaded', 'server_error');
+    }
+    const settings = service.applySettings(service.defaultSettings(), {
+      voice: request.voice,
+      speed: request.speed,
+      format: request.format === 'wav' ? 'wav' : 'pcm_s16le',
+      sample_rate: 24000,
+    });
+    if (request.format === 'opus') {
+      const encoder = new OpusStreamEncoder(24000);
+      opus = { encoder, ogg: new OggOpusWriter(24000, encoder.info.preSkip, encoder.info.frameSamples), samples: 0 };
+    }
+    const o = opus;
+    const s = new UtteranceStream(service, {
+      start: (u) => {
+        const headers =
+          request.format === 'opus'
+            ? { 'content-type': 'audio/ogg; codecs=opus' }
+            : request.format === 'pcm'
+              ? { ...audioHeaders(u.output), 'content-type': 'audio/pcm' }
+              : audioHeaders(u.output);
+        res.writeHead(200, { ...headers, 'cache-control': 'no-store' });
+      },
+      audio: (_u, bytes) => {
+        if (!o) return void res.write(bytes);
+        o.samples += bytes.length / 2;
+        for (const r of o.encoder.write(bytes)) o.ogg.add(r.packet);
+        const pages = o.ogg.drain();
+        if (pages.length > 0) res.write(pages);
+      },
+      end: () => {
+        if (o) {
+          for (const r of o.encoder.endSentence()) o.ogg.add(r.packet);
+          res.write(o.ogg.finish(o.samples));
+          o.encoder.close();
+        }
+        res.end();
+        s.close();
+        service.log.info(
+          { route: 'POST /v1/audio/speech', status: 200, ms: Math.round(performance.now() - started) },
+          'request done',
+        );
+      },
+      fail: (_u, error) => {
+        s.close();
+        o?.encoder.close();
+        sendOpenAIError(res, new OpenAIError(500, error.message, null, error.code, 'server_error'));
+      },
+    });
+    stream = s;
+    res.on('close', () => {
+      if (!res.writableFinished && s.pending > 0) {
+        s.close();
+        o?.encoder.close();
+      }
+    });
+    s.push(request.input, undefined, settings);
+  } catch (error) {
+    stream?.close();
+    opus?.encoder.close();
+    if (error instanceof OpenAIError) return sendOpenAIError(res, error);
+    const e = error instanceof SpeechError ? error : asSpeechError(error);
+    sendOpenAIError(
+      res,
+      new OpenAIError(e.status, e.message, null, e.code, e.status >= 500 ? 'server_error' : 'invalid_request_error'),
+    );
+  }
+}
+
+/** GET /v1/models: every name accepted, all of them Kokoro-82M. */
+export function handleOpenAIModels(res: ServerResponse, startedAt: number): void {
+  const created = Math.floor(startedAt / 1000);
+  const body = {
+    object: 'list',
+    data: OPENAI_MODELS.map((id) => ({ id, object: 'model', created, owned_by: 'kokoro-speech' })),
+  };
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/** GET /v1/audio/voices: what each voice is, the default, and any voice file refused at start-up. */
+export function handleVoiceList(res: ServerResponse, service: SpeechService): void {
+  const { engine } = service;
+  const voices = engine.voiceInfo ?? engine.voices.map((id) => ({ id, language: 'en-us', source: 'model-dir' }));
+  const body = { voices, default: service.config.defaultVoice, refused: engine.refusedVoices ?? [] };
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+export { sendOpenAIError };
