@@ -29,6 +29,7 @@ export async function startAgentFromConfig(config: AgentConfig, logger?: Logger)
     logger: log,
     ...(config.tools ? { tools: config.tools } : {}),
     sessions: { ...sessions, ...(store ? { storage: openSessionStore(store) } : {}) },
+    ...(config.allowedOrigins ? { allowedOrigins: config.allowedOrigins } : {}),
   });
 }
 

@@ -133,3 +133,17 @@ describe('loadConfig: tools and sessions', () => {
     expect(() => loadConfig({ KOKORO_URL: 'ws://k', ...env })).toThrow(message);
   });
 });
+
+describe('loadConfig: browser origins', () => {
+  test('ALLOWED_ORIGINS: none by default, a list of origins, or * for any; a bad entry is named', () => {
+    expect(loadConfig({ KOKORO_URL: 'ws://k' }).allowedOrigins).toBeUndefined();
+    expect(
+      loadConfig({ KOKORO_URL: 'ws://k', ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:5173' })
+        .allowedOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ KOKORO_URL: 'ws://k', ALLOWED_ORIGINS: '*' }).allowedOrigins).toBe('*');
+    expect(() =>
+      loadConfig({ KOKORO_URL: 'ws://k', ALLOWED_ORIGINS: 'https://ok.example, app.example.com/x' }),
+    ).toThrow(/ALLOWED_ORIGINS: "app\.example\.com\/x" is not an origin/);
+  });
+});

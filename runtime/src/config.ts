@@ -8,6 +8,7 @@ import { DEFAULT_LIMITS, DEFAULT_VOICE, type AgentLimits } from './server/app.ts
 import type { VoiceDefaults } from './pipeline/turn.ts';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './tools/builtin.ts';
 import { parseSessionStore, type SessionStoreConfig } from './conversation/storage.ts';
+import { normalizeOrigin, type OriginAllowList } from './server/origins.ts';
 
 /** Tool settings from the environment (absent when none is set: the server's defaults apply). */
 export interface ToolConfig {
@@ -43,6 +44,8 @@ export interface AgentConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   tools?: ToolConfig | undefined;
   sessions?: SessionConfig | undefined;
+  /** Browser origins allowed to use the agent (ALLOWED_ORIGINS); absent: none. */
+  allowedOrigins?: OriginAllowList | undefined;
 }
 
 export class ConfigError extends Error {
@@ -113,6 +116,8 @@ const envSchema = z.object({
   MAX_SESSIONS: int(1, 100_000),
   SESSION_WINDOW_MESSAGES: int(2, 10_000),
   SESSION_STORE: str(),
+  // Callers
+  ALLOWED_ORIGINS: str(),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -126,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
   const tts = ttsConfig(e, problems);
   const llm = llmConfig(e, problems);
   const sessions = sessionConfig(e, problems);
+  const allowedOrigins = originsConfig(e, problems);
   if (problems.length > 0 || !tts || !llm) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return {
     host: e.HOST ?? '0.0.0.0',
@@ -147,7 +153,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     logLevel: e.LOG_LEVEL ?? 'info',
     tools: toolConfig(e),
     sessions,
+    ...(allowedOrigins ? { allowedOrigins } : {}),
   };
+}
+
+/** ALLOWED_ORIGINS: comma-separated origins, or `*` for any. */
+function originsConfig(e: Env, problems: string[]): OriginAllowList | undefined {
+  const entries = (e.ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+  if (entries.length === 0) return undefined;
+  if (entries.length === 1 && entries[0] === '*') return '*';
+  const origins: string[] = [];
+  for (const entry of entries) {
+    try {
+      origins.push(normalizeOrigin(entry));
+    } catch (error) {
+      problems.push(`ALLOWED_ORIGINS: ${(error as Error).message}`);
+    }
+  }
+  return origins;
 }
 
 /** Only what is set: absent keys leave the server's defaults. */

@@ -106,7 +106,13 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         target: { kind: 'local', description: 'local, through the SageMaker bidirectional stream' },
       };
     }
-    const web = await startWebServer({ upstream, info, host: options.host, port: options.port });
+    const web = await startWebServer({
+      upstream,
+      info,
+      host: options.host,
+      port: options.port,
+      allowedHosts: options.allowedHosts,
+    });
     closers.push(() => web.close());
     if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
       log(

@@ -30,6 +30,7 @@ import { SseWriter } from './sse.ts';
 import { TurnRunner } from './turn-runner.ts';
 import { VoiceCatalog } from './voices.ts';
 import { WsSession } from './ws-session.ts';
+import { OriginPolicy, type OriginAllowList } from './origins.ts';
 
 export interface AgentLimits {
   /** Turns running at once (SSE and WebSocket together); more get 503 `busy`. Default 16. */
@@ -67,6 +68,9 @@ export interface AgentServerOptions {
   port?: number;
   /** Default: a silent logger. */
   logger?: Logger;
+  /** Browser origins whose pages may use the agent (`ALLOWED_ORIGINS`), or '*' for any; requests
+   *  without an Origin header (AgentCore, the CLI) are always served. Default: none. */
+  allowedOrigins?: OriginAllowList;
 }
 
 export interface AgentServer {
@@ -135,6 +139,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       }),
   );
   const voices = new VoiceCatalog(options.tts, defaults.voice);
+  const origins = new OriginPolicy(options.allowedOrigins);
   const listVoices = () => voices.list();
 
   /** The conversation of a session id; a full registry is a 503 busy. */
@@ -174,7 +179,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   }
 
   async function invocations(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = parseInvocation(await readRequestBody(req, limits.maxRequestBytes));
+    const body = parseInvocation(await readRequestBody(req, res, limits.maxRequestBytes));
     if (body.kind === 'voices') {
       const list = await listVoices().catch((error: unknown) => {
         throw new RequestError(503, 'tts_unavailable', `cannot read the voice list: ${(error as Error).message}`);
@@ -231,6 +236,10 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
         const body = JSON.stringify(turns.health.body());
         res.writeHead(200, { 'content-type': 'application/json' }).end(body);
       } else if (path === '/invocations') {
+        if (req.method === 'OPTIONS') return origins.preflight(req, res, 'POST');
+        const refused = origins.refusal(req);
+        if (refused) throw new RequestError(403, 'forbidden', refused);
+        for (const [name, value] of Object.entries(origins.corsHeaders(req))) res.setHeader(name, value);
         if (req.method !== 'POST') throw new RequestError(405, 'method_not_allowed', 'use POST /invocations');
         await invocations(req, res);
       } else if (path === '/ws') {
@@ -253,6 +262,13 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   server.on('upgrade', (req, socket, head) => {
     if ((req.url ?? '').split('?')[0] !== '/ws') {
       socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
+    const refused = origins.refusal(req);
+    if (refused) {
+      socket.end(
+        `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(refused)}\r\nconnection: close\r\n\r\n${refused}`,
+      );
       return;
     }
     let header: string | undefined;
