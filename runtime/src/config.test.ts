@@ -147,3 +147,14 @@ describe('loadConfig: browser origins', () => {
     ).toThrow(/ALLOWED_ORIGINS: "app\.example\.com\/x" is not an origin/);
   });
 });
+
+describe('loadConfig: LLM timeouts', () => {
+  test('LLM_FIRST_TOKEN_SECONDS and LLM_IDLE_SECONDS: absent by default (20 s and 15 s apply), in ms when set', () => {
+    expect(loadConfig({ KOKORO_URL: 'ws://k' }).llmTimeouts).toBeUndefined();
+    expect(
+      loadConfig({ KOKORO_URL: 'ws://k', LLM_FIRST_TOKEN_SECONDS: '30', LLM_IDLE_SECONDS: '7.5' }).llmTimeouts,
+    ).toEqual({ firstTokenMs: 30_000, idleMs: 7500 });
+    expect(loadConfig({ KOKORO_URL: 'ws://k', LLM_IDLE_SECONDS: '5' }).llmTimeouts).toEqual({ idleMs: 5000 });
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', LLM_IDLE_SECONDS: '0' })).toThrow(/LLM_IDLE_SECONDS: /);
+  });
+});

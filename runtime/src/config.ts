@@ -44,6 +44,8 @@ export interface AgentConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   tools?: ToolConfig | undefined;
   sessions?: SessionConfig | undefined;
+  /** The LLM's first-token and idle timeouts (absent when none is set: the defaults apply). */
+  llmTimeouts?: { firstTokenMs?: number; idleMs?: number } | undefined;
   /** Browser origins allowed to use the agent (ALLOWED_ORIGINS); absent: none. */
   allowedOrigins?: OriginAllowList | undefined;
 }
@@ -80,6 +82,8 @@ const envSchema = z.object({
   ECHO_FIRST_TOKEN_MS: num(0, 600_000),
   ECHO_TOKENS_PER_SECOND: num(0.1, 100_000),
   LLM_MAX_TOKENS: int(1, 200_000),
+  LLM_FIRST_TOKEN_SECONDS: num(0.1, 600),
+  LLM_IDLE_SECONDS: num(0.1, 600),
   SYSTEM_PROMPT: z.string().optional(),
   // Voice and limits
   KOKORO_VOICE: z.preprocess(empty, z.string().max(64).optional()),
@@ -154,8 +158,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     tools: toolConfig(e),
     sessions,
     ...(allowedOrigins ? { allowedOrigins } : {}),
+    ...optional(
+      'llmTimeouts',
+      defined({
+        firstTokenMs: seconds(e.LLM_FIRST_TOKEN_SECONDS),
+        idleMs: seconds(e.LLM_IDLE_SECONDS),
+      }),
+    ),
   };
 }
+
+const seconds = (s: number | undefined) => (s === undefined ? undefined : Math.round(s * 1000));
+const optional = <K extends string, V>(key: K, value: V | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 
 /** ALLOWED_ORIGINS: comma-separated origins, or `*` for any. */
 function originsConfig(e: Env, problems: string[]): OriginAllowList | undefined {

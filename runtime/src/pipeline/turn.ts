@@ -45,7 +45,7 @@ export function oneShotAnswer(context: TurnContext, prompt: string): AnswerSourc
       ...(context.systemPrompt ? { systemPrompt: context.systemPrompt } : {}),
       ...(context.tools ? { tools: context.tools } : {}),
     });
-    yield* agentAnswer(agent, prompt, signal, context.llm.name);
+    yield* agentAnswer(agent, prompt, signal, context.llm.name, undefined, context.llmTimeouts);
   };
 }
 

@@ -5,6 +5,7 @@ import type { TtsTransport } from '../tts/types.ts';
 import type { MetricsEvent, TurnEvent, TurnRequest } from '@kokoro-speech/protocol';
 import type { TurnPolicy } from './policies.ts';
 import type { ToolBox } from '../tools/toolbox.ts';
+import type { LlmTimeouts } from '../llm/model-watch.ts';
 
 /**
  * What a turn reads its answer from (a Strands agent loop, src/conversation/answer.ts): the
@@ -40,6 +41,8 @@ export interface TurnContext {
   systemPrompt?: string;
   /** Tools of the agent loop, their limits and the spoken filler; default: none. */
   tools?: ToolBox;
+  /** The LLM's first-token and idle timeouts (llm/model-watch.ts); default 20 s and 15 s. */
+  llmTimeouts?: LlmTimeouts;
 }
 
 export interface TurnOptions {

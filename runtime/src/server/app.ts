@@ -12,6 +12,7 @@ import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
 import type { PipelineEvent, VoiceDefaults } from '../pipeline/turn.ts';
 import { ToolBox, type ToolOptions } from '../tools/toolbox.ts';
+import { DEFAULT_LLM_TIMEOUTS, type LlmTimeouts } from '../llm/model-watch.ts';
 import {
   Conversation,
   ConversationRegistry,
@@ -62,6 +63,9 @@ export interface AgentServerOptions {
   defaults?: Partial<VoiceDefaults>;
   systemPrompt?: string;
   limits?: Partial<AgentLimits>;
+  /** The LLM's first-token and idle timeouts, every provider (LLM_FIRST_TOKEN_SECONDS,
+   *  LLM_IDLE_SECONDS); default 20 s and 15 s. */
+  llmTimeouts?: Partial<LlmTimeouts>;
   /** Default 127.0.0.1 (the container entry point passes 0.0.0.0). */
   host?: string;
   /** Default 0: any free port. */
@@ -115,11 +119,13 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     new ResilientStorage(sessionOptions.storage, {
       warn: (message, error) => log.warn({ err: error }, message),
     });
+  const llmTimeouts = { ...DEFAULT_LLM_TIMEOUTS, ...options.llmTimeouts };
   const context = {
     llm: options.llm,
     tts: options.tts,
     defaults,
     tools,
+    llmTimeouts,
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
   };
   const turns = new TurnRunner(context, limits, log);
@@ -134,6 +140,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
           ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
         },
         provider: options.llm.name,
+        llmTimeouts,
         log,
         ...(persist && store ? { storage: store } : {}),
       }),
