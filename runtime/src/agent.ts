@@ -37,6 +37,7 @@ export async function startAgentFromConfig(config: AgentConfig, logger?: Logger)
     sessions: { ...sessions, ...(store ? { storage: openSessionStore(store) } : {}) },
     ...(config.allowedOrigins ? { allowedOrigins: config.allowedOrigins } : {}),
     ...(config.llmTimeouts ? { llmTimeouts: config.llmTimeouts } : {}),
+    ...(config.flow ? { flow: config.flow } : {}),
   });
 }
 

@@ -158,3 +158,13 @@ describe('loadConfig: LLM timeouts', () => {
     expect(() => loadConfig({ KOKORO_URL: 'ws://k', LLM_IDLE_SECONDS: '0' })).toThrow(/LLM_IDLE_SECONDS: /);
   });
 });
+
+describe('loadConfig: slow callers', () => {
+  test('CALLER_BUFFER_BYTES and CALLER_STALL_SECONDS: absent by default (64 KiB and 30 s apply)', () => {
+    expect(loadConfig({ KOKORO_URL: 'ws://k' }).flow).toBeUndefined();
+    expect(
+      loadConfig({ KOKORO_URL: 'ws://k', CALLER_BUFFER_BYTES: '262144', CALLER_STALL_SECONDS: '12' }).flow,
+    ).toEqual({ bufferBytes: 262_144, stallMs: 12_000 });
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', CALLER_BUFFER_BYTES: '10' })).toThrow(/CALLER_BUFFER_BYTES: /);
+  });
+});

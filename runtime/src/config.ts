@@ -44,6 +44,8 @@ export interface AgentConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   tools?: ToolConfig | undefined;
   sessions?: SessionConfig | undefined;
+  /** Slow callers: the buffer mark and the stall bound (absent when none is set: the defaults apply). */
+  flow?: { bufferBytes?: number; stallMs?: number } | undefined;
   /** The LLM's first-token and idle timeouts (absent when none is set: the defaults apply). */
   llmTimeouts?: { firstTokenMs?: number; idleMs?: number } | undefined;
   /** Browser origins allowed to use the agent (ALLOWED_ORIGINS); absent: none. */
@@ -122,6 +124,8 @@ const envSchema = z.object({
   SESSION_STORE: str(),
   // Callers
   ALLOWED_ORIGINS: str(),
+  CALLER_BUFFER_BYTES: int(4096, 64 * 1024 * 1024),
+  CALLER_STALL_SECONDS: num(0.5, 3600),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -158,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     tools: toolConfig(e),
     sessions,
     ...(allowedOrigins ? { allowedOrigins } : {}),
+    ...optional('flow', defined({ bufferBytes: e.CALLER_BUFFER_BYTES, stallMs: seconds(e.CALLER_STALL_SECONDS) })),
     ...optional(
       'llmTimeouts',
       defined({

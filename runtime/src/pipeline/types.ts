@@ -45,10 +45,24 @@ export interface TurnContext {
   llmTimeouts?: LlmTimeouts;
 }
 
+/**
+ * How far behind the caller is, for a turn to slow its own upstream rather than buffer for it
+ * (the server's connection to the caller: src/server/caller-flow.ts).
+ */
+export interface CallerFlow {
+  /** What was emitted is mostly still waiting to be written to the caller. */
+  readonly behind: boolean;
+  /** Resolves once the caller has taken enough of it, or is gone. */
+  caughtUp(): Promise<void>;
+}
+
 export interface TurnOptions {
   request: TurnRequest;
   /** Called synchronously for each event, in order. */
   emit(event: PipelineEvent): void;
+  /** The caller's side of `emit`: while it is behind, the turn stops pulling audio from the TTS
+   *  session (and pauses it). Default: a caller that keeps up. */
+  flow?: CallerFlow;
   /** Aborting cancels the turn (caller gone, barge-in). */
   signal?: AbortSignal;
   /** Default: the request's mode ('stream' unless 'batch'). */

@@ -32,6 +32,7 @@ import { TurnRunner } from './turn-runner.ts';
 import { VoiceCatalog } from './voices.ts';
 import { WsSession } from './ws-session.ts';
 import { OriginPolicy, type OriginAllowList } from './origins.ts';
+import { CallerOutput, DEFAULT_FLOW_LIMITS, type FlowLimits } from './caller-flow.ts';
 
 export interface AgentLimits {
   /** Turns running at once (SSE and WebSocket together); more get 503 `busy`. Default 16. */
@@ -72,6 +73,10 @@ export interface AgentServerOptions {
   port?: number;
   /** Default: a silent logger. */
   logger?: Logger;
+  /** Slow callers (CALLER_BUFFER_BYTES, CALLER_STALL_SECONDS): how much may wait for a caller
+   *  before its turn slows down, and how long a caller may take nothing before it is dropped.
+   *  Default 512 KiB and 10 s. */
+  flow?: Partial<FlowLimits>;
   /** Browser origins whose pages may use the agent (`ALLOWED_ORIGINS`), or '*' for any; requests
    *  without an Origin header (AgentCore, the CLI) are always served. Default: none. */
   allowedOrigins?: OriginAllowList;
@@ -147,6 +152,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   );
   const voices = new VoiceCatalog(options.tts, defaults.voice);
   const origins = new OriginPolicy(options.allowedOrigins);
+  const flowLimits: FlowLimits = { ...DEFAULT_FLOW_LIMITS, ...options.flow };
   const listVoices = () => voices.list();
 
   /** The conversation of a session id; a full registry is a 503 busy. */
@@ -166,11 +172,12 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     emit: (event: PipelineEvent) => void,
     signal: AbortSignal,
     via: 'sse' | 'ws',
+    flow: CallerOutput,
     onRecord?: (record: TurnRecord) => void,
     persist = true,
   ): Promise<void> {
     if (sessionId === undefined) {
-      await turns.run(request, emit, signal, via);
+      await turns.run(request, emit, signal, via, {}, flow);
       return;
     }
     turns.validate(request); // an invalid request must not barge in on the session's running turn
@@ -180,7 +187,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
         ...(request.previous_played_ms === undefined ? {} : { previousPlayedMs: request.previous_played_ms }),
       },
       signal,
-      (answer, turnSignal) => turns.run(request, emit, turnSignal, via, { sessionId, answer }),
+      (answer, turnSignal) => turns.run(request, emit, turnSignal, via, { sessionId, answer }, flow),
       onRecord,
     );
   }
@@ -210,6 +217,15 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     turns.admit(); // answer 503 before the event stream starts
     if (sessionId !== undefined) conversationOf(sessionId); // likewise when no session can be made
     const sse = new SseWriter(res);
+    const flow = new CallerOutput(
+      { buffered: () => res.writableLength, gone: () => res.destroyed, drop: () => res.destroy() },
+      flowLimits,
+      (reason) => {
+        log.warn({ reason }, 'caller dropped');
+        gone.abort(new Error(reason));
+      },
+    );
+    res.on('close', () => flow.closed());
     try {
       await runTurnOf(
         request,
@@ -220,10 +236,11 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
             event.type === 'audio'
               ? { id: event.id, seq: event.seq, data: Buffer.from(event.data).toString('base64') }
               : data;
-          sse.event(type, JSON.stringify(payload));
+          if (!sse.closed) sse.event(type, JSON.stringify(payload), flow.written());
         },
         gone.signal,
         'sse',
+        flow,
       );
     } catch (error) {
       log.error({ err: error }, 'turn failed');
@@ -294,14 +311,16 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       const connection = header ?? newSessionId('ws-connection');
       new WsSession(
         ws,
-        (request, emit, signal, onRecord) => {
+        (request, emit, signal, onRecord, flow) => {
           const named = request.session_id ?? header;
-          return runTurnOf(request, named ?? connection, emit, signal, 'ws', onRecord, named !== undefined);
+          return runTurnOf(request, named ?? connection, emit, signal, 'ws', flow, onRecord, named !== undefined);
         },
         () => {
           if (header === undefined) sessions.delete(connection);
         },
         listVoices,
+        flowLimits,
+        (reason) => log.warn({ reason }, 'caller dropped'),
       );
     });
   });

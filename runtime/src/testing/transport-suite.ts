@@ -203,6 +203,36 @@ export function transportSuite(
       session.close();
     });
 
+    test('paused, it reads nothing more (what was in flight aside); resumed, every utterance arrives once', async () => {
+      const session = await target.transport.open(SETTINGS);
+      const texts = SENTENCES.slice(0, 10);
+      const ids = texts.map((text, i) => session.speak(text, `f${i}`));
+      let seen = 0;
+      let ended = 0;
+      const collecting = collect(session, (event) => {
+        seen++;
+        if (event.type === 'audio_end') ended++;
+        if (seen === 1) session.pause!();
+      });
+      const settle = async () => {
+        for (let last = -1; last !== seen;) {
+          last = seen;
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
+      };
+      await settle();
+      const whilePaused = seen;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(seen).toBe(whilePaused); // nothing is read while paused
+      expect(ended).toBeLessThan(texts.length); // and it was paused before the answer was read
+      session.resume!();
+      await session.end();
+      const collected = await collecting;
+      expect(seen).toBeGreaterThan(whilePaused);
+      checkComplete(collected, texts, ids);
+      session.close();
+    });
+
     test('a second failure is reported as a TtsTransportError', async () => {
       const session = await target.viaProxy.open(SETTINGS);
       SENTENCES.slice(0, 6).forEach((text) => session.speak(text));

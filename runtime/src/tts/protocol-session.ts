@@ -2,6 +2,12 @@
 // pipelined speak, cancel with no stale audio, end/done, and one reconnect that re-sends the
 // utterances whose audio was not complete (announced by a `reconnected` event; the session core
 // splices their audio so that the caller gets every byte once). Lifecycle and delivery: session-core.ts.
+//
+// Text goes to the server at once, within a window: at most TEXT_AHEAD_CHARS characters whose
+// audio has not arrived (one utterance at least). Synthesis runs far ahead of playback, so the
+// window never holds back a reader that keeps up; for one that does not (a paused session), it
+// bounds what the server synthesises and buffers towards us (the container drops a client with
+// 16 MiB unread: MAX_WS_BUFFERED_BYTES) and what a reconnect re-sends.
 import { serverMessageSchema, voiceSettingsSchema } from '@kokoro-speech/protocol';
 import type { ClientMessage, ReadyMessage, ServerMessage } from '@kokoro-speech/protocol';
 import type { Channel, ChannelOpener } from './channel.ts';
@@ -11,6 +17,10 @@ import type { TtsEvent, TtsSession, VoiceInfo, VoiceSettings } from './types.ts'
 import { UtteranceTracker } from './utterance-tracker.ts';
 
 type Ready = { sample_rate: number; format: string; voices: string[]; voice_info?: VoiceInfo[] };
+type Pending = { id: string; text: string };
+
+/** Characters of text sent whose audio has not arrived, at most (about a minute of speech). */
+export const TEXT_AHEAD_CHARS = 1000;
 
 export class ProtocolSession implements TtsSession {
   ready!: Promise<Ready>;
@@ -25,6 +35,10 @@ export class ProtocolSession implements TtsSession {
   #awaitingReady: PromiseWithResolvers<ReadyMessage> | null = null;
   #reconnecting = false;
   #canReconnect = true;
+  /** Utterances given to speak() and not yet sent (the window was full), in order. */
+  #unsent: Pending[] = [];
+  /** `end` went out on the current stream. */
+  #endSent = false;
   /** Set when the stream broke while nothing was in flight. */
   #idle: TtsTransportError | null = null;
 
@@ -58,20 +72,62 @@ export class ProtocolSession implements TtsSession {
   speak(text: string, id?: string): string {
     this.#core.checkSpeak();
     const { id: utteranceId } = this.#utterances.add(text, id);
+    this.#unsent.push({ id: utteranceId, text });
+    this.#sendAhead();
+    return utteranceId;
+  }
+
+  pause(): void {
+    if (this.#core.pause()) this.#channel?.pause?.();
+  }
+
+  resume(): void {
+    if (this.#core.resume()) this.#channel?.resume?.();
+  }
+
+  /** Sends the text the window allows, then `end` once everything is sent after end(). */
+  #sendAhead(): void {
+    if (this.#core.stopped || this.#reconnecting || (this.#unsent.length === 0 && this.#endSent)) return;
     if (this.#idle) {
+      if (this.#unsent.length === 0) return;
       const cause = this.#idle;
       this.#idle = null;
-      void this.#reconnect(cause, false); // sends the pending utterance once connected
-    } else if (!this.#reconnecting) {
-      this.#send({ type: 'text', text, id: utteranceId });
+      void this.#reconnect(cause, false); // sends once connected
+      return;
     }
-    return utteranceId;
+    let ahead = this.#charsInFlight();
+    while (this.#unsent.length > 0) {
+      const next = this.#unsent[0]!;
+      if (ahead > 0 && ahead + next.text.length > TEXT_AHEAD_CHARS) break;
+      this.#unsent.shift();
+      ahead += next.text.length;
+      this.#send({ type: 'text', text: next.text, id: next.id });
+    }
+    if (this.#core.state === 'ending' && this.#unsent.length === 0 && !this.#endSent) {
+      this.#endSent = true;
+      this.#send({ type: 'end' });
+    }
+  }
+
+  /** Characters sent on this stream whose audio has not arrived. */
+  #charsInFlight(): number {
+    let chars = 0;
+    for (const u of this.#utterances.pending.values()) chars += u.text.length;
+    for (const u of this.#unsent) chars -= u.text.length;
+    return chars;
+  }
+
+  /** Utterances sent whose audio is not complete, in order. */
+  #sentPending(): string[] {
+    const unsent = new Set(this.#unsent.map((u) => u.id));
+    return [...this.#utterances.pending.keys()].filter((id) => !unsent.has(id));
   }
 
   cancel(): Promise<string[]> {
     const refused = this.#core.cancelRefusal();
     if (refused) return refused;
     const ids = this.#utterances.dropAll();
+    this.#unsent = [];
     const { state } = this.#core;
     if (state === 'closed' || state === 'done' || this.#reconnecting || this.#idle) return Promise.resolve(ids);
     const done = Promise.withResolvers<string[]>();
@@ -83,11 +139,11 @@ export class ProtocolSession implements TtsSession {
 
   end(): Promise<void> {
     return this.#core.end(() => {
-      if (this.#idle) {
+      if (this.#idle && this.#unsent.length === 0) {
         // The stream is gone and nothing was in flight: all audio has been delivered.
         this.#handle({ type: 'done' });
-      } else if (!this.#reconnecting) {
-        this.#send({ type: 'end' });
+      } else {
+        this.#sendAhead();
       }
     });
   }
@@ -156,6 +212,8 @@ export class ProtocolSession implements TtsSession {
     }
     // Word timings, from servers that offer them (an older server would refuse the field).
     if (message.word_timings !== undefined) channel.send({ type: 'config', words: true });
+    // A stream opened while the reader is behind starts paused (its ready has been read).
+    if (this.#core.paused) channel.pause?.();
     return message;
   }
 
@@ -187,7 +245,7 @@ export class ProtocolSession implements TtsSession {
       case 'audio_end':
         // Progress on this stream: a later break may reconnect again.
         if (this.#utterances.audioEnd(message)) this.#canReconnect = true;
-        return;
+        return this.#sendAhead();
       case 'cancelled': {
         const cancel = this.#cancels.shift();
         if (!cancel) return;
@@ -196,7 +254,8 @@ export class ProtocolSession implements TtsSession {
         return;
       }
       case 'error':
-        return this.#utterances.error(message);
+        this.#utterances.error(message);
+        return this.#sendAhead();
       case 'done':
         if (this.#core.finish()) this.#dropChannel();
         return;
@@ -211,7 +270,7 @@ export class ProtocolSession implements TtsSession {
       this.#awaitingReady = null;
       return;
     }
-    if (this.#utterances.pending.size === 0 && this.#core.state === 'open' && this.#cancels.length === 0) {
+    if (this.#sentPending().length === 0 && this.#core.state === 'open' && this.#cancels.length === 0) {
       // Nothing in flight (an idle timeout, say): reconnect lazily on the next speak().
       this.#idle = error;
       return;
@@ -223,7 +282,7 @@ export class ProtocolSession implements TtsSession {
 
   async #reconnect(error: TtsTransportError, announce: boolean): Promise<void> {
     this.#reconnecting = true;
-    const resent = [...this.#utterances.pending.keys()];
+    const resent = this.#sentPending();
     try {
       await this.#connect();
     } catch (reason) {
@@ -240,9 +299,12 @@ export class ProtocolSession implements TtsSession {
     // The old server session is gone with everything it had queued: cancels are complete.
     for (const { ids, done } of this.#cancels.splice(0)) done.resolve(ids);
     this.#utterances.newStream();
-    for (const utterance of this.#utterances.pending.values())
-      this.#send({ type: 'text', text: utterance.text, id: utterance.id });
-    if (this.#core.state === 'ending') this.#send({ type: 'end' });
+    for (const id of resent) {
+      const utterance = this.#utterances.pending.get(id);
+      if (utterance) this.#send({ type: 'text', text: utterance.text, id });
+    }
+    this.#endSent = false;
+    this.#sendAhead(); // the rest within the window, then `end` after end()
   }
 
   #fail(error: TtsTransportError): void {

@@ -4,7 +4,8 @@
 // samples and duration are counted here from the bytes, and synthesis_ms is the call's wall time.
 // A call that breaks is retried once from the start (`reconnected` names it; the session core
 // splices its audio so that the caller gets every byte once); a second failure ends the session
-// with a TtsTransportError. Lifecycle and delivery: session-core.ts.
+// with a TtsTransportError. Lifecycle and delivery: session-core.ts. Paused (flow control), it
+// starts no call and reads none (HTTP/2's window then stops each call's sender).
 import type { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { checkUtteranceId, newUtteranceId } from './ids.ts';
 import { invokeUtterance, UtteranceRefused } from './response-stream-call.ts';
@@ -98,7 +99,16 @@ export class ResponseStreamSession implements TtsSession {
     for (const u of this.#order.splice(0)) u.abort.abort();
   }
 
+  pause(): void {
+    this.#core.pause();
+  }
+
+  resume(): void {
+    if (this.#core.resume()) this.#pump();
+  }
+
   #pump(): void {
+    if (this.#core.paused) return;
     const limit = this.#options.maxConcurrentCalls ?? 3;
     for (const u of this.#order) {
       if (this.#running >= limit) return;
@@ -123,6 +133,7 @@ export class ResponseStreamSession implements TtsSession {
         if (u.abort.signal.aborted) return;
         if (this.#order[0] === u) this.#emitAudio(u, chunk);
         else u.buffered.push(chunk);
+        if (this.#core.paused) await this.#core.whenResumed();
       }
       u.state = 'done';
       u.endedAt = performance.now();
