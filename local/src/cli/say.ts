@@ -7,14 +7,20 @@ import { turnRequestSchema } from '@kokoro-speech/protocol';
 import { formatTimeline, TurnRecorder } from '../caller/timeline.ts';
 import { streamTurn, type Transport } from '../caller/turn-client.ts';
 import { encodeWav } from '../caller/wav.ts';
+import { requireAwsCredentials } from '../stack/preflight.ts';
+import { StartupError } from '../stack/startup-error.ts';
+import { connectionHint, describeRequestIssues, isParseArgsError, outputPath, UsageError } from './say-messages.ts';
 
 const USAGE = `usage: npm run say -- "prompt" [options]
-  --out FILE            WAV file to write (default answer.wav)
+  --out FILE            WAV file to write (default answer.wav, in the folder you run this from)
   --transport sse|ws    how to reach the agent (default sse)
   --target URL|ARN      a local server (default http://127.0.0.1:3000, or KOKORO_TARGET)
                         or a deployed AgentCore runtime ARN (AWS credentials from the usual chain)
   --qualifier NAME      AgentCore endpoint for ARN targets, e.g. live (or KOKORO_AGENT_QUALIFIER)
   --voice ID --speed X --sample-rate 24000|16000|8000 --mode stream|batch`;
+
+/** The agent this run talks to, for messages. */
+let targetShown = process.env['KOKORO_TARGET'] ?? 'http://127.0.0.1:3000';
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -35,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
+  targetShown = values.target;
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -52,7 +59,19 @@ async function main(argv: string[]): Promise<number> {
     ...(values.mode === undefined ? {} : { mode: values.mode }),
   });
   if (!parsed.success)
-    throw new UsageError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    throw new UsageError(
+      describeRequestIssues(parsed.error.issues, {
+        sample_rate: values['sample-rate'],
+        speed: values.speed,
+        voice: values.voice,
+        mode: values.mode,
+      }),
+    );
+  if (isRuntimeArn(values.target))
+    await requireAwsCredentials(
+      `--target ${values.target}`,
+      'Without AWS: --target http://127.0.0.1:3000 talks to a running npm start.',
+    );
 
   const target = isRuntimeArn(values.target)
     ? new AgentCoreTarget({
@@ -77,17 +96,20 @@ async function main(argv: string[]): Promise<number> {
 
   console.log(formatTimeline(recorder));
   if (recorder.sampleRate === null) throw new Error('the agent sent no start event');
+  if (recorder.errors.length > 0 || !recorder.done) {
+    const why = recorder.errors.map((e) => `${e.code}: ${e.message}`).join('; ') || 'it ended without done';
+    console.error(`say: the turn failed (${why}); no WAV written`);
+    return 1;
+  }
   const wav = encodeWav(recorder.sampleRate, recorder.audio);
-  await writeFile(values.out, wav);
+  const out = outputPath(values.out);
+  await writeFile(out, wav);
   const samples = recorder.audioBytes / 2;
   console.log(
-    `wrote ${values.out}: ${samples} samples, ${Math.round((samples / recorder.sampleRate) * 1000)} ms at ${recorder.sampleRate} Hz`,
+    `wrote ${out}: ${samples} samples, ${Math.round((samples / recorder.sampleRate) * 1000)} ms at ${recorder.sampleRate} Hz`,
   );
-  if (recorder.errors.length > 0 || !recorder.done) return 1;
   return 0;
 }
-
-class UsageError extends Error {}
 
 function parseUrl(value: string): URL {
   try {
@@ -102,8 +124,9 @@ function parseUrl(value: string): URL {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    console.error(`say: ${err instanceof Error ? err.message : String(err)}`);
-    if (err instanceof UsageError) console.error(USAGE);
-    process.exit(err instanceof UsageError ? 2 : 1);
+    const usage = err instanceof UsageError || isParseArgsError(err);
+    console.error(`say: ${connectionHint(err, targetShown) ?? (err instanceof Error ? err.message : String(err))}`);
+    if (usage) console.error(USAGE);
+    process.exit(usage || err instanceof StartupError ? 2 : 1);
   },
 );

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import net from 'node:net';
 import { OpenAIProvider } from './openai.ts';
 import { LlmError } from './errors.ts';
 import { runProviderSuite } from '../testing/llm-provider-suite.ts';
@@ -69,6 +70,27 @@ describe('OpenAIProvider', () => {
     ).rejects.toMatchObject({
       name: 'LlmError',
       message: expect.stringMatching(/^openai LLM failed: Connection error/),
+    });
+    // It names what it tried, and why that failed: port 1 is one fetch refuses to use...
+    await expect(
+      (async () => {
+        for await (const _ of gone.stream('x'));
+      })(),
+    ).rejects.toMatchObject({
+      message: expect.stringContaining('(POST http://127.0.0.1:1/v1/chat/completions: bad port)'),
+    });
+    // ...and a closed port refuses the connection.
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const refused = new OpenAIProvider({ baseURL: `http://127.0.0.1:${port}/v1/`, model: 'm' });
+    await expect(
+      (async () => {
+        for await (const _ of refused.stream('x'));
+      })(),
+    ).rejects.toMatchObject({
+      message: expect.stringContaining(`(POST http://127.0.0.1:${port}/v1/chat/completions: ECONNREFUSED)`),
     });
   });
 

@@ -61,7 +61,8 @@ export class OpenAIProvider implements LlmProvider {
       // The openai stream ends quietly when its signal aborts: surface the abort.
       signal?.throwIfAborted();
     } catch (error) {
-      throw toLlmError('openai', error, signal);
+      const url = `${this.#options.baseURL.replace(/\/+$/, '')}/chat/completions`; // where the client posts
+      throw toLlmError('openai', error, signal, `POST ${url}`);
     }
   }
 }

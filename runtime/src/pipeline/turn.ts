@@ -172,11 +172,7 @@ class Turn {
       this.#session = session;
       const { voices } = await session.ready;
       if (voices.length > 0 && !voices.includes(settings.voice)) {
-        const some = voices.slice(0, 12).join(', ');
-        this.#fail(
-          'unknown_voice',
-          `unknown voice ${JSON.stringify(settings.voice)}; available: ${some}${voices.length > 12 ? ', ...' : ''}`,
-        );
+        this.#fail('unknown_voice', `unknown voice ${JSON.stringify(settings.voice)}; available: ${voices.join(', ')}`);
       }
       return session;
     } catch (error) {
