@@ -74,6 +74,19 @@ export class Player {
     });
   }
 
+  /**
+   * The page time (performance.now()) at which audio-clock time `time` comes out of the speakers.
+   * getOutputTimestamp pairs a moment of the audio clock with its page time at the output. The
+   * context's currentTime runs ahead of the output by whole render buffers, so mapping through it
+   * put a sound before the audio that made it had even arrived.
+   */
+  heardAt(time) {
+    const ts = this.ctx?.getOutputTimestamp?.();
+    if (ts && ts.performanceTime > 0) return ts.performanceTime + (time - ts.contextTime) * 1000;
+    const lag = this.ctx ? Math.max(0, (this.ctx.currentTime - time) * 1000) : 0;
+    return performance.now() - lag;
+  }
+
   onMessage(msg) {
     if (msg.type === 'report') {
       this.reports.get(msg.token)?.({
@@ -86,8 +99,7 @@ export class Player {
       return;
     }
     // When it happened on the audio clock, moved onto the page's clock (messages can wait in line).
-    const lag = this.ctx && msg.time !== undefined ? Math.max(0, (this.ctx.currentTime - msg.time) * 1000) : 0;
-    const event = { ...msg, at: performance.now() - lag };
+    const event = { ...msg, at: msg.time === undefined ? performance.now() : this.heardAt(msg.time) };
     for (const fn of this.listeners) fn(event);
   }
 }
