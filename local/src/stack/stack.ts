@@ -154,6 +154,10 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       log(
         `warning: listening on ${options.host}, not only on loopback: anyone who can reach it can use your agent${options.target ? ' and your AWS credentials' : ''}`,
       );
+      // Browsers play the page's audio only in a secure context: https, or http on localhost.
+      log(
+        `note: from another machine, open the page through an SSH port forward (ssh -L ${web.port}:127.0.0.1:${web.port} <this host>, then http://127.0.0.1:${web.port}/) or over https: over plain http from another address it cannot play audio`,
+      );
     }
     return { url: web.url, port: web.port, info, close: closeAll };
   } catch (err) {

@@ -172,6 +172,24 @@ describe('npm start stops at once, naming the fix', () => {
   });
 });
 
+describe('--host beyond loopback', () => {
+  test('says who can use the agent, and how to open the page from another machine', async () => {
+    const run = await start(
+      ['--offline', '--port', '0', '--host', '0.0.0.0'],
+      {},
+      /Open http:\/\/127\.0\.0\.1:(\d+)\//,
+    );
+    try {
+      const port = /Open http:\/\/127\.0\.0\.1:(\d+)\//.exec(run.output)![1]!;
+      expect(run.output).toContain('warning: listening on 0.0.0.0, not only on loopback');
+      expect(run.output).toContain(`ssh -L ${port}:127.0.0.1:${port} <this host>`);
+      expect(run.output).toContain('over https');
+    } finally {
+      expect(await run.stop!()).toBe(0);
+    }
+  }, 60_000);
+});
+
 describe('the AWS region is the one the agent would use, and it is shown', () => {
   test('AWS_DEFAULT_REGION, in the banner and in /api/info', async () => {
     const run = await start(
