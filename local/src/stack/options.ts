@@ -40,7 +40,7 @@ export interface LocalOptions {
   agentUrl: URL | undefined;
   help: boolean;
   /** Which flag or variable gave each of these settings, as the user wrote it (messages name it). */
-  from: {
+  from?: {
     modelDir?: '--model-dir' | 'KOKORO_MODEL_DIR';
     voice?: '--voice' | 'KOKORO_VOICE';
     llm?: '--llm' | 'LLM_PROVIDER';
@@ -93,7 +93,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
   }
   if (target !== undefined && agentUrl !== undefined) throw new OptionsError('give --target or --agent, not both');
   const requested = values.llm ?? env['LLM_PROVIDER'] ?? undefined;
-  const from: LocalOptions['from'] = {};
+  const from: NonNullable<LocalOptions['from']> = {};
   if (values['model-dir'] !== undefined) from.modelDir = '--model-dir';
   else if (env['KOKORO_MODEL_DIR'] !== undefined) from.modelDir = 'KOKORO_MODEL_DIR';
   if (values.voice !== undefined) from.voice = '--voice';

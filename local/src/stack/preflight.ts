@@ -75,7 +75,7 @@ export async function requireAwsCredentials(
     throw new StartupError(
       [
         `${given} needs AWS credentials, and none resolve (${(error as Error).message}).`,
-        'Set them up in one of the usual ways, then start again:',
+        'Set them up in one of the usual ways, then run it again:',
         '  aws configure                    access keys for the default profile (~/.aws/credentials)',
         '  aws sso login --profile NAME     IAM Identity Center, then run with AWS_PROFILE=NAME',
         '  AWS_PROFILE=NAME                 any profile of ~/.aws/config',

@@ -60,7 +60,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       // Resolved now, so that a missing AWS set-up stops here instead of failing every turn later.
       const credentials = defaultProvider();
       await requireAwsCredentials(
-        `${options.from.target === 'KOKORO_AGENT_RUNTIME_ARN' ? 'KOKORO_AGENT_RUNTIME_ARN' : '--target'} ${options.target}`,
+        `${options.from?.target === 'KOKORO_AGENT_RUNTIME_ARN' ? 'KOKORO_AGENT_RUNTIME_ARN' : '--target'} ${options.target}`,
         'Without AWS: leave the target out, and npm start runs the whole pipeline on this machine.',
         credentials,
       );
@@ -89,7 +89,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         offline: options.offline,
         dtype: options.dtype,
         ...(options.modelDir === undefined ? {} : { modelDir: options.modelDir }),
-        ...(options.from.modelDir === undefined ? {} : { modelDirSource: options.from.modelDir }),
+        ...(options.from?.modelDir === undefined ? {} : { modelDirSource: options.from?.modelDir }),
         onProgress: progressBar(),
         ...(hooks.signal ? { signal: hooks.signal } : {}),
       });
@@ -103,12 +103,13 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         host: '127.0.0.1',
         port: 0,
       }).catch((error: unknown) => {
-        const why = error instanceof Error ? error.message : String(error);
         if (options.modelDir === undefined) throw error;
-        const given = options.from.modelDir === '--model-dir' ? '--model-dir' : 'KOKORO_MODEL_DIR=';
+        // The user's own folder passed the file checks but did not load: say so once, with the way out.
+        const why = error instanceof Error ? error.message : String(error);
+        const given =
+          options.from?.modelDir === '--model-dir' ? `--model-dir ${model.dir}` : `KOKORO_MODEL_DIR=${model.dir}`;
         throw new StartupError(
-          `the Kokoro server could not load the model in ${given}${given.endsWith('=') ? '' : ' '}${model.dir}: ${why}\n` +
-            getFilesHint(model.dir, model.dtype),
+          `the Kokoro server could not load the model in ${given}: ${why}\n${getFilesHint(model.dir, model.dtype)}`,
           { cause: error },
         );
       });
@@ -116,7 +117,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       closers.push(() => container.close());
       // The voice asked for must be one the model has: checked now, against the server's own list.
       if (options.voice !== undefined)
-        checkVoice(options.voice, options.from.voice ?? '--voice', await readVoices(container.wsUrl));
+        checkVoice(options.voice, options.from?.voice ?? '--voice', await readVoices(container.wsUrl));
       const router = await startLocalSageMakerRouter({ containerUrl: container.url, host: '127.0.0.1', port: 0 });
       closers.push(() => router.close());
       const llm = createLlmProvider(llmConfig);
@@ -173,7 +174,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
 async function chooseLlm(options: LocalOptions): Promise<{ config: LlmConfig; region?: AwsRegion }> {
   if (options.llm.provider !== 'bedrock') return { config: options.llm };
   await requireAwsCredentials(
-    options.from.llm === 'LLM_PROVIDER' ? 'LLM_PROVIDER=bedrock' : '--llm bedrock',
+    options.from?.llm === 'LLM_PROVIDER' ? 'LLM_PROVIDER=bedrock' : '--llm bedrock',
     'Without AWS: leave the LLM choice out (the echo model), or --llm openai with OPENAI_BASE_URL and OPENAI_MODEL.',
   );
   const region = await resolveAwsRegion();
