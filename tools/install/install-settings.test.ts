@@ -5,6 +5,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -26,6 +28,44 @@ async function installScript(env: Record<string, string>): Promise<{ code: numbe
     return { code: typeof e.code === 'number' ? e.code : -1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
   }
 }
+
+describe("npm ci: the root package's Node 24 requirement is not an EBADENGINE warning", () => {
+  test('devEngines says what npm itself runs on (Node 20 or newer); engines keeps what the code runs on', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      engines: unknown;
+      devEngines: unknown;
+    };
+    expect(manifest.engines).toEqual({ node: '>=24 <25' });
+    expect(manifest.devEngines).toEqual({ runtime: { name: 'node', version: '>=20', onFail: 'error' } });
+  });
+
+  test("npm skips a root package's engines when it has devEngines, and enforces devEngines", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dev-engines-'));
+    const install = async (manifest: object): Promise<string> => {
+      await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'x', version: '1.0.0', ...manifest }));
+      try {
+        const { stdout, stderr } = await run('npm', ['install', '--dry-run', '--no-audit', '--no-fund'], {
+          cwd: dir,
+        });
+        return stdout + stderr;
+      } catch (error) {
+        return `${(error as { stdout?: string }).stdout ?? ''}${(error as { stderr?: string }).stderr ?? ''}`;
+      }
+    };
+    try {
+      const engines = { node: '>=99' };
+      expect(await install({ engines })).toContain('EBADENGINE');
+      expect(await install({ engines, devEngines: { runtime: { name: 'node', version: '>=20' } } })).not.toContain(
+        'EBADENGINE',
+      );
+      expect(await install({ devEngines: { runtime: { name: 'node', version: '>=99', onFail: 'error' } } })).toContain(
+        'EBADDEVENGINES',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('npm ci with npm 10: onnxruntime-node skips its CUDA download', () => {
   test('the root .npmrc sets onnxruntime-node-install-cuda=skip', () => {
