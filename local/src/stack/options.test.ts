@@ -79,6 +79,38 @@ describe('npm start options', () => {
     });
   });
 
+  test('messages can name what the user gave: the flag or the variable', () => {
+    expect(parseLocalOptions(['--model-dir', '/m', '--voice', 'bf_emma', '--llm', 'echo'], {}).from).toEqual({
+      modelDir: '--model-dir',
+      voice: '--voice',
+      llm: '--llm',
+    });
+    expect(
+      parseLocalOptions([], {
+        KOKORO_MODEL_DIR: '/m',
+        KOKORO_VOICE: 'bf_emma',
+        LLM_PROVIDER: 'echo',
+        KOKORO_AGENT_RUNTIME_ARN: ARN,
+      }).from,
+    ).toEqual({
+      modelDir: 'KOKORO_MODEL_DIR',
+      voice: 'KOKORO_VOICE',
+      llm: 'LLM_PROVIDER',
+      target: 'KOKORO_AGENT_RUNTIME_ARN',
+    });
+    expect(() => parseLocalOptions([], { LLM_PROVIDER: 'gpt' })).toThrow(
+      /^LLM_PROVIDER must be echo, bedrock or openai/,
+    );
+    expect(() => parseLocalOptions([], { LLM_PROVIDER: 'openai' })).toThrow(
+      /^LLM_PROVIDER=openai needs OPENAI_BASE_URL/,
+    );
+    // The region as the agent reads it: AWS_REGION, then AWS_DEFAULT_REGION.
+    expect(parseLocalOptions(['--llm', 'bedrock'], { AWS_DEFAULT_REGION: 'ap-south-1' }).llm).toEqual({
+      provider: 'bedrock',
+      region: 'ap-south-1',
+    });
+  });
+
   test('bad input gets a clear error naming the problem', () => {
     const bad: [string[], NodeJS.ProcessEnv, RegExp][] = [
       [['--port', '70000'], {}, /--port must be 0-65535/],

@@ -11,8 +11,20 @@ import { startAgentServer } from '@kokoro-speech/runtime';
 import { SageMakerBidiTransport } from '@kokoro-speech/runtime';
 import { AgentCoreTarget } from '../agentcore/agentcore.ts';
 import { resolveModel } from './model.ts';
+import { getFilesHint } from './model-dir.ts';
 import type { LocalOptions } from './options.ts';
+import {
+  checkPortFree,
+  checkVoice,
+  listenError,
+  readVoices,
+  requireAwsCredentials,
+  resolveAwsRegion,
+  type AwsRegion,
+} from './preflight.ts';
 import { progressBar } from './progress.ts';
+import { consoleServerLogger } from './server-log.ts';
+import { StartupError } from './startup-error.ts';
 import { agentCoreUpstream, agentServerUpstream } from '../web-server/upstream.ts';
 import { startWebServer, type PageInfo } from '../web-server/web-server.ts';
 
@@ -40,18 +52,29 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       await close().catch((err: unknown) => log(`shutdown: ${(err as Error).message}`));
   };
   try {
+    // Before anything slow (a download, loading the model): the page's port must be free.
+    await checkPortFree(options.host, options.port);
     let upstream;
     let info: PageInfo;
     if (options.target !== undefined) {
+      // Resolved now, so that a missing AWS set-up stops here instead of failing every turn later.
+      const credentials = defaultProvider();
+      await requireAwsCredentials(
+        `${options.from?.target === 'KOKORO_AGENT_RUNTIME_ARN' ? 'KOKORO_AGENT_RUNTIME_ARN' : '--target'} ${options.target}`,
+        'Without AWS: leave the target out, and npm start runs the whole pipeline on this machine.',
+        credentials,
+      );
       const target = new AgentCoreTarget({
         arn: options.target,
         ...(options.qualifier === undefined ? {} : { qualifier: options.qualifier }),
+        credentials,
       });
       upstream = agentCoreUpstream(target);
       info = {
         llm: { name: 'remote', description: 'as configured on the runtime' },
         model: { kind: 'remote', description: 'the deployed SageMaker endpoint' },
         target: { kind: 'agentcore', description: `AgentCore ${target.runtime.runtimeId} (${target.runtime.region})` },
+        region: { name: target.runtime.region, source: 'the runtime ARN' },
       };
     } else if (options.agentUrl !== undefined) {
       upstream = agentServerUpstream(options.agentUrl);
@@ -61,24 +84,41 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         target: { kind: 'agent', description: options.agentUrl.origin },
       };
     } else {
-      const llmConfig = await chooseLlm(options, log);
+      const { config: llmConfig, region } = await chooseLlm(options);
       const model = await resolveModel({
         offline: options.offline,
         dtype: options.dtype,
         export: options.export,
         ...(options.modelDir === undefined ? {} : { modelDir: options.modelDir }),
+        ...(options.from?.modelDir === undefined ? {} : { modelDirSource: options.from?.modelDir }),
         onProgress: progressBar(),
         ...(hooks.signal ? { signal: hooks.signal } : {}),
       });
       closers.push(() => model.dispose());
       log(`loading ${model.description}...`);
+      let loading = true;
       const container = await startServer({
         modelDir: model.dir,
-        config: { dtype: model.dtype, logLevel: 'warn' },
+        config: { dtype: model.dtype },
+        logger: consoleServerLogger({ quietWhile: () => loading, ...(hooks.log ? { write: hooks.log } : {}) }),
         host: '127.0.0.1',
         port: 0,
+      }).catch((error: unknown) => {
+        if (options.modelDir === undefined) throw error;
+        // The user's own folder passed the file checks but did not load: say so once, with the way out.
+        const why = error instanceof Error ? error.message : String(error);
+        const given =
+          options.from?.modelDir === '--model-dir' ? `--model-dir ${model.dir}` : `KOKORO_MODEL_DIR=${model.dir}`;
+        throw new StartupError(
+          `the Kokoro server could not load the model in ${given}: ${why}\n${getFilesHint(model.dir, model.dtype)}`,
+          { cause: error },
+        );
       });
+      loading = false;
       closers.push(() => container.close());
+      // The voice asked for must be one the model has: checked now, against the server's own list.
+      if (options.voice !== undefined)
+        checkVoice(options.voice, options.from?.voice ?? '--voice', await readVoices(container.wsUrl));
       const router = await startLocalSageMakerRouter({ containerUrl: container.url, host: '127.0.0.1', port: 0 });
       closers.push(() => router.close());
       const llm = createLlmProvider(llmConfig);
@@ -104,13 +144,22 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         llm: { name: llm.name, description: llm.name === 'echo' ? 'echo (repeats your prompt)' : llm.description },
         model: { kind: model.kind, description: model.description },
         target: { kind: 'local', description: 'local, through the SageMaker bidirectional stream' },
+        ...(region === undefined ? {} : { region: { name: region.region, source: region.source } }),
       };
     }
-    const web = await startWebServer({ upstream, info, host: options.host, port: options.port });
+    const web = await startWebServer({ upstream, info, host: options.host, port: options.port }).catch(
+      (error: NodeJS.ErrnoException) => {
+        throw listenError(error, options.host, options.port);
+      },
+    );
     closers.push(() => web.close());
     if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
       log(
         `warning: listening on ${options.host}, not only on loopback: anyone who can reach it can use your agent${options.target ? ' and your AWS credentials' : ''}`,
+      );
+      // Browsers play the page's audio only in a secure context: https, or http on localhost.
+      log(
+        `note: from another machine, open the page through an SSH port forward (ssh -L ${web.port}:127.0.0.1:${web.port} <this host>, then http://127.0.0.1:${web.port}/) or over https: over plain http from another address it cannot play audio`,
       );
     }
     return { url: web.url, port: web.port, info, close: closeAll };
@@ -120,16 +169,16 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
   }
 }
 
-/** Bedrock only when asked for and credentials resolve; otherwise the echo model, announced. */
-async function chooseLlm(options: LocalOptions, log: (line: string) => void): Promise<LlmConfig> {
-  if (options.llm.provider !== 'bedrock') return options.llm;
-  try {
-    await defaultProvider()();
-    return options.llm;
-  } catch (err) {
-    log(
-      `warning: --llm bedrock asked for, but no AWS credentials resolve (${(err as Error).message}); using the echo model instead`,
-    );
-    return { provider: 'echo' };
-  }
+/**
+ * Bedrock is only ever an explicit choice: it must work, so credentials are resolved now (a missing
+ * set-up stops start-up naming the fix), and the region it will call is decided and shown.
+ */
+async function chooseLlm(options: LocalOptions): Promise<{ config: LlmConfig; region?: AwsRegion }> {
+  if (options.llm.provider !== 'bedrock') return { config: options.llm };
+  await requireAwsCredentials(
+    options.from?.llm === 'LLM_PROVIDER' ? 'LLM_PROVIDER=bedrock' : '--llm bedrock',
+    'Without AWS: leave the LLM choice out (the echo model), or --llm openai with OPENAI_BASE_URL and OPENAI_MODEL.',
+  );
+  const region = await resolveAwsRegion();
+  return { config: { ...options.llm, region: region.region }, region };
 }

@@ -4,6 +4,7 @@ import type { Agent } from '@strands-agents/sdk';
 import type { AnswerEvent } from '../pipeline/types.ts';
 import { textDeltaOf } from '../llm/one-shot.ts';
 import { toLlmError } from '../llm/errors.ts';
+import type { LlmFailureSource } from '../llm/types.ts';
 import { Transcript, type Cycle } from './transcript.ts';
 
 type StreamEvent = { type: string } & Record<string, unknown>;
@@ -25,7 +26,7 @@ export async function* agentAnswer(
   agent: Agent,
   prompt: string,
   signal: AbortSignal,
-  provider: string,
+  provider: LlmFailureSource,
   transcript: Transcript = new Transcript(),
 ): AsyncGenerator<AnswerEvent> {
   signal.throwIfAborted();
@@ -100,7 +101,7 @@ export async function* agentAnswer(
     // Strands ends a cancelled invocation normally (stopReason 'cancelled'): surface it as abort.
     signal.throwIfAborted();
   } catch (error) {
-    throw toLlmError(provider, error, signal);
+    throw toLlmError(provider.name, error, signal, provider.request);
   } finally {
     signal.removeEventListener('abort', onAbort);
     if (!controller.signal.aborted) controller.abort();

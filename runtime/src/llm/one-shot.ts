@@ -1,8 +1,8 @@
 // One prompt through a fresh Strands agent on a provider's model, as text deltas: what every
 // provider's `stream()` does (the conversational turns use the same agent loop, with memory and
 // tools, through src/conversation).
-import { Agent, type Model } from '@strands-agents/sdk';
-import type { LlmStreamOptions } from './types.ts';
+import { Agent } from '@strands-agents/sdk';
+import type { LlmProvider, LlmStreamOptions } from './types.ts';
 import { toLlmError } from './errors.ts';
 
 /** The text deltas among a Strands agent's stream events (undefined for every other event). */
@@ -14,15 +14,14 @@ export function textDeltaOf(event: { type: string }): string | undefined {
 }
 
 export async function* oneShotText(
-  provider: string,
-  model: Model,
+  provider: Pick<LlmProvider, 'name' | 'model' | 'request'>,
   prompt: string,
   options: LlmStreamOptions = {},
 ): AsyncIterable<string> {
   const { signal } = options;
   signal?.throwIfAborted();
   const agent = new Agent({
-    model,
+    model: provider.model,
     printer: false,
     ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
   });
@@ -42,7 +41,7 @@ export async function* oneShotText(
     // Strands ends a cancelled invocation normally (stopReason 'cancelled'): surface it as abort.
     signal?.throwIfAborted();
   } catch (error) {
-    throw toLlmError(provider, error, signal);
+    throw toLlmError(provider.name, error, signal, provider.request);
   } finally {
     signal?.removeEventListener('abort', onAbort);
     if (!controller.signal.aborted) controller.abort();

@@ -45,7 +45,7 @@ export function oneShotAnswer(context: TurnContext, prompt: string): AnswerSourc
       ...(context.systemPrompt ? { systemPrompt: context.systemPrompt } : {}),
       ...(context.tools ? { tools: context.tools } : {}),
     });
-    yield* agentAnswer(agent, prompt, signal, context.llm.name);
+    yield* agentAnswer(agent, prompt, signal, context.llm);
   };
 }
 
@@ -312,11 +312,7 @@ class Turn {
       this.#session = session;
       const { voices } = await session.ready;
       if (voices.length > 0 && !voices.includes(settings.voice)) {
-        const some = voices.slice(0, 12).join(', ');
-        this.#fail(
-          'unknown_voice',
-          `unknown voice ${JSON.stringify(settings.voice)}; available: ${some}${voices.length > 12 ? ', ...' : ''}`,
-        );
+        this.#fail('unknown_voice', `unknown voice ${JSON.stringify(settings.voice)}; available: ${voices.join(', ')}`);
       }
       return session;
     } catch (error) {
