@@ -14,6 +14,8 @@ import { SpeechError } from '../speech/errors.ts';
 import { handleInvocation, sendError } from './invocations.ts';
 import { withSimulatedDelay } from '../engine/simulated-delay.ts';
 import { SpeechService } from '../speech/speech-service.ts';
+import type { Refused } from '../admission/index.ts';
+import { LoadMetrics } from '../metrics/load-metrics.ts';
 
 export interface KokoroServer {
   /** Bound port (useful with port 0). */
@@ -29,13 +31,21 @@ export interface KokoroServerDeps {
   log: Logger;
   /** An engine (or its loading) to use instead of loading config.modelDir. */
   engine?: Engine | Promise<Engine>;
+  /** Where the load metric lines (Embedded Metric Format) go; default stdout. */
+  writeMetrics?: (line: string) => void;
 }
 
-export async function startKokoroServer({ config, log, engine: given }: KokoroServerDeps): Promise<KokoroServer> {
+export async function startKokoroServer({
+  config,
+  log,
+  engine: given,
+  writeMetrics = (line) => void process.stdout.write(`${line}\n`),
+}: KokoroServerDeps): Promise<KokoroServer> {
   const bootStarted = performance.now();
   let service: SpeechService | undefined;
   let closing = false;
   const sessions = new Set<BidiSession>();
+  const timers: NodeJS.Timeout[] = [];
 
   const http = createServer((req, res) => {
     route(req, res).catch((error) => {
@@ -55,6 +65,15 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
     }
     if (path === '/invocations' && req.method === 'POST') {
       if (!service) return sendError(res, new SpeechError('overloaded', 'the model is still loading', 5));
+      // Decided before the body is read: a refusal costs no parsing (a flood stays cheap).
+      const decision = service.admission.admit('request');
+      if (!decision.admitted) {
+        logRefusal('POST /invocations', decision);
+        res.setHeader('connection', 'close'); // the unread body is not worth reading
+        return sendError(res, new SpeechError('overloaded', decision.message, decision.retryAfterS));
+      }
+      res.once('close', decision.release);
+      decision.speaking(); // its text is queued as soon as the body is read
       return handleInvocation(req, res, service, randomUUID());
     }
     const known = path === '/ping' || path === '/invocations';
@@ -71,6 +90,18 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
     if (path !== BIDI_PATH) return refuse(404, 'Not Found');
     if (!service || closing) return refuse(503, 'Service Unavailable');
     const svc = service;
+    // Admission before the upgrade: a refused session costs one HTTP response, no WebSocket.
+    const decision = svc.admission.admit('session');
+    if (!decision.admitted) {
+      logRefusal('websocket', decision);
+      const body = JSON.stringify(new SpeechError('overloaded', decision.message, decision.retryAfterS).body);
+      socket.end(
+        `HTTP/1.1 503 Service Unavailable\r\nRetry-After: ${decision.retryAfterS}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
+    socket.once('close', decision.release);
     wss.handleUpgrade(req, socket, head, (ws) => {
       if (sessions.size >= config.maxSessions) {
         ws.send(
@@ -79,16 +110,21 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
             id: null,
             code: 'overloaded',
             message: `the server has ${sessions.size} sessions open (MAX_SESSIONS=${config.maxSessions}); retry later`,
+            retry_after_s: 1,
           }),
         );
         ws.close(1013, 'too many sessions');
         return;
       }
-      const session = new BidiSession(ws, svc, randomUUID());
+      const session = new BidiSession(ws, svc, randomUUID(), decision);
       sessions.add(session);
       void session.closed.then(() => sessions.delete(session));
     });
   });
+
+  function logRefusal(route: string, decision: Refused): void {
+    log.debug({ route, rule: decision.rule, retryAfterS: decision.retryAfterS, err: decision.message }, 'refused');
+  }
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -113,10 +149,24 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
     }
     const t0 = performance.now();
     const candidate = new SpeechService(engine, config, log);
-    await warmUp(engine, config.defaultVoice, candidate.prepScheduler.concurrency);
+    await warmUp(engine, config.defaultVoice, candidate.prepScheduler.concurrency, (ms, audioMs) =>
+      candidate.observeRun(ms, audioMs),
+    );
     log.info({ stage: 'warm_up', ms: Math.round(performance.now() - t0) }, 'startup stage');
     if (closing) return;
     service = candidate;
+    // Keeps the admission window's samples current between decisions.
+    timers.push(setInterval(() => candidate.admission.snapshot(), 1000).unref());
+    if (config.metricsIntervalMs > 0) {
+      const metrics = new LoadMetrics({
+        admission: candidate.admission,
+        namespace: config.metricsNamespace,
+        dimensions: config.metricsDimensions,
+        write: writeMetrics,
+        now: () => candidate.now(),
+      });
+      timers.push(setInterval(() => metrics.flush(), config.metricsIntervalMs).unref());
+    }
     log.info(
       {
         stage: 'ready',
@@ -134,13 +184,14 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
   const close = () =>
     (closed ??= (async () => {
       closing = true;
+      for (const timer of timers) clearInterval(timer);
       const t0 = performance.now();
       const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeIdleConnections();
       if (service) {
         service.draining = true;
-        const deadline = Date.now() + config.shutdownGraceMs;
-        while (service.pendingTotal > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        const deadline = performance.now() + config.shutdownGraceMs;
+        while (service.pendingTotal > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
         for (const session of sessions) session.terminate();
         await service.scheduler.whenIdle();
       }
@@ -164,7 +215,12 @@ const WARM_UP_TEXTS = [
   "Dr. Smith's team shipped 1,024 units, which is 12% more than last year's order!",
 ];
 
-async function warmUp(engine: Engine, voice: string, workers: number): Promise<void> {
+async function warmUp(
+  engine: Engine,
+  voice: string,
+  workers: number,
+  observeRun: (ms: number, audioMs: number) => void,
+): Promise<void> {
   for (let round = 0; round < 3; round++) {
     await Promise.all(
       Array.from({ length: workers }, (_, i) =>
@@ -173,5 +229,11 @@ async function warmUp(engine: Engine, voice: string, workers: number): Promise<v
     );
   }
   const [piece] = await engine.prepare(WARM_UP_TEXTS[0]!, voice);
-  if (piece) await engine.synthesize(piece, voice, 1);
+  if (!piece) return;
+  await engine.synthesize(piece, voice, 1);
+  // A second run (past the first run's one-off initialisation) is admission control's first
+  // estimate of model time per audio second.
+  const started = performance.now();
+  const audio = await engine.synthesize(piece, voice, 1);
+  observeRun(performance.now() - started, (audio.length / engine.sampleRate) * 1000);
 }
