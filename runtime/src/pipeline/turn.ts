@@ -16,6 +16,10 @@ export type { PipelineEvent, SentenceTiming, TurnContext, TurnOptions, TurnResul
 
 type Failure = { code: string; message: string };
 
+/** The turn's error code for a TTS failure: the service refused us (`tts_overloaded`), or it is unavailable. */
+const ttsFailure = (error: unknown) =>
+  error instanceof TtsTransportError && error.code === 'overloaded' ? 'tts_overloaded' : 'tts_unavailable';
+
 export async function runTurn(context: TurnContext, options: TurnOptions): Promise<TurnResult> {
   return new Turn(context, options).run();
 }
@@ -121,7 +125,7 @@ class Turn {
       try {
         await session.end();
       } catch (error) {
-        this.#fail('tts_unavailable', `TTS session failed: ${describe(error)}`);
+        this.#fail(ttsFailure(error), `TTS session failed: ${describe(error)}`);
       }
     }
     session?.close();
@@ -180,7 +184,7 @@ class Turn {
       }
       return session;
     } catch (error) {
-      if (!this.#cancelled) this.#fail('tts_unavailable', `cannot open a TTS session: ${describe(error)}`);
+      if (!this.#cancelled) this.#fail(ttsFailure(error), `cannot open a TTS session: ${describe(error)}`);
       return null;
     }
   }
@@ -197,7 +201,7 @@ class Turn {
       try {
         session.speak(spoken, timing.id);
       } catch (error) {
-        this.#fail('tts_unavailable', `TTS session failed: ${describe(error)}`);
+        this.#fail(ttsFailure(error), `TTS session failed: ${describe(error)}`);
         return;
       }
       if (waitForPrevious) await audioDone;
@@ -213,7 +217,7 @@ class Turn {
     } catch (error) {
       if (!this.#cancelled) {
         const code = error instanceof TtsTransportError ? error.code : 'internal';
-        this.#fail('tts_unavailable', `TTS stream failed (${code}): ${describe(error)}`);
+        this.#fail(ttsFailure(error), `TTS stream failed (${code}): ${describe(error)}`);
       }
     } finally {
       this.#ledger.releaseAll();
