@@ -15,6 +15,9 @@ export const USAGE = `usage: npm start -- [options]
                        bedrock: BEDROCK_MODEL_ID, AWS_REGION and AWS credentials;
                        openai: OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API_KEY
   --voice ID           default voice (or KOKORO_VOICE; default af_heart)
+  --instances N        Kokoro containers behind the local SageMaker router, as one variant's
+                       instances (default 1; 2-8 run as separate processes, routed by least
+                       outstanding requests)
   --target ARN         use a deployed AgentCore runtime instead of the local pipeline
                        (or KOKORO_AGENT_RUNTIME_ARN; AWS credentials from the usual chain)
   --qualifier NAME     AgentCore endpoint, e.g. live (or KOKORO_AGENT_QUALIFIER; default DEFAULT)
@@ -35,6 +38,8 @@ export interface LocalOptions {
   systemPrompt: string | undefined;
   /** Default voice (--voice or KOKORO_VOICE; default af_heart). */
   voice: string | undefined;
+  /** Kokoro containers behind the router (1: in this process; more: one process each). */
+  instances: number;
   target: string | undefined;
   qualifier: string | undefined;
   agentUrl: URL | undefined;
@@ -58,6 +63,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
         'model-dir': { type: 'string' },
         llm: { type: 'string' },
         voice: { type: 'string' },
+        instances: { type: 'string' },
         target: { type: 'string' },
         qualifier: { type: 'string' },
         agent: { type: 'string' },
@@ -70,6 +76,9 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
   const port = Number(values.port ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new OptionsError(`--port must be 0-65535, not ${values.port}`);
+  const instances = Number(values.instances ?? 1);
+  if (!Number.isInteger(instances) || instances < 1 || instances > 8)
+    throw new OptionsError(`--instances must be a whole number from 1 to 8, not ${values.instances}`);
   const dtype = values.dtype ?? 'q8';
   if (dtype !== 'q8' && dtype !== 'fp32') throw new OptionsError(`--dtype must be q8 or fp32, not ${dtype}`);
   const target = values.target ?? env['KOKORO_AGENT_RUNTIME_ARN'] ?? undefined;
@@ -96,6 +105,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
     llmRequested: requested !== undefined,
     systemPrompt: env['SYSTEM_PROMPT'] || undefined,
     voice: values.voice ?? (env['KOKORO_VOICE'] || undefined),
+    instances,
     target,
     qualifier: values.qualifier ?? env['KOKORO_AGENT_QUALIFIER'] ?? undefined,
     agentUrl,

@@ -1,16 +1,18 @@
 // Starts what `npm start` runs, in order, and stops it in reverse: the Kokoro server (container),
-// the local SageMaker router in front of it, the agent (talking to the router through the same
+// or N of them as separate processes (--instances), the local SageMaker router in front of it, the agent (talking to the router through the same
 // bidirectional-stream client it uses on AWS), and the web server; or, with a runtime ARN or an
 // agent URL, the web server alone in front of that agent.
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { startServer } from '@kokoro-speech/container';
+import { startServerProcess } from '@kokoro-speech/container/process';
 import { DEFAULT_SYSTEM_PROMPT } from '@kokoro-speech/runtime';
 import { createLlmProvider, type LlmConfig } from '@kokoro-speech/runtime';
 import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import type { LocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import { startAgentServer } from '@kokoro-speech/runtime';
 import { SageMakerBidiTransport } from '@kokoro-speech/runtime';
 import { AgentCoreTarget } from '../agentcore/agentcore.ts';
-import { resolveModel } from './model.ts';
+import { resolveModel, type LocalDtype } from './model.ts';
 import type { LocalOptions } from './options.ts';
 import { progressBar } from './progress.ts';
 import { agentCoreUpstream, agentServerUpstream } from '../web-server/upstream.ts';
@@ -24,6 +26,8 @@ export interface LocalStack {
   url: string;
   port: number;
   info: PageInfo;
+  /** The local SageMaker router in front of the containers (the local pipeline only). */
+  router?: LocalSageMakerRouter;
   close(): Promise<void>;
 }
 
@@ -42,6 +46,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
   try {
     let upstream;
     let info: PageInfo;
+    let localRouter: LocalSageMakerRouter | undefined;
     if (options.target !== undefined) {
       const target = new AgentCoreTarget({
         arn: options.target,
@@ -70,16 +75,15 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         ...(hooks.signal ? { signal: hooks.signal } : {}),
       });
       closers.push(() => model.dispose());
-      log(`loading ${model.description}...`);
-      const container = await startServer({
-        modelDir: model.dir,
-        config: { dtype: model.dtype, logLevel: 'warn' },
+      log(`loading ${model.description}${options.instances > 1 ? ` in ${options.instances} instances` : ''}...`);
+      const containerUrls = await startContainers(options.instances, model, closers);
+      const router = await startLocalSageMakerRouter({
+        ...(containerUrls.length === 1 ? { containerUrl: containerUrls[0]! } : { containerUrls }),
         host: '127.0.0.1',
         port: 0,
       });
-      closers.push(() => container.close());
-      const router = await startLocalSageMakerRouter({ containerUrl: container.url, host: '127.0.0.1', port: 0 });
       closers.push(() => router.close());
+      localRouter = router;
       const llm = createLlmProvider(llmConfig);
       // The same client code as on AWS: the SageMaker bidirectional stream, signed, to the router.
       const tts = new SageMakerBidiTransport({
@@ -111,11 +115,41 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         `warning: listening on ${options.host}, not only on loopback: anyone who can reach it can use your agent${options.target ? ' and your AWS credentials' : ''}`,
       );
     }
-    return { url: web.url, port: web.port, info, close: closeAll };
+    return { url: web.url, port: web.port, info, ...(localRouter && { router: localRouter }), close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;
   }
+}
+
+/**
+ * The Kokoro containers, with admission control on as on SageMaker: one in this process, or
+ * (instances > 1) one child process each, the real entry point, like separate instances.
+ */
+async function startContainers(
+  instances: number,
+  model: { dir: string; dtype: LocalDtype },
+  closers: (() => Promise<void>)[],
+): Promise<string[]> {
+  if (instances === 1) {
+    const container = await startServer({
+      modelDir: model.dir,
+      config: { dtype: model.dtype, logLevel: 'warn', admission: 'on' },
+      host: '127.0.0.1',
+      port: 0,
+    });
+    closers.push(() => container.close());
+    return [container.url];
+  }
+  const started = await Promise.allSettled(
+    Array.from({ length: instances }, () =>
+      startServerProcess({ KOKORO_MODEL_DIR: model.dir, KOKORO_DTYPE: model.dtype, METRICS_INTERVAL_S: '0' }),
+    ),
+  );
+  for (const result of started) if (result.status === 'fulfilled') closers.push(() => result.value.stop());
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return started.map((r) => (r as PromiseFulfilledResult<{ url: string }>).value.url);
 }
 
 /** Bedrock only when asked for and credentials resolve; otherwise the echo model, announced. */

@@ -19,6 +19,8 @@ export interface Instance {
   /** ws(s)://host:port of the container. */
   readonly ws: string;
   outstanding: number;
+  /** Requests routed to it since start. */
+  routed: number;
   healthy: boolean;
 }
 
@@ -48,7 +50,13 @@ export class InstancePool {
 
   constructor(urls: readonly string[], options: InstancePoolOptions = {}) {
     if (urls.length === 0) throw new TypeError('the router needs at least one container URL');
-    this.instances = urls.map((url, index) => ({ index, ...containerUrls(url), outstanding: 0, healthy: true }));
+    this.instances = urls.map((url, index) => ({
+      index,
+      ...containerUrls(url),
+      outstanding: 0,
+      routed: 0,
+      healthy: true,
+    }));
     this.#pingTimeoutMs = options.pingTimeoutMs ?? 2000;
     const interval = options.healthCheckIntervalMs ?? 2000;
     if (!(interval >= 10 && interval <= 2 ** 31 - 1))
@@ -78,6 +86,7 @@ export class InstancePool {
   acquire(): { instance: Instance; done: () => void } {
     const instance = this.pick();
     instance.outstanding++;
+    instance.routed++;
     let done = false;
     return {
       instance,

@@ -54,8 +54,8 @@ export interface LocalSageMakerRouterOptions {
 export interface LocalSageMakerRouter {
   url: string;
   port: number;
-  /** Each instance's container URL, outstanding requests and health (for tests and benchmarks). */
-  instances(): { url: string; outstanding: number; healthy: boolean }[];
+  /** Each instance's container URL, outstanding and routed requests, and health (tests, benchmarks). */
+  instances(): { url: string; outstanding: number; routed: number; healthy: boolean }[];
   close(): Promise<void>;
 }
 
@@ -235,7 +235,8 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
-    instances: () => pool.instances.map((i) => ({ url: i.http, outstanding: i.outstanding, healthy: i.healthy })),
+    instances: () =>
+      pool.instances.map((i) => ({ url: i.http, outstanding: i.outstanding, routed: i.routed, healthy: i.healthy })),
     close: async () => {
       pool.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
