@@ -43,26 +43,36 @@ describe('the sustained rule', () => {
     expect(admission.snapshot()).toMatchObject({ sessions: 35, capacity: 35, admitted: 35, refusedSustained: 1 });
   });
 
-  test('measured demand replaces the prior as session time accumulates; a lull does not let a herd in', () => {
+  test('the measured speaking share replaces the prior as session time accumulates; a lull does not let a herd in', () => {
     const { load, source } = fakeLoad({ modelMsPerAudioMs: 0.04, averageRunMs: 1 });
     const admission = controller(source);
+    // 10 sessions for 30 s, 4 of them speaking (audio playing) all along; the model 16 % busy.
+    const speaking = () =>
+      Array.from({ length: 4 }, () => ({ playoutEnd: load.clock + 5000, pendingAudioMs: [], firstArrivedAt: 0 }));
+    load.streams = speaking();
     const held = Array.from({ length: 10 }, () => admission.admit('session'));
     expect(held.every((d) => d.admitted)).toBe(true);
-    // 30 s in which the model was busy 40 % of the time for 10 sessions: 0.04 per session.
     for (let s = 0; s < 30; s++) {
+      load.streams = speaking();
+      admission.snapshot();
       load.clock += 1000;
-      load.modelBusy += 400;
+      load.modelBusy += 160;
+    }
+    // share (4 x 30 s + 0.5 x 20 s) / (10 x 30 s + 20 s) = 0.40625; x 0.04 = 0.01625 per session: 43 in 70 %.
+    const snapshot = admission.snapshot();
+    expect(snapshot.speakingShare).toBeCloseTo(0.40625, 5);
+    expect(snapshot.capacity).toBe(43);
+    expect(snapshot.modelUtilization).toBeCloseTo(0.16, 2);
+    // Everyone now listens for 5 s: the window still holds 26 s of their speaking (sampled once a
+    // second), so 39 more get in (share (4 x 26 s + 10 s) / 320 s = 0.35625: capacity 49), not a herd.
+    load.streams = [];
+    for (let s = 0; s < 5; s++) {
+      load.clock += 1000;
       admission.snapshot();
     }
-    // (12000 + 0.02 x 20000) / (300000 + 20000) = 0.03875 per session: 18 x that = 70 %.
-    expect(admission.snapshot().capacity).toBe(18);
-    expect(admission.snapshot().modelUtilization).toBeCloseTo(0.4, 2);
-    // Everyone now listens for 5 s (no model work, an instantaneous measure would say 0 %): the
-    // window (25 s of speaking in the last 30) lets in 11 more, not a herd.
-    load.clock += 5000;
-    const more = Array.from({ length: 50 }, () => admission.admit('session'));
-    expect(more.filter((d) => d.admitted)).toHaveLength(11);
-    expect(admission.snapshot().sessions).toBe(21);
+    const more = Array.from({ length: 100 }, () => admission.admit('session'));
+    expect(more.filter((d) => d.admitted)).toHaveLength(39);
+    expect(admission.snapshot().sessions).toBe(49);
   });
 
   test('released sessions free their share; release is idempotent', () => {

@@ -10,10 +10,14 @@
 //   Sessions admitted in the last `firstAudioMs` that have not queued any text yet count as first
 //   pieces on their way (a new session speaks soon after it connects). The pass is cached for `assessEveryMs`; each admission since
 //   adds its newcomer's cost, so the work per refusal is bounded whatever the connect rate.
-// - sustained: the model's (and the prep workers') busy share per admitted session over the last
-//   `windowMs`, blended with a prior (model time per audio second x an assumed speaking share) until
-//   enough session time has been seen. If n + 1 sessions would need more than `maxUtilization` of
-//   the slots, refuse: a lull (everyone listening) must not let in a herd that speaks next.
+// - sustained: a session that is speaking (audio playing or queued) needs the model for `model time
+//   per audio second` of each second; so one session needs that times the share of its time it
+//   speaks, measured over the last `windowMs` (blended with a prior share until enough session time
+//   has been seen), and likewise for the prep workers. If n + 1 sessions would need more than
+//   `maxUtilization` of the slots, refuse: a lull (everyone listening) must not let in a herd that
+//   speaks next. (The model's raw busy share per session is no estimate early on: an answer's
+//   synthesis comes in a burst ahead of its playback, so a young fleet looks several times heavier
+//   than it is. The bursts are the backlog rule's business.)
 //
 // All times are on the monotonic clock the source gives (performance.now in the server).
 
@@ -103,6 +107,8 @@ export interface LoadSnapshot {
   sessionMs: number;
   /** Sessions the server could hold at maxUtilization, from the measured demand per session. */
   capacity: number;
+  /** Share of session time spent speaking over the window (with the prior blended in). */
+  speakingShare: number;
   /** Busy share of the model slots over the window (0-1). */
   modelUtilization: number;
   prepUtilization: number;
@@ -118,6 +124,7 @@ interface Sample {
   modelBusyMs: number;
   prepBusyMs: number;
   sessionMs: number;
+  speakingMs: number;
 }
 
 interface Assessment {
@@ -140,6 +147,10 @@ export class AdmissionController {
   #sessions = 0;
   #sessionMs = 0;
   #integratedAt: number;
+  /** Time integral of the streams speaking (audio playing or queued), sampled once a second. */
+  #speakingMs = 0;
+  #speakingAt: number;
+  #speakingNow = 0;
   #admitted = 0;
   #refusedBacklog = 0;
   #refusedSustained = 0;
@@ -155,6 +166,7 @@ export class AdmissionController {
     this.options = options;
     this.#source = source;
     this.#integratedAt = source.now();
+    this.#speakingAt = this.#integratedAt;
   }
 
   /** Decide on one more session (bidi) or request (POST). Admitted ones count until released. */
@@ -198,6 +210,7 @@ export class AdmissionController {
       sessions: this.#sessions,
       sessionMs: this.#sessionMs,
       capacity: this.#capacity(demand),
+      speakingShare: demand.speakingShare,
       modelUtilization: demand.modelUtilization,
       prepUtilization: demand.prepUtilization,
       admitted: this.#admitted,
@@ -223,36 +236,45 @@ export class AdmissionController {
       rule: 'sustained',
       retryAfterS: 2,
       message:
-        `${this.#sessions} sessions use ${pct(need * (this.#sessions / n))} of the ${which} slots; ` +
-        `one more ${kind} would need ${pct(need)}, over ADMISSION_MAX_UTILIZATION=${this.options.maxUtilization}` +
+        `${this.#sessions} sessions, speaking ${pct(demand.speakingShare)} of the time, need ${pct(need * (this.#sessions / n))} ` +
+        `of the ${which} slots; one more ${kind} would need ${pct(need)}, over ADMISSION_MAX_UTILIZATION=${this.options.maxUtilization}` +
         ` (capacity estimate ${this.#capacity(demand)} sessions); retry later`,
     };
   }
 
-  /** Busy time per session time, measured over the window and blended with the prior. */
+  /** Demand per session: time per audio second x the speaking share, over the window, with the prior. */
   #demand(now: number) {
     const source = this.#source;
-    const current: Sample = {
-      at: now,
-      modelBusyMs: source.modelBusyMs(),
-      prepBusyMs: source.prepBusyMs(),
-      sessionMs: this.#sessionMs,
-    };
     const last = this.#samples.at(-1);
-    if (!last || now - last.at >= SAMPLE_EVERY_MS) this.#samples.push(current);
+    if (!last || now - last.at >= SAMPLE_EVERY_MS) {
+      // Once a second: how many streams speak now (O(streams)), integrated since the last sample.
+      if (now > this.#speakingAt) this.#speakingMs += this.#speakingNow * (now - this.#speakingAt);
+      this.#speakingAt = Math.max(this.#speakingAt, now);
+      let speaking = 0;
+      for (const b of source.backlogs()) if (b.playoutEnd > now || b.pendingAudioMs.length > 0) speaking++;
+      this.#speakingNow = speaking;
+      this.#samples.push({
+        at: now,
+        modelBusyMs: source.modelBusyMs(),
+        prepBusyMs: source.prepBusyMs(),
+        sessionMs: this.#sessionMs,
+        speakingMs: this.#speakingMs,
+      });
+    }
     while (this.#samples.length > 1 && now - this.#samples[1]!.at >= this.options.windowMs) this.#samples.shift();
     const oldest = this.#samples[0]!;
-    const spanMs = Math.max(1, now - oldest.at);
-    const sessionMs = current.sessionMs - oldest.sessionMs;
-    const model = current.modelBusyMs - oldest.modelBusyMs;
-    const prep = current.prepBusyMs - oldest.prepBusyMs;
-    const { priorSpeakingShare: share, priorWeightMs: weight } = this.options;
-    const blend = (busy: number, prior: number) => (busy + prior * weight) / (sessionMs + weight);
+    const newest = this.#samples.at(-1)!;
+    const spanMs = newest.at - oldest.at;
+    const sessionMs = newest.sessionMs - oldest.sessionMs;
+    const speakingMs = newest.speakingMs - oldest.speakingMs;
+    const { priorSpeakingShare: prior, priorWeightMs: weight } = this.options;
+    const share = sessionMs + weight > 0 ? Math.min(1, (speakingMs + prior * weight) / (sessionMs + weight)) : prior;
     return {
-      modelPerSession: blend(model, share * source.modelMsPerAudioMs()),
-      prepPerSession: blend(prep, share * source.prepMsPerAudioMs()),
-      modelUtilization: now === oldest.at ? 0 : model / spanMs / source.modelSlots,
-      prepUtilization: now === oldest.at ? 0 : prep / spanMs / source.prepSlots,
+      speakingShare: share,
+      modelPerSession: share * source.modelMsPerAudioMs(),
+      prepPerSession: share * source.prepMsPerAudioMs(),
+      modelUtilization: spanMs > 0 ? (newest.modelBusyMs - oldest.modelBusyMs) / spanMs / source.modelSlots : 0,
+      prepUtilization: spanMs > 0 ? (newest.prepBusyMs - oldest.prepBusyMs) / spanMs / source.prepSlots : 0,
     };
   }
 
@@ -282,7 +304,7 @@ export class AdmissionController {
     const unavoidable = Math.max(0, a.newcomerCost / slots - this.options.firstAudioMs);
     const lateNewcomer = a.doneBeforeNewcomer + extra - a.newcomerDue - unavoidable;
     const late = Math.max(lateAdmitted, lateNewcomer);
-    if (late <= 0) return null;
+    if (late <= 1e-6) return null; // (float: an idle server on a slow model sits at exactly 0)
     return {
       admitted: false,
       rule: 'backlog',

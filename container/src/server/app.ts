@@ -231,9 +231,12 @@ async function warmUp(
   const [piece] = await engine.prepare(WARM_UP_TEXTS[0]!, voice);
   if (!piece) return;
   await engine.synthesize(piece, voice, 1);
-  // A second run (past the first run's one-off initialisation) is admission control's first
-  // estimate of model time per audio second.
+  // A second run, past the first run's one-off initialisation, on a sentence of typical length
+  // (a short one would overstate the per-run overhead): admission control's first estimate of
+  // model time per audio second.
+  const [typical] = await engine.prepare(WARM_UP_TEXTS[2]!, voice);
+  if (!typical) return;
   const started = performance.now();
-  const audio = await engine.synthesize(piece, voice, 1);
+  const audio = await engine.synthesize(typical, voice, 1);
   observeRun(performance.now() - started, (audio.length / engine.sampleRate) * 1000);
 }
