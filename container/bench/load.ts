@@ -18,8 +18,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeFixtureModel } from '../src/fixture/index.ts';
 import { startServerProcess } from './server-process.ts';
+import { planSessions } from './plans.ts';
 import { runSession, type SessionResult } from './session.ts';
-import { loadAverage, percentile, seededRandom } from './stats.ts';
+import { loadAverage, percentile } from './stats.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -44,26 +45,6 @@ const num = (name: keyof typeof flags) => {
   if (!Number.isFinite(v) || v < 0) throw new Error(`--${name} must be a non-negative number, got ${flags[name]}`);
   return v;
 };
-
-// What a support or assistant agent says, sentence by sentence (30-140 characters).
-const SENTENCES = [
-  'Sure, I can help you with that.',
-  'I found your order from last Tuesday, and it shipped this morning from our warehouse in Ohio.',
-  'It should arrive by Thursday afternoon.',
-  'The tracking number is in the confirmation email we sent you, along with a link to follow the parcel.',
-  'If you would rather pick it up, the nearest store is about ten minutes from your address.',
-  'Is there anything else I can do for you today?',
-  'Let me check that for you.',
-  'Your current plan includes unlimited calls and twenty gigabytes of data each month.',
-  'You have used about twelve gigabytes so far this cycle, so you are well within your allowance.',
-  'The next billing date is the fifteenth.',
-  'Upgrading would add roll-over data and international roaming in thirty countries.',
-  'Would you like me to send the details by text message?',
-  'Good question.',
-  'The museum opens at nine and closes at six, except on Mondays when it is closed all day.',
-  'Tickets are cheaper online, and children under twelve get in for free.',
-  'I would recommend going early, since the afternoon tours are often fully booked.',
-];
 
 interface RunReport {
   policy: string;
@@ -115,15 +96,14 @@ async function runLoad(
     { onLine },
   );
   try {
-    const random = seededRandom(num('seed'));
-    const plans = Array.from({ length: sessions }, () => ({
-      startDelayMs: sessions === 1 ? 0 : random() * num('stagger-ms'),
-      thinkMs: num('think-ms') * (0.5 + random()),
+    const plans = planSessions(sessions, {
+      seed: num('seed'),
+      staggerMs: num('stagger-ms'),
+      thinkMs: num('think-ms'),
       llmMsPerChar: num('llm-ms-per-char'),
-      turns: Array.from({ length: num('turns') }, () =>
-        Array.from({ length: num('sentences') }, () => SENTENCES[Math.floor(random() * SENTENCES.length)]!),
-      ),
-    }));
+      turns: num('turns'),
+      sentences: num('sentences'),
+    });
     const started = performance.now();
     const results: SessionResult[] = await Promise.all(
       plans.map((plan) => runSession(`ws://127.0.0.1:${server.port}/invocations-bidirectional-stream`, plan)),
