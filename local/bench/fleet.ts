@@ -19,7 +19,9 @@ import { parseArgs } from 'node:util';
 import { writeFixtureModel } from '@kokoro-speech/container/fixture';
 import { startServerProcess, type ServerProcess } from '@kokoro-speech/container/process';
 import { SageMakerBidiTransport, TtsTransportError } from '@kokoro-speech/runtime';
-import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { LOCAL_CREDENTIALS } from '@kokoro-speech/sagemaker/router';
 import { planSessions } from '../../container/bench/plans.ts';
 import type { SessionPlan } from '../../container/bench/session.ts';
 import { loadAverage, percentile } from '../../container/bench/stats.ts';
@@ -120,10 +122,38 @@ async function runCaller(endpoint: string, plan: SessionPlan, retryBudgetMs: num
   return result;
 }
 
+const ROUTER_MAIN = fileURLToPath(new URL('../../sagemaker/src/router/main.ts', import.meta.url));
+
+/** `npm run sagemaker-local` in its own process (the callers' signing must not slow the router). */
+async function startRouterProcess(containers: string[]) {
+  const child = spawn(
+    process.execPath,
+    [ROUTER_MAIN, '--port', '0', ...containers.flatMap((url) => ['--container', url])],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /SageMaker runtime \(local\) at (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    void exited.then(() => reject(new Error('the router exited before it was ready')));
+  });
+  child.stdout!.resume();
+  return { url, stop: async () => void (child.kill('SIGTERM'), await exited) };
+}
+
 async function runFleet(modelDir: string, instances: number, plans: SessionPlan[]) {
   const servers: ServerProcess[] = [];
   const refusedBy: Record<string, number> = {};
   const reasons: Record<string, string> = {};
+  const sessionsClosed: number[] = [];
+  const onLineOf = (i: number) => (entry: Record<string, unknown>) => {
+    if (entry.msg === 'session closed') sessionsClosed[i] = (sessionsClosed[i] ?? 0) + 1;
+    onLine(entry);
+  };
   const onLine = (entry: Record<string, unknown>) => {
     if (entry.msg !== 'refused') return;
     const rule = String(entry.rule);
@@ -144,10 +174,10 @@ async function runFleet(modelDir: string, instances: number, plans: SessionPlan[
             MAX_SESSIONS: '512',
             MAX_QUEUED_TOTAL: '8192',
           },
-          { onLine },
+          { onLine: onLineOf(i) },
         ),
       );
-    const router = await startLocalSageMakerRouter({ containerUrls: servers.map((s) => s.url) });
+    const router = await startRouterProcess(servers.map((s) => s.url));
     try {
       const results = await Promise.all(plans.map((plan) => runCaller(router.url, plan, num('retry-budget-ms'))));
       const sum = (f: (r: CallerResult) => number) => results.reduce((n, r) => n + f(r), 0);
@@ -166,13 +196,13 @@ async function runFleet(modelDir: string, instances: number, plans: SessionPlan[
         firstP95: percentile(first, 95),
         underruns: sum((r) => r.underruns),
         utterances: sum((r) => r.utterances),
-        routed: router.instances().map((i) => i.routed),
+        routed: servers.map((_, i) => sessionsClosed[i] ?? 0),
         refusedBy,
         reasons,
         load: loadAverage().split(' ')[0]!,
       };
     } finally {
-      await router.close();
+      await router.stop();
     }
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
@@ -198,7 +228,7 @@ try {
       `TTS retry budget ${num('retry-budget-ms')} ms; load average ${loadAverage()} on ${availableParallelism()} cores`,
   );
   console.log(
-    'inst  turns refused-to-caller retries/turn (max, turns retried)  p50(ms)  p95(ms)  underruns  routed  other-errors  load',
+    'inst  turns refused-to-caller retries/turn (max, turns retried)  p50(ms)  p95(ms)  underruns sessions  other-errors  load',
   );
   for (const n of flags.instances.split(',').map(Number)) {
     const r = await runFleet(dir, n, plans);
