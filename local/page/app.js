@@ -295,7 +295,11 @@ function onEvent(turn, event) {
       break;
     }
     case 'error':
-      turn.error = `${event.code}: ${event.message}`;
+      // Refused by the voice service past the agent's retries: say what it means for the caller.
+      turn.error =
+        event.code === 'tts_overloaded'
+          ? 'the voice service is busy (every voice is in use); try again in a moment (tts_overloaded)'
+          : `${event.code}: ${event.message}`;
       setStatus(`Error: ${turn.error}`);
       break;
     case 'done':

@@ -128,4 +128,13 @@ describe('npm start options', () => {
       expect(() => parseLocalOptions(argv, env)).toThrow(message);
     }
   });
+
+  test('--instances: 1 by default, 1 to 8 containers, anything else refused by name', () => {
+    expect(parseLocalOptions([], {}).instances).toBe(1);
+    expect(parseLocalOptions(['--instances', '3'], {}).instances).toBe(3);
+    for (const bad of ['0', '9', '2.5', 'two'])
+      expect(() => parseLocalOptions(['--instances', bad], {})).toThrow(
+        new OptionsError(`--instances must be a whole number from 1 to 8, not ${bad}`),
+      );
+  });
 });

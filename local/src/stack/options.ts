@@ -21,6 +21,9 @@ export const USAGE = `usage: npm start -- [options]
   --tools LIST         built-in tools for the agent: time, calculator (or BUILTIN_TOOLS; default none)
   --filler TEXT        spoken while a tool runs with nothing playing (or TOOL_FILLER_TEXT; default none),
                        after TOOL_FILLER_AFTER_MS (default 1500)
+  --instances N        Kokoro containers behind the local SageMaker router, as one variant's
+                       instances (default 1; 2-8 run as separate processes, routed by least
+                       outstanding requests)
   --target ARN         use a deployed AgentCore runtime instead of the local pipeline
                        (or KOKORO_AGENT_RUNTIME_ARN; AWS credentials from the usual chain)
   --qualifier NAME     AgentCore endpoint, e.g. live (or KOKORO_AGENT_QUALIFIER; default DEFAULT)
@@ -47,6 +50,8 @@ export interface LocalOptions {
   tools: BuiltinToolName[];
   /** The tool filler (--filler or TOOL_FILLER_TEXT, after TOOL_FILLER_AFTER_MS). */
   filler: { text: string; afterMs: number } | undefined;
+  /** Kokoro containers behind the router (1: in this process; more: one process each). */
+  instances: number;
   target: string | undefined;
   qualifier: string | undefined;
   agentUrl: URL | undefined;
@@ -80,6 +85,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
         voice: { type: 'string' },
         tools: { type: 'string' },
         filler: { type: 'string' },
+        instances: { type: 'string' },
         target: { type: 'string' },
         qualifier: { type: 'string' },
         agent: { type: 'string' },
@@ -92,6 +98,9 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
   const port = Number(values.port ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new OptionsError(`--port must be 0-65535, not ${values.port}`);
+  const instances = Number(values.instances ?? 1);
+  if (!Number.isInteger(instances) || instances < 1 || instances > 8)
+    throw new OptionsError(`--instances must be a whole number from 1 to 8, not ${values.instances}`);
   const dtype = values.dtype ?? 'q8';
   if (dtype !== 'q8' && dtype !== 'fp32') throw new OptionsError(`--dtype must be q8 or fp32, not ${dtype}`);
   const exportName = values.export ?? env['KOKORO_EXPORT'] ?? 'standard';
@@ -144,6 +153,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
     voice: values.voice ?? (env['KOKORO_VOICE'] || undefined),
     tools: tools as BuiltinToolName[],
     filler: fillerText.trim() ? { text: fillerText.trim(), afterMs } : undefined,
+    instances,
     target,
     qualifier: values.qualifier ?? env['KOKORO_AGENT_QUALIFIER'] ?? undefined,
     agentUrl,

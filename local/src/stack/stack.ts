@@ -1,16 +1,20 @@
 // Starts what `npm start` runs, in order, and stops it in reverse: the Kokoro server (container),
-// the local SageMaker router in front of it, the agent (talking to the router through the same
-// bidirectional-stream client it uses on AWS), and the web server; or, with a runtime ARN or an
-// agent URL, the web server alone in front of that agent.
+// or N of them as separate processes (--instances), the local SageMaker router in front of it,
+// the agent (talking to the router through the same bidirectional-stream client it uses on AWS),
+// and the web server; or, with a runtime ARN or an agent URL, the web server alone in front of
+// that agent.
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { startServer } from '@kokoro-speech/container';
+import { configFromEnv, startServer } from '@kokoro-speech/container';
+import { startServerProcess } from '@kokoro-speech/container/process';
+import { BIDI_PATH } from '@kokoro-speech/protocol';
 import { DEFAULT_SYSTEM_PROMPT } from '@kokoro-speech/runtime';
 import { createLlmProvider, type LlmConfig } from '@kokoro-speech/runtime';
 import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import type { LocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import { startAgentServer } from '@kokoro-speech/runtime';
 import { SageMakerBidiTransport } from '@kokoro-speech/runtime';
 import { AgentCoreTarget } from '../agentcore/agentcore.ts';
-import { resolveModel } from './model.ts';
+import { resolveModel, type LocalDtype } from './model.ts';
 import { getFilesHint } from './model-dir.ts';
 import type { LocalOptions } from './options.ts';
 import {
@@ -23,7 +27,7 @@ import {
   type AwsRegion,
 } from './preflight.ts';
 import { progressBar } from './progress.ts';
-import { consoleServerLogger } from './server-log.ts';
+import { consoleServerLogger, formatServerLogLine, type ServerLogOptions } from './server-log.ts';
 import { StartupError } from './startup-error.ts';
 import { agentCoreUpstream, agentServerUpstream } from '../web-server/upstream.ts';
 import { startWebServer, type PageInfo } from '../web-server/web-server.ts';
@@ -36,6 +40,8 @@ export interface LocalStack {
   url: string;
   port: number;
   info: PageInfo;
+  /** The local SageMaker router in front of the containers (the local pipeline only). */
+  router?: LocalSageMakerRouter;
   close(): Promise<void>;
 }
 
@@ -56,6 +62,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
     await checkPortFree(options.host, options.port);
     let upstream;
     let info: PageInfo;
+    let localRouter: LocalSageMakerRouter | undefined;
     if (options.target !== undefined) {
       // Resolved now, so that a missing AWS set-up stops here instead of failing every turn later.
       const credentials = defaultProvider();
@@ -95,14 +102,11 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         ...(hooks.signal ? { signal: hooks.signal } : {}),
       });
       closers.push(() => model.dispose());
-      log(`loading ${model.description}...`);
+      log(`loading ${model.description}${options.instances > 1 ? ` in ${options.instances} instances` : ''}...`);
       let loading = true;
-      const container = await startServer({
-        modelDir: model.dir,
-        config: { dtype: model.dtype },
-        logger: consoleServerLogger({ quietWhile: () => loading, ...(hooks.log ? { write: hooks.log } : {}) }),
-        host: '127.0.0.1',
-        port: 0,
+      const containers = await startContainers(options.instances, model, closers, {
+        quietWhile: () => loading,
+        ...(hooks.log ? { write: hooks.log } : {}),
       }).catch((error: unknown) => {
         if (options.modelDir === undefined) throw error;
         // The user's own folder passed the file checks but did not load: say so once, with the way out.
@@ -115,12 +119,21 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         );
       });
       loading = false;
-      closers.push(() => container.close());
-      // The voice asked for must be one the model has: checked now, against the server's own list.
-      if (options.voice !== undefined)
-        checkVoice(options.voice, options.from?.voice ?? '--voice', await readVoices(container.wsUrl));
-      const router = await startLocalSageMakerRouter({ containerUrl: container.url, host: '127.0.0.1', port: 0 });
+      // The voice asked for must be one the model has: checked now, against the servers' own lists
+      // (every instance loads the same folder; a voice counts only if each of them has it).
+      if (options.voice !== undefined) {
+        const lists = await Promise.all(containers.map((c) => readVoices(c.wsUrl)));
+        const voices = lists[0]!.filter((voice) => lists.every((list) => list.includes(voice)));
+        checkVoice(options.voice, options.from?.voice ?? '--voice', voices);
+      }
+      const containerUrls = containers.map((c) => c.url);
+      const router = await startLocalSageMakerRouter({
+        ...(containerUrls.length === 1 ? { containerUrl: containerUrls[0]! } : { containerUrls }),
+        host: '127.0.0.1',
+        port: 0,
+      });
       closers.push(() => router.close());
+      localRouter = router;
       const llm = createLlmProvider(llmConfig);
       // The same client code as on AWS: the SageMaker bidirectional stream, signed, to the router.
       const tts = new SageMakerBidiTransport({
@@ -162,7 +175,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         `note: from another machine, open the page through an SSH port forward (ssh -L ${web.port}:127.0.0.1:${web.port} <this host>, then http://127.0.0.1:${web.port}/) or over https: over plain http from another address it cannot play audio`,
       );
     }
-    return { url: web.url, port: web.port, info, close: closeAll };
+    return { url: web.url, port: web.port, info, ...(localRouter && { router: localRouter }), close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;
@@ -181,4 +194,66 @@ async function chooseLlm(options: LocalOptions): Promise<{ config: LlmConfig; re
   );
   const region = await resolveAwsRegion();
   return { config: { ...options.llm, region: region.region }, region };
+}
+
+/** A Kokoro server npm start runs: its HTTP base and its bidirectional-stream URL. */
+interface LocalContainer {
+  url: string;
+  wsUrl: string;
+}
+
+/**
+ * The Kokoro containers, with admission control on as on SageMaker: one in this process, or
+ * (instances > 1) one child process each, the real entry point, like separate instances. Their
+ * logs reach the console as one line per warning or error either way (server-log.ts).
+ */
+async function startContainers(
+  instances: number,
+  model: { dir: string; dtype: LocalDtype },
+  closers: (() => Promise<void>)[],
+  serverLog: ServerLogOptions & { quietWhile: () => boolean },
+): Promise<LocalContainer[]> {
+  if (instances === 1) {
+    const container = await startServer({
+      modelDir: model.dir,
+      config: { dtype: model.dtype, admission: 'on' },
+      logger: consoleServerLogger(serverLog),
+      host: '127.0.0.1',
+      port: 0,
+    });
+    closers.push(() => container.close());
+    return [container];
+  }
+  const write = serverLog.write ?? ((line: string) => console.error(line));
+  // The children read the environment as a container does; the default voice stays the
+  // container's own, as in this process, so that KOKORO_VOICE meets the voice check below
+  // (with the list of voices) instead of failing each instance's start-up.
+  const defaultVoice = configFromEnv({}).defaultVoice;
+  const started = await Promise.allSettled(
+    Array.from({ length: instances }, async (_, i) => {
+      let failure: string | undefined;
+      const child = await startServerProcess(
+        { KOKORO_MODEL_DIR: model.dir, KOKORO_DTYPE: model.dtype, KOKORO_VOICE: defaultVoice, METRICS_INTERVAL_S: '0' },
+        {
+          onLine: (entry) => {
+            const level = typeof entry['level'] === 'number' ? entry['level'] : 0;
+            const err = entry['err'] as { message?: unknown } | undefined;
+            // A failed start-up is reported once, by npm start, with its reason.
+            if (level >= 50 && serverLog.quietWhile())
+              failure ??= typeof err?.message === 'string' ? err.message : String(entry['msg']);
+            if (level < 40 || serverLog.quietWhile()) return;
+            const line = formatServerLogLine(JSON.stringify(entry));
+            if (line !== null) write(line.replace(/^kokoro server/, `kokoro server ${i + 1}`));
+          },
+        },
+      ).catch((error: unknown) => {
+        throw failure === undefined ? error : new Error(failure, { cause: error });
+      });
+      return { child, url: child.url, wsUrl: `${child.url.replace(/^http/, 'ws')}${BIDI_PATH}` };
+    }),
+  );
+  for (const result of started) if (result.status === 'fulfilled') closers.push(() => result.value.child.stop());
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return started.map((r) => (r as PromiseFulfilledResult<LocalContainer & { child: unknown }>).value);
 }

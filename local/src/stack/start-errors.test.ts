@@ -164,6 +164,22 @@ describe('npm start stops at once, naming the fix', () => {
     expect(run.output).not.toMatch(/, \.\.\./);
   }, 60_000);
 
+  test('--instances 2: the voice checked against the instances (--voice and KOKORO_VOICE), a failed load in one line', async () => {
+    const run = await start(['--offline', '--port', '0', '--instances', '2', '--voice', 'zz_bogus']);
+    expectStoppedWithFix(run, /npm start: --voice zz_bogus is not a voice of this model\. Its \d+ voices:/);
+    for (const voice of ['af_heart', 'am_adam', 'bf_emma', 'bm_lewis']) expect(run.output).toContain(voice);
+    const viaEnv = await start(['--offline', '--port', '0', '--instances', '2'], { KOKORO_VOICE: 'zz_bogus' });
+    expectStoppedWithFix(viaEnv, /npm start: KOKORO_VOICE=zz_bogus is not a voice of this model\. Its \d+ voices:/);
+
+    const broken = join(scratch, 'broken-instances');
+    await writeFixtureModel(broken);
+    const model = await readFile(join(broken, 'onnx/model.onnx'));
+    await writeFile(join(broken, 'onnx/model_quantized.onnx'), model.subarray(0, Math.floor(model.length / 2)));
+    const failed = await start(['--model-dir', broken, '--port', '0', '--instances', '2']);
+    expectStoppedWithFix(failed, `the Kokoro server could not load the model in --model-dir ${broken}:`, 'curl -fL');
+    expect(failed.output).not.toMatch(/server failed: \{/);
+  }, 120_000);
+
   test('an unknown option: the usage, status 2', async () => {
     const run = await start(['--prot', '3000']);
     expect(run.code).toBe(2);

@@ -33,6 +33,10 @@ export type {
 
 type Failure = { code: string; message: string };
 
+/** The turn's error code for a TTS failure: the service refused us (`tts_overloaded`), or it is unavailable. */
+const ttsFailure = (error: unknown) =>
+  error instanceof TtsTransportError && error.code === 'overloaded' ? 'tts_overloaded' : 'tts_unavailable';
+
 export async function runTurn(context: TurnContext, options: TurnOptions): Promise<TurnResult> {
   return new Turn(context, options).run();
 }
@@ -192,7 +196,7 @@ class Turn {
       try {
         await session.end();
       } catch (error) {
-        this.#fail('tts_unavailable', `TTS session failed: ${describe(error)}`);
+        this.#fail(ttsFailure(error), `TTS session failed: ${describe(error)}`);
       }
     }
     session?.close();
@@ -316,7 +320,7 @@ class Turn {
       }
       return session;
     } catch (error) {
-      if (!this.#cancelled) this.#fail('tts_unavailable', `cannot open a TTS session: ${describe(error)}`);
+      if (!this.#cancelled) this.#fail(ttsFailure(error), `cannot open a TTS session: ${describe(error)}`);
       return null;
     }
   }
@@ -333,7 +337,7 @@ class Turn {
       try {
         session.speak(spoken, timing.id);
       } catch (error) {
-        this.#fail('tts_unavailable', `TTS session failed: ${describe(error)}`);
+        this.#fail(ttsFailure(error), `TTS session failed: ${describe(error)}`);
         return;
       }
       if (waitForPrevious) await audioDone;
@@ -350,7 +354,7 @@ class Turn {
     } catch (error) {
       if (!this.#cancelled) {
         const code = error instanceof TtsTransportError ? error.code : 'internal';
-        this.#fail('tts_unavailable', `TTS stream failed (${code}): ${describe(error)}`);
+        this.#fail(ttsFailure(error), `TTS stream failed (${code}): ${describe(error)}`);
       }
     } finally {
       this.#ledger.releaseAll();

@@ -2,6 +2,12 @@
 // pipelined speak, cancel with no stale audio, end/done, and one reconnect that re-sends the
 // utterances whose audio was not complete (announced by a `reconnected` event; the session core
 // splices their audio so that the caller gets every byte once). Lifecycle and delivery: session-core.ts.
+//
+// A refusal before any audio (the server answers the connect with 503 or an `overloaded` error
+// before `ready`, or refuses the session's first utterance with `overloaded`) is retried with
+// backoff and jitter (backoff.ts) within the retry budget: each try is a new connection, which
+// behind an endpoint may land on another instance. Past the budget the session fails with an
+// `overloaded` TtsTransportError. Once audio has started, a break is the reconnect's business.
 import { serverMessageSchema, voiceSettingsSchema } from '@kokoro-speech/protocol';
 import type { ClientMessage, ReadyMessage, ServerMessage } from '@kokoro-speech/protocol';
 import type { Channel, ChannelOpener } from './channel.ts';
@@ -9,6 +15,10 @@ import { SessionCore } from './session-core.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsEvent, TtsSession, VoiceInfo, VoiceSettings } from './types.ts';
 import { UtteranceTracker } from './utterance-tracker.ts';
+import { Backoff, DEFAULT_RETRY_BUDGET_MS, sleep, type RetryPolicy } from './backoff.ts';
+
+const isOverloaded = (error: unknown): error is TtsTransportError =>
+  error instanceof TtsTransportError && error.code === 'overloaded';
 
 type Ready = { sample_rate: number; format: string; voices: string[]; voice_info?: VoiceInfo[] };
 
@@ -17,6 +27,7 @@ export class ProtocolSession implements TtsSession {
   readonly #opener: ChannelOpener;
   readonly #settings: VoiceSettings;
   readonly #readyTimeoutMs: number;
+  readonly #retry: RetryPolicy;
   readonly #core = new SessionCore();
   readonly #utterances = new UtteranceTracker(this.#core);
   readonly #cancels: Array<{ ids: string[]; done: PromiseWithResolvers<string[]> }> = [];
@@ -27,11 +38,19 @@ export class ProtocolSession implements TtsSession {
   #canReconnect = true;
   /** Set when the stream broke while nothing was in flight. */
   #idle: TtsTransportError | null = null;
+  /** The refusal (`overloaded` before ready) that ended the connection being made. */
+  #refusedAtConnect: TtsTransportError | null = null;
+  /** Some audio has arrived on this session (refusals are no longer retried here). */
+  #heardAudio = false;
+  /** One budget for all the refusals before audio (connect, first utterance); reset by audio. */
+  readonly #backoff: Backoff;
 
-  private constructor(opener: ChannelOpener, settings: VoiceSettings, readyTimeoutMs: number) {
+  private constructor(opener: ChannelOpener, settings: VoiceSettings, readyTimeoutMs: number, retry: RetryPolicy) {
     this.#opener = opener;
     this.#settings = settings;
     this.#readyTimeoutMs = readyTimeoutMs;
+    this.#retry = retry;
+    this.#backoff = new Backoff(retry);
   }
 
   /** Connects, sends `config` and resolves once the server's `ready` has arrived. */
@@ -40,11 +59,12 @@ export class ProtocolSession implements TtsSession {
     settings: VoiceSettings,
     signal?: AbortSignal,
     readyTimeoutMs = 15_000,
+    retry: RetryPolicy = { budgetMs: DEFAULT_RETRY_BUDGET_MS },
   ): Promise<ProtocolSession> {
     const parsed = voiceSettingsSchema.strict().safeParse(settings);
     if (!parsed.success) throw new TypeError(`invalid voice settings: ${parsed.error.message}`);
-    const session = new ProtocolSession(opener, parsed.data, readyTimeoutMs);
-    const ready = await session.#connect(signal);
+    const session = new ProtocolSession(opener, parsed.data, readyTimeoutMs, retry);
+    const ready = await session.#connectRetrying(signal);
     session.ready = Promise.resolve({
       sample_rate: parsed.data.sample_rate ?? ready.sample_rate,
       format: parsed.data.format ?? ready.format,
@@ -61,7 +81,7 @@ export class ProtocolSession implements TtsSession {
     if (this.#idle) {
       const cause = this.#idle;
       this.#idle = null;
-      void this.#reconnect(cause, false); // sends the pending utterance once connected
+      void this.#reconnect(cause, false); // sends the pending utterance once connected (no audio of it yet)
     } else if (!this.#reconnecting) {
       this.#send({ type: 'text', text, id: utteranceId });
     }
@@ -113,6 +133,37 @@ export class ProtocolSession implements TtsSession {
     this.#channel?.send(message);
   }
 
+  /**
+   * Connects; refusals (`overloaded`) are retried with backoff within the retry budget. `refused`:
+   * a refusal already in hand (the first utterance's), counted as the first failure.
+   */
+  async #connectRetrying(signal?: AbortSignal, refused?: TtsTransportError): Promise<ReadyMessage> {
+    const backoff = this.#backoff;
+    let last = refused;
+    for (;;) {
+      if (last) {
+        const delayMs = backoff.next();
+        if (delayMs === null) {
+          throw new TtsTransportError(
+            'overloaded',
+            `the TTS server refused the session ${backoff.attempts + 1} time${backoff.attempts ? 's' : ''}` +
+              ` in ${Math.round(backoff.elapsedMs)} ms (retry budget ${backoff.budgetMs} ms, TTS_RETRY_BUDGET_MS): ${last.message}`,
+            { cause: last, retryable: true },
+          );
+        }
+        this.#retry.onRetry?.({ attempt: backoff.attempts, delayMs, reason: last.message });
+        await sleep(delayMs, signal);
+        if (this.#core.stopped) throw new TtsTransportError('connection_lost', 'session closed while retrying');
+      }
+      try {
+        return await this.#connect(signal);
+      } catch (error) {
+        if (!isOverloaded(error)) throw error;
+        last = error;
+      }
+    }
+  }
+
   async #connect(signal?: AbortSignal): Promise<ReadyMessage> {
     const generation = ++this.#generation;
     const ready = Promise.withResolvers<ReadyMessage>();
@@ -130,8 +181,10 @@ export class ProtocolSession implements TtsSession {
       signal,
     );
     if (generation !== this.#generation) {
-      channel.close(); // closed while connecting
-      throw new TtsTransportError('connection_lost', 'session closed while connecting');
+      channel.close(); // closed while connecting, or refused before the opener returned
+      const refused = this.#refusedAtConnect;
+      this.#refusedAtConnect = null;
+      throw refused ?? new TtsTransportError('connection_lost', 'session closed while connecting');
     }
     this.#channel = channel;
     channel.send({ type: 'config', ...this.#settings });
@@ -181,6 +234,8 @@ export class ProtocolSession implements TtsSession {
         return;
       }
       case 'audio_start':
+        this.#heardAudio = true;
+        this.#backoff.reset();
         return this.#utterances.audioStart(message);
       case 'words':
         return this.#utterances.words(message);
@@ -196,6 +251,27 @@ export class ProtocolSession implements TtsSession {
         return;
       }
       case 'error':
+        if (message.code === 'overloaded' && message.id === null && this.#awaitingReady) {
+          // Refused at connect (the server closes next): a refusal open() may retry.
+          const waiter = this.#awaitingReady;
+          this.#awaitingReady = null;
+          const refused = new TtsTransportError('overloaded', message.message, { retryable: true });
+          if (!this.#channel) this.#refusedAtConnect = refused; // the opener has not returned yet
+          this.#dropChannel();
+          waiter.reject(refused);
+          return;
+        }
+        if (
+          message.code === 'overloaded' &&
+          !this.#heardAudio &&
+          !this.#reconnecting &&
+          message.id !== null &&
+          this.#utterances.pending.has(message.id)
+        ) {
+          // The first answer refused before any audio: try the whole session again.
+          void this.#retryRefusedSession(new TtsTransportError('overloaded', message.message, { retryable: true }));
+          return;
+        }
         return this.#utterances.error(message);
       case 'done':
         if (this.#core.finish()) this.#dropChannel();
@@ -221,11 +297,24 @@ export class ProtocolSession implements TtsSession {
     await this.#reconnect(error, true);
   }
 
+  /** The session's first utterance was refused: a new session (maybe elsewhere), after a backoff. */
+  async #retryRefusedSession(refused: TtsTransportError): Promise<void> {
+    this.#reconnecting = true;
+    this.#dropChannel();
+    try {
+      await this.#connectRetrying(undefined, refused);
+    } catch (reason) {
+      return this.#fail(reason instanceof TtsTransportError ? reason : refused);
+    }
+    this.#resume([], false);
+  }
+
   async #reconnect(error: TtsTransportError, announce: boolean): Promise<void> {
     this.#reconnecting = true;
     const resent = [...this.#utterances.pending.keys()];
     try {
-      await this.#connect();
+      // Lazily after an idle break nothing pending has audio yet: a refusal may be retried.
+      await (announce ? this.#connect() : this.#connectRetrying());
     } catch (reason) {
       const cause = reason instanceof TtsTransportError ? reason : error;
       return this.#fail(
@@ -234,9 +323,14 @@ export class ProtocolSession implements TtsSession {
         }),
       );
     }
+    this.#resume(resent, announce);
+  }
+
+  /** On the new stream: splice bookkeeping, then everything pending again. */
+  #resume(resent: string[], announce: boolean): void {
     if (this.#core.stopped) return; // closed by the caller while reconnecting
     this.#reconnecting = false;
-    this.#core.resent(resent, announce);
+    if (resent.length > 0 || announce) this.#core.resent(resent, announce);
     // The old server session is gone with everything it had queued: cancels are complete.
     for (const { ids, done } of this.#cancels.splice(0)) done.resolve(ids);
     this.#utterances.newStream();
