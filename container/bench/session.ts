@@ -2,7 +2,8 @@
 // a handful of sentences sent as an LLM would produce them (a sentence as soon as its last
 // character has streamed in, without waiting for earlier audio), "plays" the audio on a
 // real-time clock, and records first-audio latency and underruns (audio arriving after what was
-// already received has finished playing).
+// already received has finished playing). A session the server refuses at connect (HTTP 503,
+// admission control) records how long the refusal took and speaks nothing (no retry here).
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { serverMessageSchema } from '@kokoro-speech/protocol';
@@ -24,6 +25,8 @@ export interface SessionResult {
   utterances: number;
   audioMs: number;
   errors: string[];
+  /** Refused at connect: ms from the connect to the refusal. */
+  refusedMs?: number;
 }
 
 const BYTES_PER_MS = (24000 * 2) / 1000; // the session's default: pcm_s16le at 24 kHz
@@ -38,6 +41,7 @@ export async function runSession(url: string, plan: SessionPlan): Promise<Sessio
     errors: [],
   };
   await sleep(plan.startDelayMs);
+  const connectAt = performance.now();
   const ws = new WebSocket(url);
   let onJson: (type: string, id: string | undefined) => void = () => {};
   let onAudio: (bytes: number) => void = () => {};
@@ -47,10 +51,20 @@ export async function runSession(url: string, plan: SessionPlan): Promise<Sessio
     if (m.type === 'error') result.errors.push(`${m.code}: ${m.message}`);
     onJson(m.type, 'id' in m && typeof m.id === 'string' ? m.id : undefined);
   });
-  await new Promise<void>((resolve, reject) => {
-    onJson = (type) => type === 'ready' && resolve();
+  const refused = await new Promise<boolean>((resolve, reject) => {
+    onJson = (type) => type === 'ready' && resolve(false);
+    ws.once('unexpected-response', (_req, res) => {
+      res.resume();
+      if (res.statusCode !== 503) return reject(new Error(`upgrade answered ${res.statusCode}`));
+      result.refusedMs = performance.now() - connectAt;
+      resolve(true);
+    });
     ws.once('error', reject);
   });
+  if (refused) {
+    ws.terminate();
+    return result;
+  }
 
   for (const [t, sentences] of plan.turns.entries()) {
     const lastId = `t${t}s${sentences.length - 1}`;

@@ -1,4 +1,12 @@
 // Small statistics helpers for the benchmark report.
+import { loadavg } from 'node:os';
+
+/** The machine's 1, 5 and 15 minute load averages, printed beside every figure (shared machines). */
+export function loadAverage(): string {
+  return loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+}
 
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;

@@ -23,6 +23,15 @@ const envSchema = z.object({
   PREP_WORKERS: int(1).optional(),
   SHUTDOWN_GRACE_MS: int(0).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMISSION: z.enum(['on', 'off']).default('on'),
+  ADMISSION_MAX_UTILIZATION: z.coerce.number().gt(0).max(1).default(0.7),
+  ADMISSION_FIRST_AUDIO_MS: num(1).default(400),
+  ADMISSION_WINDOW_S: num(1).default(30),
+  ADMISSION_PRIOR_SPEAKING_SHARE: z.coerce.number().min(0).max(1).default(0.5),
+  METRICS_INTERVAL_S: num(0).default(60),
+  METRICS_NAMESPACE: z.string().min(1).max(255).default('KokoroSpeech'),
+  METRICS_ENDPOINT_NAME: z.string().min(1).max(255).optional(),
+  METRICS_VARIANT_NAME: z.string().min(1).max(255).optional(),
   SIMULATED_DELAY_MS: num(0).default(0),
   SIMULATED_DELAY_PER_CHAR_MS: num(0).default(0),
 });
@@ -52,6 +61,21 @@ export interface ServerConfig {
   /** How long SIGTERM waits for in-flight audio before cancelling it. */
   shutdownGraceMs: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Admission control of new sessions and POSTs (off: everything is admitted, load still measured). */
+  admission: 'on' | 'off';
+  /** Busy share of the model (or prep) slots that one more session may bring the server to. */
+  admissionMaxUtilization: number;
+  /** A new answer's first audio deadline in the backlog rule. */
+  admissionFirstAudioMs: number;
+  /** How far back the sustained rule measures the load per session. */
+  admissionWindowMs: number;
+  /** Share of its time a session is assumed to speak until there is data. */
+  admissionPriorSpeakingShare: number;
+  /** How often a load line (CloudWatch Embedded Metric Format) is written to stdout; 0 = never. */
+  metricsIntervalMs: number;
+  metricsNamespace: string;
+  /** Dimensions of the load metrics (EndpointName, VariantName), when set. */
+  metricsDimensions: Record<string, string>;
   /** Benchmark only: extra wall time per model run, mimicking a GPU (0 = off). */
   simulatedDelayMs: number;
   simulatedDelayPerCharMs: number;
@@ -84,6 +108,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     prepWorkers: e.PREP_WORKERS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     logLevel: e.LOG_LEVEL,
+    admission: e.ADMISSION,
+    admissionMaxUtilization: e.ADMISSION_MAX_UTILIZATION,
+    admissionFirstAudioMs: e.ADMISSION_FIRST_AUDIO_MS,
+    admissionWindowMs: e.ADMISSION_WINDOW_S * 1000,
+    admissionPriorSpeakingShare: e.ADMISSION_PRIOR_SPEAKING_SHARE,
+    metricsIntervalMs: e.METRICS_INTERVAL_S * 1000,
+    metricsNamespace: e.METRICS_NAMESPACE,
+    metricsDimensions: {
+      ...(e.METRICS_ENDPOINT_NAME ? { EndpointName: e.METRICS_ENDPOINT_NAME } : {}),
+      ...(e.METRICS_VARIANT_NAME ? { VariantName: e.METRICS_VARIANT_NAME } : {}),
+    },
     simulatedDelayMs: e.SIMULATED_DELAY_MS,
     simulatedDelayPerCharMs: e.SIMULATED_DELAY_PER_CHAR_MS,
   };

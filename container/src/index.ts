@@ -19,13 +19,16 @@ export interface StartServerOptions {
   host?: string;
   /** Default 0 (any free port). */
   port?: number;
-  /** Any other setting (limits, scheduler, ...); defaults as in the README's env table. */
+  /** Any other setting (limits, scheduler, ...); defaults as in the README's env table, except
+   *  `admission` ('off') and `metricsIntervalMs` (0) here. */
   config?: Partial<ServerConfig>;
   /** Default 'silent'; or pass your own pino logger. */
   logLevel?: ServerConfig['logLevel'];
   logger?: Logger;
   /** Resolve only once the model is loaded and warmed up (default true). */
   waitUntilReady?: boolean;
+  /** Where the load metric lines go when `config.metricsIntervalMs` > 0 (default stdout). */
+  writeMetrics?: (line: string) => void;
 }
 
 export interface RunningServer {
@@ -44,13 +47,23 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const host = options.host ?? '127.0.0.1';
   const config = defaultConfig({
     logLevel: options.logLevel ?? 'silent',
+    // In-process servers (tests, tools) admit everything and print no metric lines unless asked:
+    // their callers open many short or idle sessions on a shared CPU. The container process
+    // (src/main.ts, what SageMaker runs) reads ADMISSION and METRICS_INTERVAL_S (default on, 60 s).
+    admission: 'off',
+    metricsIntervalMs: 0,
     ...options.config,
     host,
     port: options.port ?? 0,
     ...(options.modelDir ? { modelDir: options.modelDir } : {}),
   });
   const log = options.logger ?? createLogger(config.logLevel);
-  const server = await startKokoroServer({ config, log, ...(options.engine ? { engine: options.engine } : {}) });
+  const server = await startKokoroServer({
+    config,
+    log,
+    ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.writeMetrics ? { writeMetrics: options.writeMetrics } : {}),
+  });
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const running: RunningServer = {
     url: `http://${urlHost}:${server.port}`,

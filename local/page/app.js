@@ -207,6 +207,7 @@ function onEvent(turn, event) {
         textAt,
         textMs: event.text_ms,
         firstAudioAt: null,
+        heardAt: null,
         endAt: null,
         synthesis_ms: null,
         duration_ms: null,
@@ -294,7 +295,11 @@ function onEvent(turn, event) {
       break;
     }
     case 'error':
-      turn.error = `${event.code}: ${event.message}`;
+      // Refused by the voice service past the agent's retries: say what it means for the caller.
+      turn.error =
+        event.code === 'tts_overloaded'
+          ? 'the voice service is busy (every voice is in use); try again in a moment (tts_overloaded)'
+          : `${event.code}: ${event.message}`;
       setStatus(`Error: ${turn.error}`);
       break;
     case 'done':
@@ -310,7 +315,8 @@ player.on((e) => {
   if (!s) return;
   const at = e.at - turn.t0;
   if (e.type === 'started') {
-    s.playStart ??= at;
+    s.heardAt ??= at; // unclamped, for tests and bug reports
+    s.playStart ??= Math.max(at, s.firstAudioAt ?? at); // a sentence is never heard before its audio came
     s.playEnd = null;
     for (const other of answer.querySelectorAll('.speaking')) other.classList.remove('speaking');
     if (!s.filler && turn.answerEl === answer) {
@@ -318,7 +324,7 @@ player.on((e) => {
       s.el.setAttribute('aria-current', 'true');
     }
   } else {
-    s.playEnd = at;
+    s.playEnd = Math.max(at, s.playStart ?? at);
     s.el.classList.remove('speaking');
     s.el.removeAttribute('aria-current');
     // Ran dry after the stream ended: the turn has been spoken in full.
@@ -594,6 +600,13 @@ async function showSetup() {
   $('llm').textContent = info.llm.description;
   $('model').textContent = info.model.description;
   $('target').textContent = info.target.description;
+  if (info.region) {
+    const row = document.createElement('div');
+    row.innerHTML = '<dt>Region</dt><dd id="region"></dd>';
+    row.lastChild.textContent = info.region.name;
+    row.title = `AWS region, from ${info.region.source}`;
+    $('target').parentElement.after(row);
+  }
   if (info.llm.name === 'echo') {
     addNotice(
       'Echo model in use: the answer repeats your prompt (ask "What did I say before?" to see its memory). Start with --llm bedrock or --llm openai for a real model.',

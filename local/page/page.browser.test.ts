@@ -2,12 +2,15 @@
 // (stand-in model, echo LLM): each transport streams text and plays every sample in order, the
 // timeline renders, and barge-in silences the old turn at once with nothing stale played after.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { networkInterfaces } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, hasChromium, launchChromium } from '../src/testing/chromium.ts';
 import { TurnRecorder } from '../src/caller/timeline.ts';
 import { streamTurn } from '../src/caller/turn-client.ts';
 import { parseLocalOptions } from '../src/stack/options.ts';
 import { startLocalStack, type LocalStack } from '../src/stack/stack.ts';
+import { agentServerUpstream } from '../src/web-server/upstream.ts';
+import { startWebServer, type WebServer } from '../src/web-server/web-server.ts';
 
 const haveChromium = hasChromium();
 if (!haveChromium)
@@ -57,6 +60,9 @@ interface PageTurn {
     index: number;
     text: string;
     samples: number;
+    firstAudioAt: number | null;
+    /** When the worklet's start of the sentence comes out (the audio clock on the page's), unclamped. */
+    heardAt: number | null;
     playStart: number | null;
     playEnd: number | null;
     words?: PageWord[];
@@ -212,6 +218,11 @@ suite('the page in Chromium', () => {
       expect(played.every((s) => s.playStart !== null && s.playEnd !== null && s.playEnd >= s.playStart)).toBe(true);
       // The format asked for is the one that came; Opus decoded to exactly the PCM samples (above), gap-free.
       expect((await turns(page))[0]!.format).toBe(format === 'opus' ? 'opus' : 'pcm_s16le');
+      // Heard after its audio arrived: on the output's clock, not one that runs ahead of it.
+      for (const s of played) {
+        expect(s.heardAt!).toBeGreaterThanOrEqual(s.firstAudioAt!);
+        expect(s.playStart!).toBeGreaterThanOrEqual(s.firstAudioAt!);
+      }
       expect(pageErrors.get(page)).toEqual([]);
       await page.close();
     }, 180_000);
@@ -457,8 +468,63 @@ suite('the page in Chromium', () => {
     await page.waitForFunction(() => /Error/.test(document.getElementById('status')?.textContent ?? ''));
     await expect(page.locator('#status').textContent()).resolves.toMatch(/400.*prompt/s);
     await expect(page.locator('#stop').isDisabled()).resolves.toBe(true);
+    // The timeline says the turn failed, not that it still waits for the LLM.
+    await expect(page.locator('#timeline tbody tr.llm td').textContent()).resolves.toBe('no text: the turn failed');
     // The only thing logged is the browser's own note about the 400.
     expect(pageErrors.get(page)).toEqual([expect.stringMatching(/status of 400/)]);
     await page.close();
+  });
+
+  describe('a web server bound beyond loopback (--host 0.0.0.0), with the AWS region in its set-up', () => {
+    let wide: WebServer;
+    beforeAll(async () => {
+      wide = await startWebServer({
+        upstream: agentServerUpstream(new URL(stack.url)),
+        info: { ...stack.info, region: { name: 'eu-west-1', source: 'AWS_REGION' } },
+        host: '0.0.0.0',
+        port: 0,
+      });
+    });
+    afterAll(() => wide?.close());
+
+    test('opened over plain http from another address: the page says why nothing works, and what to do', async () => {
+      // A real insecure context: this machine's own non-loopback address, or else a name that
+      // Chromium maps to loopback (any http origin other than localhost is not a secure context).
+      const address = Object.values(networkInterfaces())
+        .flatMap((list) => list ?? [])
+        .find((a) => a.family === 'IPv4' && !a.internal)?.address;
+      const mapped =
+        address === undefined ? await launchChromium(['--host-resolver-rules=MAP kokoro-lan.test 127.0.0.1']) : null;
+      const page = await (mapped ?? browser).newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      try {
+        await page.goto(`http://${address ?? 'kokoro-lan.test'}:${wide.port}/`);
+        const note = page.locator('#insecure');
+        await note.waitFor();
+        const text = (await note.textContent())!;
+        expect(text).toContain('is not a secure context');
+        expect(text).toContain('crypto.randomUUID and AudioWorklet');
+        expect(text).toContain(`ssh -L ${wide.port}:127.0.0.1:${wide.port} ${address ?? 'kokoro-lan.test'}`);
+        expect(text).toContain('https');
+        await expect(page.locator('#speak').isDisabled()).resolves.toBe(true);
+        // What the page's own script hit there, which the note explains.
+        expect(errors).toEqual([expect.stringMatching(/randomUUID/)]);
+      } finally {
+        await page.close();
+        await mapped?.close();
+      }
+    }, 60_000);
+
+    test('on loopback the same server is a secure context: no note, and the region is shown', async () => {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`http://127.0.0.1:${wide.port}/`);
+      await expect(page.locator('#region').textContent()).resolves.toBe('eu-west-1');
+      await expect(page.locator('#insecure').count()).resolves.toBe(0);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
   });
 });

@@ -17,15 +17,26 @@ export class Player {
   }
 
   /**
-   * Samples of `turn` played by now: the worklet's last position, moved on by the audio clock
-   * since (only while it plays: an underrun stops the clock for the turn, and the next message says so).
+   * Samples of `turn` heard by now: the worklet's last position, moved on (or back) to where the
+   * output is on the audio clock (see heardAt: the speakers play behind what the worklet has
+   * rendered), so that the word highlighted is the one coming out, on the clock the sentences'
+   * start and end are shown on. Only while it plays does it run on: an underrun stops the clock for
+   * the turn (the next message says so), and the output then only catches up with where it stopped.
    */
   position(turn) {
     const p = this.lastPosition;
     if (!p || p.turn !== turn || !this.ctx) return null;
-    if (!p.playing) return p.played;
-    const ahead = Math.max(0, (this.ctx.currentTime - p.time) * this.sampleRate);
-    return p.played + Math.min(ahead, this.sampleRate * 0.1); // never guess more than 100 ms ahead
+    const ahead = (this.outputTime() - p.time) * this.sampleRate;
+    // Never more than 100 ms ahead of the last message; behind it by the output's latency at most.
+    const moved = p.playing ? Math.min(ahead, this.sampleRate * 0.1) : Math.min(ahead, 0);
+    return Math.max(0, p.played + moved);
+  }
+
+  /** The audio-clock time coming out of the speakers now (the context's time where the browser cannot say). */
+  outputTime() {
+    const ts = this.ctx?.getOutputTimestamp?.();
+    if (ts && ts.performanceTime > 0) return ts.contextTime + (performance.now() - ts.performanceTime) / 1000;
+    return this.ctx?.currentTime ?? 0;
   }
 
   /**
@@ -103,6 +114,19 @@ export class Player {
     });
   }
 
+  /**
+   * The page time (performance.now()) at which audio-clock time `time` comes out of the speakers.
+   * getOutputTimestamp pairs a moment of the audio clock with its page time at the output. The
+   * context's currentTime runs ahead of the output by whole render buffers, so mapping through it
+   * put a sound before the audio that made it had even arrived.
+   */
+  heardAt(time) {
+    const ts = this.ctx?.getOutputTimestamp?.();
+    if (ts && ts.performanceTime > 0) return ts.performanceTime + (time - ts.contextTime) * 1000;
+    const lag = this.ctx ? Math.max(0, (this.ctx.currentTime - time) * 1000) : 0;
+    return performance.now() - lag;
+  }
+
   onMessage(msg) {
     if (msg.type === 'flushed') {
       this.flushes.get(msg.token)?.(msg.played);
@@ -124,8 +148,7 @@ export class Player {
       return;
     }
     // When it happened on the audio clock, moved onto the page's clock (messages can wait in line).
-    const lag = this.ctx && msg.time !== undefined ? Math.max(0, (this.ctx.currentTime - msg.time) * 1000) : 0;
-    const event = { ...msg, at: performance.now() - lag };
+    const event = { ...msg, at: msg.time === undefined ? performance.now() : this.heardAt(msg.time) };
     for (const fn of this.listeners) fn(event);
   }
 }

@@ -137,9 +137,15 @@ export function renderTimeline(container, turn) {
       el(
         'td',
         { colspan: '5' },
-        turn.firstTextAt == null
-          ? 'waiting for the first token'
-          : `writing from ${fmt(turn.firstTextAt)} to ${fmt(turn.lastTextAt)}`,
+        turn.firstTextAt != null
+          ? `writing from ${fmt(turn.firstTextAt)} to ${fmt(turn.lastTextAt)}`
+          : turn.error
+            ? 'no text: the turn failed'
+            : turn.cancelled
+              ? 'stopped before the first token'
+              : turn.streamEnded
+                ? 'no text'
+                : 'waiting for the first token',
       ),
     ),
   );

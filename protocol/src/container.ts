@@ -133,6 +133,8 @@ export const errorMessageSchema = z.object({
   id: z.string().nullable(),
   code: z.enum(ERROR_CODES),
   message: z.string(),
+  /** `overloaded` only: seconds to wait before trying again. */
+  retry_after_s: z.number().nonnegative().optional(),
 });
 export const doneMessageSchema = z.object({ type: z.literal('done') });
 
@@ -166,5 +168,6 @@ export type InvocationRequest = z.infer<typeof invocationRequestSchema>;
 
 /** Error body of POST /invocations (same codes as on the WebSocket). */
 export interface HttpErrorBody {
-  error: { code: ErrorCode; message: string };
+  /** `retry_after_s` (overloaded only) repeats Retry-After: SageMaker does not pass the header on. */
+  error: { code: ErrorCode; message: string; retry_after_s?: number };
 }

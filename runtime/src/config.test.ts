@@ -72,9 +72,19 @@ describe('loadConfig', () => {
     [{ KOKORO_URL: 'ws://k', PORT: 'eighty' }, /PORT: /],
     [{ KOKORO_URL: 'ws://k', KOKORO_SPEED: '3' }, /KOKORO_SPEED: /],
     [{ KOKORO_URL: 'ws://k', AUDIO_SAMPLE_RATE: '44100' }, /AUDIO_SAMPLE_RATE: must be one of 24000, 16000, 8000/],
+    [{ KOKORO_URL: 'ws://k', TTS_RETRY_BUDGET_MS: '-5' }, /TTS_RETRY_BUDGET_MS: /],
   ])('rejects %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  test('TTS_RETRY_BUDGET_MS reaches every transport as its retry budget (0 included); unset leaves the default', () => {
+    expect(loadConfig({ KOKORO_URL: 'ws://k', TTS_RETRY_BUDGET_MS: '0' }).tts).toMatchObject({
+      retry: { budgetMs: 0 },
+    });
+    const bidi = loadConfig({ SAGEMAKER_ENDPOINT_NAME: 'e', AWS_REGION: 'r', TTS_RETRY_BUDGET_MS: '3500' }).tts;
+    expect(bidi).toMatchObject({ kind: 'sagemaker-bidi', retry: { budgetMs: 3500 } });
+    expect(loadConfig({ KOKORO_URL: 'ws://k' }).tts).not.toHaveProperty('retry');
   });
 });
 

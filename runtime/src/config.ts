@@ -75,6 +75,7 @@ const envSchema = z.object({
   SAGEMAKER_RUNTIME_URL: httpUrl(),
   SAGEMAKER_TARGET_VARIANT: str(),
   TTS_TRANSPORT: z.preprocess(empty, z.enum(['websocket', 'bidi', 'response-stream']).optional()),
+  TTS_RETRY_BUDGET_MS: int(0, 60_000),
   // LLM
   LLM_PROVIDER: z.preprocess(empty, z.enum(['bedrock', 'openai', 'echo']).optional()),
   BEDROCK_MODEL_ID: str(),
@@ -240,9 +241,10 @@ function ttsConfig(e: Env, problems: string[]): TransportConfig | undefined {
     return undefined;
   }
   const transport = e.TTS_TRANSPORT ?? (e.KOKORO_URL ? 'websocket' : 'bidi');
+  const retry = e.TTS_RETRY_BUDGET_MS === undefined ? {} : { retry: { budgetMs: e.TTS_RETRY_BUDGET_MS } };
   if (transport === 'websocket') {
     if (!e.KOKORO_URL) problems.push('TTS_TRANSPORT=websocket needs KOKORO_URL (ws://host:port of a Kokoro container)');
-    return e.KOKORO_URL ? { kind: 'websocket', url: e.KOKORO_URL } : undefined;
+    return e.KOKORO_URL ? { kind: 'websocket', url: e.KOKORO_URL, ...retry } : undefined;
   }
   if (!e.SAGEMAKER_ENDPOINT_NAME) {
     problems.push(
@@ -262,6 +264,7 @@ function ttsConfig(e: Env, problems: string[]): TransportConfig | undefined {
     region,
     ...(e.SAGEMAKER_RUNTIME_URL ? { endpoint: e.SAGEMAKER_RUNTIME_URL } : {}),
     ...(e.SAGEMAKER_TARGET_VARIANT ? { targetVariant: e.SAGEMAKER_TARGET_VARIANT } : {}),
+    ...retry,
   };
   return transport === 'bidi'
     ? { kind: 'sagemaker-bidi', ...common }

@@ -69,6 +69,8 @@ describe('SageMaker model and endpoint', () => {
       KOKORO_MODEL_DIR: '/opt/ml/model',
       KOKORO_DTYPE: 'fp32',
       KOKORO_DEVICE: 'cuda',
+      METRICS_ENDPOINT_NAME: 'kokoro-dev-tts',
+      METRICS_VARIANT_NAME: 'AllTraffic',
       MAX_SESSIONS: '64',
     });
     expect(model.name).toBeUndefined(); // auto-named: a new model on every change
@@ -106,28 +108,55 @@ describe('SageMaker model and endpoint', () => {
   });
 });
 
-test('autoscaling tracks concurrent requests per model between 1 and 2 instances', () => {
+test("autoscaling tracks the containers' LoadRatio (their EMF metric) between 1 and 2 instances", () => {
   expect(run.find('aws:appautoscaling/target:Target').inputs).toMatchObject({
     resourceId: 'endpoint/kokoro-dev-tts/variant/AllTraffic',
     scalableDimension: 'sagemaker:variant:DesiredInstanceCount',
     minCapacity: 1,
     maxCapacity: 2,
   });
+  // One policy: the concurrency one is opt-in (concurrencyTarget), see index.scaling.test.ts.
+  expect(run.all('aws:appautoscaling/policy:Policy')).toHaveLength(1);
   expect(run.find('aws:appautoscaling/policy:Policy').inputs.targetTrackingScalingPolicyConfiguration).toEqual({
-    targetValue: 8,
-    predefinedMetricSpecification: { predefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution' },
+    targetValue: 0.7,
+    customizedMetricSpecification: {
+      namespace: 'KokoroSpeech',
+      metricName: 'LoadRatio',
+      statistic: 'Average',
+      dimensions: [
+        { name: 'EndpointName', value: 'kokoro-dev-tts' },
+        { name: 'VariantName', value: 'AllTraffic' },
+      ],
+    },
     scaleInCooldown: 900,
     scaleOutCooldown: 60,
   });
 });
 
-test('alarms on 5xx, p95 latency and no instances, plus a dashboard', () => {
+test('alarms on 5xx, p95 latency, refusals, no instances and no load metric, plus a dashboard', () => {
   const alarms = run.all('aws:cloudwatch/metricAlarm:MetricAlarm').map((a) => a.inputs);
-  expect(alarms.map((a) => [a.metricName, a.threshold, a.treatMissingData])).toEqual([
-    ['Invocation5XXErrors', 1, 'notBreaching'],
-    ['ModelLatency', 1_000_000, 'notBreaching'],
+  expect(alarms.map((a) => [a.metricName, a.threshold, a.treatMissingData]).sort()).toEqual([
     ['CPUUtilization', 1, 'breaching'],
+    ['Invocation5XXErrors', 1, 'notBreaching'],
+    ['LoadRatio', 1, 'breaching'],
+    ['ModelLatency', 1_000_000, 'notBreaching'],
+    ['Refusals', 1, 'notBreaching'],
   ]);
+  expect(run.find('aws:cloudwatch/metricAlarm:MetricAlarm', 'kokoro-dev-tts-refusals').inputs).toMatchObject({
+    namespace: 'KokoroSpeech',
+    statistic: 'Sum',
+    evaluationPeriods: 3,
+    datapointsToAlarm: 2,
+  });
+  const noLoadMetric = run.find('aws:cloudwatch/metricAlarm:MetricAlarm', 'kokoro-dev-tts-no-load-metric');
+  expect(noLoadMetric.inputs).toMatchObject({
+    namespace: 'KokoroSpeech',
+    statistic: 'SampleCount',
+    evaluationPeriods: 10,
+  });
+  expect(noLoadMetric.dependencies).toContain(
+    'urn:pulumi:dev::kokoro-endpoint::kokoro:endpoint:TtsEndpoint$aws:sagemaker/endpoint:Endpoint::kokoro-dev-tts',
+  );
   for (const alarm of alarms)
     expect(alarm.dimensions).toEqual({ EndpointName: 'kokoro-dev-tts', VariantName: 'AllTraffic' });
   // The no-instances alarm waits for the endpoint to be InService, so the first creation does not start in ALARM.
@@ -141,7 +170,10 @@ test('alarms on 5xx, p95 latency and no instances, plus a dashboard', () => {
     JSON.stringify({ name: '', type: '', parent: urn('kokoro:endpoint:EndpointMonitoring', 'kokoro-dev-tts') }),
   ]);
   const body = JSON.parse(run.find('aws:cloudwatch/dashboard:Dashboard').inputs.dashboardBody);
-  expect(body.widgets).toHaveLength(4);
+  expect(body.widgets).toHaveLength(5);
+  expect(body.widgets.map((w: { properties: { title: string } }) => w.properties.title)).toContain(
+    'Load (the containers’ own metrics)',
+  );
 });
 
 describe('model data checks', () => {

@@ -1,5 +1,6 @@
 // endpoint: builds the TTS container image (linux/amd64), deploys it on a SageMaker real-time
-// endpoint with the model-cache weights, autoscales it on concurrency, and watches it.
+// endpoint with the model-cache weights, autoscales it on the containers' own load metric
+// (LoadRatio, published as Embedded Metric Format log lines), and watches it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as awsx from '@pulumi/awsx';
@@ -16,7 +17,7 @@ import {
 } from '../shared/index.ts';
 import { VariantAutoscaling } from './autoscaling.ts';
 import { chooseInferenceAmi, dockerfileCuda } from './gpuDrivers.ts';
-import { EndpointMonitoring, noInstancesAlarm } from './monitoring.ts';
+import { EndpointMonitoring, noInstancesAlarm, noLoadMetricAlarm } from './monitoring.ts';
 import { TtsEndpoint, weightsUnderPrefix } from './ttsEndpoint.ts';
 
 const config = new pulumi.Config();
@@ -30,6 +31,7 @@ const limits = {
   MAX_TEXT_CHARS: config.getNumber('maxTextChars'),
   MAX_QUEUED_PER_SESSION: config.getNumber('maxQueuedPerSession'),
   MAX_SESSIONS: config.getNumber('maxSessions'),
+  ADMISSION_MAX_UTILIZATION: config.getNumber('admissionMaxUtilization'),
 };
 const alarmTopicArn = config.get('alarmTopicArn');
 const tags = defaultTags({ layer: 'endpoint' });
@@ -78,6 +80,7 @@ const monitoring = new EndpointMonitoring(resourceName('tts'), {
   variantName: variant,
   region,
   latencyAlarmMs: intSetting(config, 'latencyAlarmMs', 1000, { min: 10, max: 60_000 }),
+  refusalAlarmPerMinute: intSetting(config, 'refusalAlarmPerMinute', 1, { min: 1, max: 100_000 }),
   alarmTopicArn,
   tags,
 });
@@ -87,16 +90,19 @@ const tts = new TtsEndpoint(resourceName('tts'), {
   imageUri: image.imageUri,
   executionRoleArn: foundation.requireOutput('sagemakerRoleArn'),
   modelDataUri,
-  environment: {
+  environment: endpointNameInput.apply((name) => ({
     KOKORO_MODEL_DIR: '/opt/ml/model',
     KOKORO_DTYPE: dtype,
     KOKORO_DEVICE: device,
+    // The load metrics' dimensions: what the scaling policy and the alarms select.
+    METRICS_ENDPOINT_NAME: name,
+    METRICS_VARIANT_NAME: variant,
     ...Object.fromEntries(
       Object.entries(limits)
         .filter(([, v]) => v !== undefined)
         .map(([k, v]) => [k, String(v)]),
     ),
-  },
+  })),
   instanceType,
   inferenceAmiVersion,
   initialInstanceCount,
@@ -113,6 +119,11 @@ noInstancesAlarm(
   { endpointName: tts.endpointName, variantName: variant, alarmTopicArn, tags },
   { dependsOn: [tts], aliases: [{ parent: monitoring }] },
 );
+noLoadMetricAlarm(
+  resourceName('tts'),
+  { endpointName: tts.endpointName, variantName: variant, alarmTopicArn, tags },
+  { dependsOn: [tts] },
+);
 
 // Off while changing instanceType: SageMaker refuses to change the type of an autoscaled variant.
 if (config.getBoolean('autoscaling') ?? true)
@@ -121,10 +132,23 @@ if (config.getBoolean('autoscaling') ?? true)
     variantName: variant,
     minInstances: intSetting(config, 'minInstances', 1, { min: 1, max: 20 }),
     maxInstances: intSetting(config, 'maxInstances', 2, { min: 1, max: 20 }),
-    targetConcurrency: intSetting(config, 'targetConcurrency', 8, { min: 1, max: 1000 }),
+    targetLoadRatio: loadRatioSetting(config.getNumber('targetLoadRatio')),
+    ...(config.getNumber('concurrencyTarget') === undefined
+      ? {}
+      : { concurrencyTarget: intSetting(config, 'concurrencyTarget', 8, { min: 1, max: 1000 }) }),
     scaleInCooldownSeconds: intSetting(config, 'scaleInCooldownSeconds', 900, { min: 0, max: 3600 }),
     tags,
   });
+
+/** `targetLoadRatio`: 0.7 by default (scale out at 70 % of what admission control admits). */
+function loadRatioSetting(value: number | undefined): number {
+  if (value === undefined) return 0.7;
+  if (!(value >= 0.1 && value <= 1))
+    throw new Error(
+      `config 'targetLoadRatio' must be 0.1 to 1 (a share of the capacity admission control admits), not ${value}`,
+    );
+  return value;
+}
 
 export const endpointName = tts.endpointName;
 export const endpointArn = tts.endpointArn;

@@ -1,8 +1,10 @@
-// CloudWatch alarms (5xx errors, model latency; no instances reporting, created once the endpoint
-// is in service) and a small dashboard for one endpoint variant. The 5xx alarm also rolls back
-// blue/green deployments (see ttsEndpoint.ts).
+// CloudWatch alarms (5xx errors, model latency, sessions refused by admission control; no instances
+// reporting and no load metric, both created once the endpoint is in service) and a small
+// dashboard for one endpoint variant. The 5xx alarm also rolls back blue/green deployments (see
+// ttsEndpoint.ts).
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
+import { LOAD_METRIC_NAMESPACE, LOAD_RATIO_METRIC, REFUSALS_METRIC } from './autoscaling.ts';
 
 export interface EndpointMonitoringArgs {
   endpointName: pulumi.Input<string>;
@@ -10,6 +12,8 @@ export interface EndpointMonitoringArgs {
   region: pulumi.Input<string>;
   /** p95 model latency above which the latency alarm fires, in milliseconds. */
   latencyAlarmMs: number;
+  /** Sessions refused per minute (all instances) that count towards the refusal alarm (default 1). */
+  refusalAlarmPerMinute?: number;
   /** SNS topic notified on alarm and recovery; none when unset. */
   alarmTopicArn?: string;
   tags: pulumi.Input<Record<string, string>>;
@@ -51,6 +55,17 @@ export function dashboardBody(endpointName: string, variantName: string, region:
         'Concurrent requests per model',
         [['AWS/SageMaker', 'ConcurrentRequestsPerModel', ...dims, { stat: 'Maximum' }]],
         6,
+        0,
+      ),
+      widget(
+        'Load (the containers’ own metrics)',
+        [
+          [LOAD_METRIC_NAMESPACE, LOAD_RATIO_METRIC, ...dims, { stat: 'Average', yAxis: 'right' }],
+          [LOAD_METRIC_NAMESPACE, 'SessionsAdmitted', ...dims, { stat: 'Sum' }],
+          [LOAD_METRIC_NAMESPACE, 'SessionCapacity', ...dims, { stat: 'Sum' }],
+          [LOAD_METRIC_NAMESPACE, REFUSALS_METRIC, ...dims, { stat: 'Sum' }],
+        ],
+        12,
         0,
       ),
       widget(
@@ -114,6 +129,40 @@ export function noInstancesAlarm(
   );
 }
 
+/**
+ * The containers publish LoadRatio every minute as log lines that CloudWatch Logs turns into
+ * metrics (Embedded Metric Format): none for 10 minutes while instances run means the scaling
+ * policy is blind (logs not delivered, or not extracted). Created once the endpoint is InService,
+ * like the no-instances alarm; missing data breaches.
+ */
+export function noLoadMetricAlarm(
+  name: string,
+  args: NoInstancesAlarmArgs,
+  opts?: pulumi.CustomResourceOptions,
+): aws.cloudwatch.MetricAlarm {
+  const actions = args.alarmTopicArn === undefined ? [] : [args.alarmTopicArn];
+  return new aws.cloudwatch.MetricAlarm(
+    `${name}-no-load-metric`,
+    {
+      dimensions: { EndpointName: args.endpointName, VariantName: args.variantName },
+      period: 60,
+      alarmActions: actions,
+      okActions: actions,
+      tags: args.tags,
+      alarmDescription: pulumi.interpolate`${args.endpointName}: no ${LOAD_METRIC_NAMESPACE}/${LOAD_RATIO_METRIC} from the containers: autoscaling cannot see the load`,
+      namespace: LOAD_METRIC_NAMESPACE,
+      metricName: LOAD_RATIO_METRIC,
+      statistic: 'SampleCount',
+      comparisonOperator: 'LessThanThreshold',
+      threshold: 1,
+      evaluationPeriods: 10,
+      datapointsToAlarm: 10,
+      treatMissingData: 'breaching',
+    },
+    opts,
+  );
+}
+
 export class EndpointMonitoring extends pulumi.ComponentResource {
   declare readonly errorAlarmName: pulumi.Output<string>;
 
@@ -151,6 +200,24 @@ export class EndpointMonitoring extends pulumi.ComponentResource {
         threshold: args.latencyAlarmMs * 1000, // ModelLatency is in microseconds
         evaluationPeriods: 5,
         datapointsToAlarm: 3,
+        treatMissingData: 'notBreaching',
+      },
+      { parent: this },
+    );
+    // Admission control refused sessions in 2 of 3 minutes: callers wait (the agent retries within
+    // its budget) or hear nothing; scaling is behind, or the variant is at maxInstances.
+    new aws.cloudwatch.MetricAlarm(
+      `${name}-refusals`,
+      {
+        ...common,
+        alarmDescription: pulumi.interpolate`${args.endpointName}: admission control is refusing sessions (capacity reached)`,
+        namespace: LOAD_METRIC_NAMESPACE,
+        metricName: REFUSALS_METRIC,
+        statistic: 'Sum',
+        comparisonOperator: 'GreaterThanOrEqualToThreshold',
+        threshold: args.refusalAlarmPerMinute ?? 1,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
         treatMissingData: 'notBreaching',
       },
       { parent: this },

@@ -3,7 +3,14 @@
 // (`kokoro-` prefixes, `kokoro_` for AgentCore runtimes) in one account and region. Print them:
 //   node stacks/gitops/deployRole.ts trust <account> <pulumi-org>
 //   node stacks/gitops/deployRole.ts permissions <account> <region> [partition]
-import { arn, logGroupArn, policyDocument, type AwsScope, type PolicyDocument } from '../shared/iam.ts';
+import {
+  arn,
+  logDeliveryActions,
+  logGroupArn,
+  policyDocument,
+  type AwsScope,
+  type PolicyDocument,
+} from '../shared/iam.ts';
 
 /** Trust for Pulumi Cloud's OIDC issuer: only deployments of this org's kokoro-* projects. */
 export function deployRoleTrustPolicy(account: string, organization: string, partition = 'aws'): PolicyDocument {
@@ -188,16 +195,7 @@ export function deployRolePolicy(scope: AwsScope): PolicyDocument {
       // Describing log groups and setting up a state machine's log delivery take '*' only.
       Sid: 'LogDelivery',
       Effect: 'Allow',
-      Action: [
-        'logs:DescribeLogGroups',
-        'logs:CreateLogDelivery',
-        'logs:GetLogDelivery',
-        'logs:UpdateLogDelivery',
-        'logs:DeleteLogDelivery',
-        'logs:ListLogDeliveries',
-        'logs:PutResourcePolicy',
-        'logs:DescribeResourcePolicies',
-      ],
+      Action: logDeliveryActions,
       Resource: '*',
     },
     {

@@ -1,7 +1,13 @@
 // IAM documents of the weight sync, as plain functions: each Lambda may write only the destination
 // prefix and read only the token secret; the state machine may invoke only its three functions.
 // Document types and the trust policy: ../shared/iam.ts.
-import { policyDocument, type AwsScope, type PolicyDocument, type Statement } from '../shared/iam.ts';
+import {
+  logDeliveryActions,
+  policyDocument,
+  type AwsScope,
+  type PolicyDocument,
+  type Statement,
+} from '../shared/iam.ts';
 
 export interface FunctionPolicyArgs extends AwsScope {
   logGroupArn: string;
@@ -78,16 +84,7 @@ export function stateMachinePolicy(functionArns: readonly string[]): PolicyDocum
       // CloudWatch Logs delivery for Step Functions works only with these actions on "*" (AWS documents no narrower form).
       Sid: 'DeliverExecutionLogs',
       Effect: 'Allow',
-      Action: [
-        'logs:CreateLogDelivery',
-        'logs:GetLogDelivery',
-        'logs:UpdateLogDelivery',
-        'logs:DeleteLogDelivery',
-        'logs:ListLogDeliveries',
-        'logs:PutResourcePolicy',
-        'logs:DescribeResourcePolicies',
-        'logs:DescribeLogGroups',
-      ],
+      Action: logDeliveryActions,
       Resource: '*',
     },
     {

@@ -109,3 +109,19 @@ export function serviceTrustPolicy(service: TrustedService, scope: AwsScope): Po
     },
   ]);
 }
+
+/**
+ * What a role needs to set up a state machine's CloudWatch Logs delivery. AWS documents these on
+ * "*" only (log delivery has no resource-level permissions): the model-cache state machine's role
+ * uses them, and the GitOps deploy role, which creates that state machine.
+ */
+export const logDeliveryActions = [
+  'logs:CreateLogDelivery',
+  'logs:GetLogDelivery',
+  'logs:UpdateLogDelivery',
+  'logs:DeleteLogDelivery',
+  'logs:ListLogDeliveries',
+  'logs:PutResourcePolicy',
+  'logs:DescribeResourcePolicies',
+  'logs:DescribeLogGroups',
+];

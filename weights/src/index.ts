@@ -20,6 +20,8 @@ export {
   syncToDirectory,
   defaultModelDir,
   readLocalManifest,
+  checkLocalCopies,
+  type LocalCopies,
   type SyncProgress,
   type SyncToDirectoryOptions,
 } from './sync.ts';

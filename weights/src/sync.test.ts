@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { partialPath } from './fs-sink.ts';
 import { HubClient } from './hub.ts';
-import { defaultModelDir, syncToDirectory, type SyncProgress } from './sync.ts';
+import { checkLocalCopies, defaultModelDir, syncToDirectory, type SyncProgress } from './sync.ts';
 import { startHubStandIn, type HubStandIn } from './testing/index.ts';
 
 const REPO = 'acme/tiny-tts';
@@ -81,6 +81,63 @@ describe('syncToDirectory (filesystem sink)', () => {
     });
     expect(second).toEqual(first);
     expect(hub.requests.length).toBe(before);
+  });
+
+  test('files copied in by hand (no manifest) are checked against the pinned digests and used without the network', async () => {
+    await freshDir();
+    const pinned = Object.fromEntries(
+      q8.map((path) => {
+        const data = files[path as keyof typeof files];
+        return [path, { size: Buffer.byteLength(data), sha256: sha256(data) }];
+      }),
+    );
+    await mkdir(join(dir, 'onnx'));
+    for (const path of q8) await writeFile(join(dir, path), files[path as keyof typeof files]);
+    const before = hub.requests.length;
+    const offline = new HubClient({ endpoint: 'http://127.0.0.1:9', retry: { attempts: 1 } });
+    const manifest = await syncToDirectory({
+      repo: REPO,
+      revision: commit,
+      include: q8,
+      dir,
+      hub: offline,
+      expected: pinned,
+    });
+    expect(hub.requests.length).toBe(before);
+    expect(manifest).toMatchObject({ repo: REPO, commit });
+    expect(manifest.files.map((f) => f.path).sort()).toEqual([...q8].sort());
+    expect(manifest.files.find((f) => f.path === 'onnx/model_quantized.onnx')?.sha256).toBe(sha256(quantized));
+    expect(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'))).toEqual(manifest);
+
+    // A copy that is not the pinned file is not taken: the sync goes to the Hub, which replaces it.
+    await rm(join(dir, 'manifest.json'));
+    await writeFile(join(dir, 'onnx/model_quantized.onnx'), Buffer.alloc(100_000, 1));
+    await expect(checkLocalCopies(dir, q8, pinned)).resolves.toMatchObject({
+      missing: [],
+      mismatched: ['onnx/model_quantized.onnx'],
+    });
+    await expect(
+      syncToDirectory({ repo: REPO, revision: commit, include: q8, dir, hub: offline, expected: pinned }),
+    ).rejects.toThrow();
+    await syncToDirectory({ repo: REPO, revision: commit, include: q8, dir, hub: client, expected: pinned });
+    expect(sha256(await readFile(join(dir, 'onnx/model_quantized.onnx')))).toBe(sha256(quantized));
+  });
+
+  test('checkLocalCopies names what is missing, and needs exact pinned paths', async () => {
+    await freshDir();
+    const pinned = {
+      'config.json': { size: 2, sha256: sha256('{}') },
+      'tokenizer.json': { size: 2, sha256: sha256('{}') },
+    };
+    await writeFile(join(dir, 'config.json'), '{}');
+    await expect(checkLocalCopies(dir, ['config.json', 'tokenizer.json'], pinned)).resolves.toEqual({
+      verified: [{ path: 'config.json', size: 2, sha256: sha256('{}') }],
+      missing: ['tokenizer.json'],
+      mismatched: [],
+    });
+    await expect(checkLocalCopies(dir, ['*.json'], pinned)).resolves.toBeNull();
+    await expect(checkLocalCopies(dir, ['config.json', 'onnx/model.onnx'], pinned)).resolves.toBeNull();
+    await expect(checkLocalCopies(dir, ['config.json'], undefined)).resolves.toBeNull();
   });
 
   test('a branch is resolved again, but verified files are not downloaded again', async () => {

@@ -1,11 +1,12 @@
 // Sync one revision of a Hugging Face repository into a local folder (the local mode's weight
 // download): resolve, select, download-verify-write each file, then write manifest.json last.
-// A pinned commit whose manifest is already there is served without touching the network.
+// A pinned commit whose manifest is already there is served without touching the network, and so
+// are files copied in by hand (no manifest) once each matches its pinned size and SHA-256.
 import { homedir } from 'node:os';
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { integrityError } from './errors.ts';
-import { partialPath, writeFileVerified } from './fs-sink.ts';
+import { partialPath, verifyLocalFile, writeFileVerified } from './fs-sink.ts';
 import { COMMIT, HubClient, assertRepoId, type HubOptions, type RepoFile } from './hub.ts';
 import {
   MANIFEST_NAME,
@@ -86,6 +87,16 @@ export async function syncToDirectory(options: SyncToDirectoryOptions): Promise<
     }
   }
 
+  // Copied in by hand: every wanted file is pinned, so a verified copy needs no listing from the Hub.
+  const copies = COMMIT.test(revision) ? await checkLocalCopies(dir, include, options.expected) : null;
+  if (copies !== null && copies.missing.length === 0 && copies.mismatched.length === 0) {
+    const kept = previous?.repo === repo && previous.commit === revision ? previous.files : [];
+    const others = kept.filter((f) => !copies.verified.some((v) => v.path === f.path));
+    const manifest = buildManifest(repo, revision, [...copies.verified, ...(await filterOnDisk(dir, others))]);
+    await writeManifest(dir, manifest);
+    return manifest;
+  }
+
   const hub = options.hub instanceof HubClient ? options.hub : new HubClient(options.hub);
   const resolved = await hub.resolveRevision(repo, revision, signal);
   const files = selectFiles(resolved.files, include);
@@ -125,10 +136,49 @@ export async function syncToDirectory(options: SyncToDirectoryOptions): Promise<
       ? previous.files.filter((f) => !results.some((r) => r.path === f.path))
       : [];
   const manifest = buildManifest(repo, resolved.commit, [...results, ...(await filterOnDisk(dir, kept))]);
+  await writeManifest(dir, manifest);
+  return manifest;
+}
+
+async function writeManifest(dir: string, manifest: Manifest): Promise<void> {
   const tmp = partialPath(join(dir, MANIFEST_NAME));
   await writeFile(tmp, serializeManifest(manifest));
   await rename(tmp, join(dir, MANIFEST_NAME));
-  return manifest;
+}
+
+/** What a folder holds of the files a sync wants, each checked against its pinned size and SHA-256. */
+export interface LocalCopies {
+  verified: ManifestFile[];
+  /** Wanted files not in the folder. */
+  missing: string[];
+  /** Wanted files in the folder whose size or digest is not the pinned one. */
+  mismatched: string[];
+}
+
+/**
+ * Checks the files of `dir` that `include` names against `expected`; null when some pattern is a
+ * glob or has no pinned digest (then only the Hub's listing can say which files are wanted).
+ */
+export async function checkLocalCopies(
+  dir: string,
+  include: readonly string[],
+  expected: SyncToDirectoryOptions['expected'],
+): Promise<LocalCopies | null> {
+  if (include.length === 0 || !expected || include.some((p) => /[*?[\]{}]/.test(p) || !expected[p])) return null;
+  const copies: LocalCopies = { verified: [], missing: [], mismatched: [] };
+  for (const path of include) {
+    const want = expected[path]!;
+    const present = await stat(join(dir, path)).catch(() => null);
+    if (present === null) {
+      copies.missing.push(path);
+      continue;
+    }
+    const file: RepoFile = { path, size: want.size, sha256: want.sha256, blobId: '' };
+    const verified = await verifyLocalFile(join(dir, path), file);
+    if (verified === null) copies.mismatched.push(path);
+    else copies.verified.push({ path, ...verified });
+  }
+  return copies;
 }
 
 async function filterOnDisk(dir: string, files: readonly ManifestFile[]): Promise<ManifestFile[]> {

@@ -1,4 +1,4 @@
-import { describe, expect, test } from '@jest/globals';
+import { describe, expect, jest, test } from '@jest/globals';
 import { AudioDurationEstimator } from './estimate.ts';
 import { type Lane, Scheduler, type SchedulingPolicy } from './scheduler.ts';
 
@@ -171,4 +171,29 @@ test('duration estimator learns from observations', () => {
   expect(e.estimate(10, 1)).toBeCloseTo(2000, 0);
   expect(e.estimate(10, 2)).toBeCloseTo(1000, 0);
   expect(e.estimateText(40, 1)).toBeCloseTo(2000, 0);
+});
+
+test('the default clock is monotonic: a wall-clock jump changes no due time, and busy time counts running jobs', async () => {
+  const scheduler = new Scheduler({ concurrency: 1, policy: 'deadline' });
+  const jump = jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 3_600_000); // the wall clock jumps an hour
+  try {
+    let release!: () => void;
+    const busyLane = scheduler.openLane(() => 0);
+    busyLane.enqueue({ estimatedAudioMs: 1000, run: () => new Promise<void>((r) => (release = r)) });
+    const idle = scheduler.openLane(() => 0);
+    const before = performance.now();
+    idle.enqueue({ estimatedAudioMs: 1000, run: async () => {} });
+    // A lane with nothing playing is due when its job was queued, on performance.now's clock.
+    expect(scheduler.dueTime(idle)).toBeGreaterThanOrEqual(before);
+    expect(scheduler.dueTime(idle)).toBeLessThanOrEqual(performance.now());
+    await new Promise((r) => setTimeout(r, 20));
+    expect(scheduler.busyMs()).toBeGreaterThanOrEqual(15);
+    release();
+    while (scheduler.running > 0 || scheduler.queued > 0) await scheduler.whenIdle();
+    const finished = scheduler.busyMs();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(scheduler.busyMs()).toBe(finished);
+  } finally {
+    jump.mockRestore();
+  }
 });

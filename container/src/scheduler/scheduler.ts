@@ -21,7 +21,7 @@ export interface SchedulerOptions {
   /** Model runs in flight at once (>= 1). */
   concurrency: number;
   policy: SchedulingPolicy;
-  /** Wall clock in ms; tests pass a fake one. */
+  /** Monotonic clock in ms (default performance.now: a wall-clock jump must not reorder work); tests pass a fake one. */
   now?: () => number;
   /** A job's run() rejected (jobs report their own errors; this is the last resort). */
   onJobError?: (error: unknown) => void;
@@ -40,7 +40,7 @@ export class Lane {
   /** @internal */ runningAudioMs = 0;
   /** @internal */ runningJobs = 0;
   readonly #scheduler: Scheduler;
-  /** Wall-clock ms at which the audio already sent on this lane will have finished playing. */
+  /** Clock ms (the scheduler's monotonic clock) at which the audio already sent on this lane will have finished playing. */
   readonly playoutEnd: () => number;
 
   /** @internal use Scheduler.openLane */
@@ -78,6 +78,10 @@ export class Scheduler {
   #queuedTotal = 0;
   #runningTotal = 0;
   #idleWaiters: (() => void)[] = [];
+  /** Run time of the jobs that have finished, in ms (busyMs() adds the ones running). */
+  #finishedBusyMs = 0;
+  /** Start times of the jobs running now. */
+  readonly #runningSince = new Set<{ at: number }>();
   /** Moving average of a model run's wall time, for Retry-After estimates. */
   averageRunMs = 0;
 
@@ -87,7 +91,7 @@ export class Scheduler {
     }
     this.concurrency = options.concurrency;
     this.policy = options.policy;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? (() => performance.now());
     this.#onJobError = options.onJobError ?? (() => {});
     this.#leadMs = options.leadMs ?? (() => this.averageRunMs);
   }
@@ -110,6 +114,19 @@ export class Scheduler {
 
   get running(): number {
     return this.#runningTotal;
+  }
+
+  /** Time spent running jobs so far, summed over the slots (finished runs plus the running ones' elapsed time). */
+  busyMs(): number {
+    const now = this.#now();
+    let busy = this.#finishedBusyMs;
+    for (const { at } of this.#runningSince) busy += now - at;
+    return busy;
+  }
+
+  /** The lanes with work queued or running (for load assessment; do not modify them). */
+  lanes(): IterableIterator<Lane> {
+    return this.#lanes.values();
   }
 
   /** Resolves once no job is running (queued jobs are not waited for). */
@@ -178,11 +195,15 @@ export class Scheduler {
     lane.runningJobs++;
     lane.runningAudioMs += job.estimatedAudioMs;
     const started = this.#now();
+    const since = { at: started };
+    this.#runningSince.add(since);
     const finish = () => {
+      this.#runningSince.delete(since);
       this.#runningTotal--;
       lane.runningJobs--;
       lane.runningAudioMs -= job.estimatedAudioMs;
       const took = this.#now() - started;
+      this.#finishedBusyMs += took;
       this.averageRunMs = this.averageRunMs === 0 ? took : 0.9 * this.averageRunMs + 0.1 * took;
       if (lane.runningJobs === 0 && lane.queue.length === 0) this.#lanes.delete(lane);
       if (this.#runningTotal === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve();

@@ -21,6 +21,8 @@ import {
 } from './openai-speech.ts';
 import { withSimulatedDelay } from '../engine/simulated-delay.ts';
 import { SpeechService } from '../speech/speech-service.ts';
+import type { Refused } from '../admission/index.ts';
+import { LoadMetrics } from '../metrics/load-metrics.ts';
 
 export interface KokoroServer {
   /** Bound port (useful with port 0). */
@@ -36,6 +38,8 @@ export interface KokoroServerDeps {
   log: Logger;
   /** An engine (or its loading) to use instead of loading config.modelDir. */
   engine?: Engine | Promise<Engine>;
+  /** Where the load metric lines (Embedded Metric Format) go; default stdout. */
+  writeMetrics?: (line: string) => void;
 }
 
 const OPENAI_ROUTES: Record<string, { method: string }> = {
@@ -44,12 +48,18 @@ const OPENAI_ROUTES: Record<string, { method: string }> = {
   '/v1/audio/voices': { method: 'GET' },
 };
 
-export async function startKokoroServer({ config, log, engine: given }: KokoroServerDeps): Promise<KokoroServer> {
+export async function startKokoroServer({
+  config,
+  log,
+  engine: given,
+  writeMetrics = (line) => void process.stdout.write(`${line}\n`),
+}: KokoroServerDeps): Promise<KokoroServer> {
   const bootStarted = performance.now();
   const startedAt = Date.now();
   let service: SpeechService | undefined;
   let closing = false;
   const sessions = new Set<BidiSession>();
+  const timers: NodeJS.Timeout[] = [];
 
   const http = createServer((req, res) => {
     route(req, res).catch((error) => {
@@ -69,6 +79,15 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
     }
     if (path === '/invocations' && req.method === 'POST') {
       if (!service) return sendError(res, new SpeechError('overloaded', 'the model is still loading', 5));
+      // Decided before the body is read: a refusal costs no parsing (a flood stays cheap).
+      const decision = service.admission.admit('request');
+      if (!decision.admitted) {
+        logRefusal('POST /invocations', decision);
+        res.setHeader('connection', 'close'); // the unread body is not worth reading
+        return sendError(res, new SpeechError('overloaded', decision.message, decision.retryAfterS));
+      }
+      res.once('close', decision.release);
+      decision.speaking(); // its text is queued as soon as the body is read
       return handleInvocation(req, res, service, randomUUID());
     }
     // The OpenAI-compatible API (running the container yourself; SageMaker does not route here).
@@ -81,7 +100,21 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
         const why = closing ? 'the server is shutting down' : 'the model is still loading';
         return sendOpenAIError(res, new OpenAIError(503, why, null, 'overloaded', 'server_error'));
       }
-      if (path === '/v1/audio/speech') return handleOpenAISpeech(req, res, service);
+      if (path === '/v1/audio/speech') {
+        // Synthesis work like POST /invocations: admitted or refused before the body is read.
+        const decision = service.admission.admit('request');
+        if (!decision.admitted) {
+          logRefusal('POST /v1/audio/speech', decision);
+          res.setHeader('connection', 'close');
+          return sendOpenAIError(
+            res,
+            new OpenAIError(503, decision.message, null, 'overloaded', 'server_error', decision.retryAfterS),
+          );
+        }
+        res.once('close', decision.release);
+        decision.speaking();
+        return handleOpenAISpeech(req, res, service);
+      }
       if (path === '/v1/models') return handleOpenAIModels(res, startedAt);
       return handleVoiceList(res, service);
     }
@@ -99,6 +132,18 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
     if (path !== BIDI_PATH) return refuse(404, 'Not Found');
     if (!service || closing) return refuse(503, 'Service Unavailable');
     const svc = service;
+    // Admission before the upgrade: a refused session costs one HTTP response, no WebSocket.
+    const decision = svc.admission.admit('session');
+    if (!decision.admitted) {
+      logRefusal('websocket', decision);
+      const body = JSON.stringify(new SpeechError('overloaded', decision.message, decision.retryAfterS).body);
+      socket.end(
+        `HTTP/1.1 503 Service Unavailable\r\nRetry-After: ${decision.retryAfterS}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
+    socket.once('close', decision.release);
     wss.handleUpgrade(req, socket, head, (ws) => {
       if (sessions.size >= config.maxSessions) {
         ws.send(
@@ -107,16 +152,21 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
             id: null,
             code: 'overloaded',
             message: `the server has ${sessions.size} sessions open (MAX_SESSIONS=${config.maxSessions}); retry later`,
+            retry_after_s: 1,
           }),
         );
         ws.close(1013, 'too many sessions');
         return;
       }
-      const session = new BidiSession(ws, svc, randomUUID());
+      const session = new BidiSession(ws, svc, randomUUID(), decision);
       sessions.add(session);
       void session.closed.then(() => sessions.delete(session));
     });
   });
+
+  function logRefusal(route: string, decision: Refused): void {
+    log.debug({ route, rule: decision.rule, retryAfterS: decision.retryAfterS, err: decision.message }, 'refused');
+  }
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -142,10 +192,24 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
     }
     const t0 = performance.now();
     const candidate = new SpeechService(engine, config, log);
-    await warmUp(engine, config.defaultVoice, candidate.prepScheduler.concurrency);
+    await warmUp(engine, config.defaultVoice, candidate.prepScheduler.concurrency, (ms, audioMs) =>
+      candidate.observeRun(ms, audioMs),
+    );
     log.info({ stage: 'warm_up', ms: Math.round(performance.now() - t0) }, 'startup stage');
     if (closing) return;
     service = candidate;
+    // Keeps the admission window's samples current between decisions.
+    timers.push(setInterval(() => candidate.admission.snapshot(), 1000).unref());
+    if (config.metricsIntervalMs > 0) {
+      const metrics = new LoadMetrics({
+        admission: candidate.admission,
+        namespace: config.metricsNamespace,
+        dimensions: config.metricsDimensions,
+        write: writeMetrics,
+        now: () => candidate.now(),
+      });
+      timers.push(setInterval(() => metrics.flush(), config.metricsIntervalMs).unref());
+    }
     log.info(
       {
         stage: 'ready',
@@ -164,13 +228,14 @@ export async function startKokoroServer({ config, log, engine: given }: KokoroSe
   const close = () =>
     (closed ??= (async () => {
       closing = true;
+      for (const timer of timers) clearInterval(timer);
       const t0 = performance.now();
       const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeIdleConnections();
       if (service) {
         service.draining = true;
-        const deadline = Date.now() + config.shutdownGraceMs;
-        while (service.pendingTotal > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        const deadline = performance.now() + config.shutdownGraceMs;
+        while (service.pendingTotal > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
         for (const session of sessions) session.terminate();
         await service.scheduler.whenIdle();
       }
@@ -194,7 +259,12 @@ const WARM_UP_TEXTS = [
   "Dr. Smith's team shipped 1,024 units, which is 12% more than last year's order!",
 ];
 
-async function warmUp(engine: Engine, voice: string, workers: number): Promise<void> {
+async function warmUp(
+  engine: Engine,
+  voice: string,
+  workers: number,
+  observeRun: (ms: number, audioMs: number) => void,
+): Promise<void> {
   for (let round = 0; round < 3; round++) {
     await Promise.all(
       Array.from({ length: workers }, (_, i) =>
@@ -203,5 +273,14 @@ async function warmUp(engine: Engine, voice: string, workers: number): Promise<v
     );
   }
   const [piece] = await engine.prepare(WARM_UP_TEXTS[0]!, voice);
-  if (piece) await engine.synthesize(piece, voice, 1);
+  if (!piece) return;
+  await engine.synthesize(piece, voice, 1);
+  // A second run, past the first run's one-off initialisation, on a sentence of typical length
+  // (a short one would overstate the per-run overhead): admission control's first estimate of
+  // model time per audio second.
+  const [typical] = await engine.prepare(WARM_UP_TEXTS[2]!, voice);
+  if (!typical) return;
+  const started = performance.now();
+  const audio = await engine.synthesize(typical, voice, 1);
+  observeRun(performance.now() - started, (audio.length / engine.sampleRate) * 1000);
 }

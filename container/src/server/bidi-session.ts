@@ -6,6 +6,7 @@ import { MessageError, parseClientMessage } from './client-message.ts';
 import { SpeechError, asSpeechError } from '../speech/errors.ts';
 import type { Settings, SpeechService } from '../speech/speech-service.ts';
 import { UtteranceStream, type UtteranceSink } from '../speech/utterance-stream.ts';
+import type { Admitted } from '../admission/index.ts';
 
 export class BidiSession {
   readonly id: string;
@@ -23,8 +24,11 @@ export class BidiSession {
   /** Resolves when the socket has closed and the session's work is released. */
   readonly closed: Promise<void>;
 
-  constructor(ws: WebSocket, service: SpeechService, id: string) {
+  readonly #admission: Admitted | undefined;
+
+  constructor(ws: WebSocket, service: SpeechService, id: string, admission?: Admitted) {
     this.id = id;
+    this.#admission = admission;
     this.#ws = ws;
     this.#service = service;
     this.#settings = service.defaultSettings();
@@ -144,6 +148,7 @@ export class BidiSession {
     if (this.#firstTextAt < 0) this.#firstTextAt = performance.now();
     this.#stats.texts++;
     this.#stream.push(message.text, message.id, this.#settings);
+    this.#admission?.speaking();
   }
 
   #maybeDone(): void {

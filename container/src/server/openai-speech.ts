@@ -25,18 +25,22 @@ export class OpenAIError extends Error {
   readonly param: string | null;
   readonly code: string | null;
   readonly type: string;
+  /** Sent as Retry-After (a 503 overloaded); the openai client waits that long before its retry. */
+  readonly retryAfterS: number | undefined;
   constructor(
     status: number,
     message: string,
     param: string | null,
     code: string | null,
     type = 'invalid_request_error',
+    retryAfterS?: number,
   ) {
     super(message);
     this.status = status;
     this.param = param;
     this.code = code;
     this.type = type;
+    this.retryAfterS = retryAfterS;
   }
 }
 
@@ -58,7 +62,9 @@ function sendOpenAIError(res: ServerResponse, error: OpenAIError): void {
   const body = JSON.stringify({
     error: { message: error.message, type: error.type, param: error.param, code: error.code },
   });
-  res.writeHead(error.status, { 'content-type': 'application/json' }).end(body);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (error.retryAfterS !== undefined) headers['retry-after'] = String(error.retryAfterS);
+  res.writeHead(error.status, headers).end(body);
 }
 
 /** A Kokoro voice id, or OpenAI's name of one ("nova" is af_nova when exactly one voice ends so). */
@@ -159,7 +165,7 @@ export async function handleOpenAISpeech(
       service.admit();
     } catch (error) {
       const e = asSpeechError(error);
-      throw new OpenAIError(503, e.message, null, 'overloaded', 'server_error');
+      throw new OpenAIError(503, e.message, null, 'overloaded', 'server_error', e.retryAfterS);
     }
     const settings = service.applySettings(service.defaultSettings(), {
       voice: request.voice,

@@ -26,7 +26,8 @@ export class SpeechError extends Error {
   }
 
   get body(): HttpErrorBody {
-    return { error: { code: this.code, message: this.message } };
+    const retry = this.retryAfterS === undefined ? {} : { retry_after_s: this.retryAfterS };
+    return { error: { code: this.code, message: this.message, ...retry } };
   }
 }
 

@@ -5,6 +5,7 @@ import type { Logger } from '../log.ts';
 import type { ServerConfig } from '../config.ts';
 import type { AudioFormat, SampleRate, VoiceSettings } from '@kokoro-speech/protocol';
 import { AudioDurationEstimator, Scheduler } from '../scheduler/index.ts';
+import { AdmissionController, type Backlog, type LoadSource } from '../admission/index.ts';
 import { SpeechError } from './errors.ts';
 
 /** Settings in force for an utterance (all resolved). */
@@ -16,7 +17,12 @@ export interface Settings {
   sampleRate: SampleRate;
 }
 
-export class SpeechService {
+/** A stream whose queued audio the admission rule reads (UtteranceStream). */
+export interface BacklogReporter {
+  backlog(): Backlog;
+}
+
+export class SpeechService implements LoadSource {
   readonly engine: Engine;
   readonly config: ServerConfig;
   readonly log: Logger;
@@ -32,6 +38,11 @@ export class SpeechService {
   pendingTotal = 0;
   /** Set on shutdown: no new work is accepted. */
   draining = false;
+  /** Decides whether one more session or request fits (container/README.md, Admission control). */
+  readonly admission: AdmissionController;
+  readonly #streams = new Set<BacklogReporter>();
+  #modelMsPerAudioMs = 0;
+  #prepMsPerAudioMs = 0;
 
   constructor(engine: Engine, config: ServerConfig, log: Logger) {
     this.engine = engine;
@@ -50,6 +61,80 @@ export class SpeechService {
       // a prepared text still needs its model run before it can play
       leadMs: () => this.prepScheduler.averageRunMs + this.scheduler.averageRunMs,
     });
+    this.admission = new AdmissionController(
+      {
+        enabled: config.admission === 'on',
+        maxUtilization: config.admissionMaxUtilization,
+        firstAudioMs: config.admissionFirstAudioMs,
+        windowMs: config.admissionWindowMs,
+        priorSpeakingShare: config.admissionPriorSpeakingShare,
+        priorWeightMs: 20_000,
+        assessEveryMs: 25,
+        maxSessions: config.maxSessions,
+      },
+      this,
+    );
+  }
+
+  // ---- what admission control reads (LoadSource) ----
+
+  now(): number {
+    return performance.now();
+  }
+
+  get modelSlots(): number {
+    return this.scheduler.concurrency;
+  }
+
+  get prepSlots(): number {
+    return this.prepScheduler.concurrency;
+  }
+
+  modelBusyMs(): number {
+    return this.scheduler.busyMs();
+  }
+
+  prepBusyMs(): number {
+    return this.prepScheduler.busyMs();
+  }
+
+  modelMsPerAudioMs(): number {
+    return this.#modelMsPerAudioMs;
+  }
+
+  prepMsPerAudioMs(): number {
+    return this.#prepMsPerAudioMs;
+  }
+
+  averageRunMs(): number {
+    return this.scheduler.averageRunMs;
+  }
+
+  *backlogs(): Iterable<Backlog> {
+    for (const stream of this.#streams) yield stream.backlog();
+  }
+
+  /** A stream (session or request) whose queue counts in the backlog rule, until `forget`. */
+  track(stream: BacklogReporter): void {
+    this.#streams.add(stream);
+  }
+
+  forget(stream: BacklogReporter): void {
+    this.#streams.delete(stream);
+  }
+
+  /** A model run took `ms` for `audioMs` of audio (the warm-up run counts: the first estimate). */
+  observeRun(ms: number, audioMs: number): void {
+    if (!(audioMs > 0) || !(ms >= 0)) return;
+    const ratio = ms / audioMs;
+    this.#modelMsPerAudioMs = this.#modelMsPerAudioMs === 0 ? ratio : 0.9 * this.#modelMsPerAudioMs + 0.1 * ratio;
+  }
+
+  /** Text preparation took `ms` for an estimated `audioMs` of audio. */
+  observePrep(ms: number, audioMs: number): void {
+    if (!(audioMs > 0) || !(ms >= 0)) return;
+    const ratio = ms / audioMs;
+    this.#prepMsPerAudioMs = this.#prepMsPerAudioMs === 0 ? ratio : 0.9 * this.#prepMsPerAudioMs + 0.1 * ratio;
   }
 
   /** Throws `overloaded` when one more utterance would exceed the total queue (or we are stopping). */

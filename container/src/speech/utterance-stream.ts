@@ -5,6 +5,7 @@
 import { UtteranceEncoder, effectiveSampleRate, type OutputAudio } from '../audio/index.ts';
 import type { PreparedPiece, Synthesis } from '../engine/types.ts';
 import { pieceWordTimings } from '../engine/word-timings.ts';
+import type { Backlog } from '../admission/index.ts';
 import type { Lane } from '../scheduler/index.ts';
 import { asSpeechError, type SpeechError } from './errors.ts';
 import type { Settings, SpeechService } from './speech-service.ts';
@@ -51,6 +52,8 @@ interface Utterance {
   /** The utterance's text (word offsets point into it). */
   text: string;
   receivedAt: number;
+  /** Estimated audio of the whole text, until it is prepared into pieces. */
+  textEstimateMs: number;
   prepared: Promise<PreparedPiece[]>;
   pieces: PreparedPiece[] | null;
   results: (Synthesis | undefined)[];
@@ -81,7 +84,7 @@ export class UtteranceStream {
   /** Bumped by cancel: work of an older generation is dropped wherever it is. */
   #generation = 0;
   #enqueueChain: Promise<void> = Promise.resolve();
-  /** Wall-clock ms when the audio sent so far will have finished playing. */
+  /** When the audio sent so far will have finished playing (performance.now ms: monotonic). */
   #playoutEnd = 0;
   #nextIndex = 0;
   #closed = false;
@@ -91,7 +94,24 @@ export class UtteranceStream {
     this.#sink = sink;
     this.#lane = service.scheduler.openLane(() => this.#playoutEnd);
     // A session's next text is due once its played and queued audio runs out.
-    this.#prepLane = service.prepScheduler.openLane(() => Math.max(this.#playoutEnd, Date.now()) + this.#queuedAudioMs);
+    this.#prepLane = service.prepScheduler.openLane(
+      () => Math.max(this.#playoutEnd, performance.now()) + this.#queuedAudioMs,
+    );
+    service.track(this);
+  }
+
+  /** What this stream still has to play, for admission control (admission.ts). */
+  backlog(): Backlog {
+    const pendingAudioMs: number[] = [];
+    for (const u of this.#queue) {
+      if (u.pieces) for (let i = u.delivered; i < u.pieces.length; i++) pendingAudioMs.push(u.estimates[i] ?? 0);
+      else pendingAudioMs.push(u.textEstimateMs);
+    }
+    return {
+      playoutEnd: this.#playoutEnd,
+      pendingAudioMs,
+      firstArrivedAt: this.#queue[0]?.receivedAt ?? performance.now(),
+    };
   }
 
   /** Utterances accepted and not finished. */
@@ -105,12 +125,14 @@ export class UtteranceStream {
     const index = this.#nextIndex++;
     const output = { format: settings.format, sampleRate: effectiveSampleRate(settings.format, settings.sampleRate) };
     const info: UtteranceInfo = { id: id ?? `u${index}`, index, settings, output };
-    const prepared = this.#prepare(text, settings);
+    const textEstimateMs = this.#service.estimator.estimateText(text.length, settings.speed);
+    const prepared = this.#prepare(text, settings, textEstimateMs);
     prepared.catch(() => {}); // reported by enqueuePieces, if still wanted
     const u: Utterance = {
       info,
       text,
       receivedAt: performance.now(),
+      textEstimateMs,
       prepared,
       pieces: null,
       results: [],
@@ -130,12 +152,17 @@ export class UtteranceStream {
     return info;
   }
 
-  #prepare(text: string, settings: Settings): Promise<PreparedPiece[]> {
+  #prepare(text: string, settings: Settings, estimatedAudioMs: number): Promise<PreparedPiece[]> {
     const { promise: prepared, resolve, reject: abandon } = Promise.withResolvers<PreparedPiece[]>();
     this.#prepLane.enqueue({
-      estimatedAudioMs: this.#service.estimator.estimateText(text.length, settings.speed),
+      estimatedAudioMs,
       run: () => {
+        const started = performance.now();
         const done = this.#service.engine.prepare(text, settings.voice);
+        done.then(
+          () => this.#service.observePrep(performance.now() - started, estimatedAudioMs),
+          () => {},
+        );
         done.then(resolve, abandon);
         return done.then(
           () => {},
@@ -166,6 +193,7 @@ export class UtteranceStream {
   close(): string[] {
     const dropped = this.cancel();
     this.#closed = true;
+    this.#service.forget(this);
     this.#service.scheduler.closeLane(this.#lane);
     this.#service.prepScheduler.closeLane(this.#prepLane);
     return dropped;
@@ -214,13 +242,11 @@ export class UtteranceStream {
       if (this.#live(u, generation)) this.#fail(u, asSpeechError(error));
       return;
     }
-    u.synthesisMs += performance.now() - started;
-    this.#service.estimator.observe(
-      piece.tokenIds.length,
-      piece.text.length,
-      speed,
-      (result.audio.length / this.#service.engine.sampleRate) * 1000,
-    );
+    const tookMs = performance.now() - started;
+    u.synthesisMs += tookMs;
+    const audioMs = (result.audio.length / this.#service.engine.sampleRate) * 1000;
+    this.#service.estimator.observe(piece.tokenIds.length, piece.text.length, speed, audioMs);
+    this.#service.observeRun(tookMs, audioMs);
     if (!this.#live(u, generation)) return;
     u.results[i] = result;
     this.#deliver();
@@ -295,7 +321,7 @@ export class UtteranceStream {
     if (bytes.length === 0) return;
     const added = u.encoder.samples - u.samplesSent;
     u.samplesSent = u.encoder.samples;
-    this.#playoutEnd = Math.max(this.#playoutEnd, Date.now()) + (added / u.info.output.sampleRate) * 1000;
+    this.#playoutEnd = Math.max(this.#playoutEnd, performance.now()) + (added / u.info.output.sampleRate) * 1000;
     this.#sink.audio(u.info, bytes);
   }
 

@@ -2,6 +2,7 @@
 // streams one turn, writes its audio (WAV, or Ogg Opus), optionally WebVTT captions beside it,
 // prints the per-sentence timeline and the metrics event; with --session, the turn belongs to that
 // conversation (and the id is printed, for the next turn); `--list-voices` prints the voice list.
+// Bad usage prints the usage and exits 2; a failed turn writes no file and exits 1 (say-messages.ts).
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,11 +10,15 @@ import { AgentCoreTarget, isRuntimeArn, isRuntimeSessionId, newRuntimeSessionId 
 import { turnRequestSchema } from '@kokoro-speech/protocol';
 import { formatTimeline, TurnRecorder } from '../caller/timeline.ts';
 import { listVoices, streamTurn, type Transport } from '../caller/turn-client.ts';
+import { requireAwsCredentials } from '../stack/preflight.ts';
+import { StartupError } from '../stack/startup-error.ts';
+import { connectionHint, describeRequestIssues, isParseArgsError, outputPath, UsageError } from './say-messages.ts';
 import { sayOutput } from './say-output.ts';
 
 const USAGE = `usage: npm run say -- "prompt" [options]
        npm run say -- --list-voices [--target URL|ARN]
-  --out FILE            audio file to write (default answer.wav); .ogg or .opus writes Ogg Opus
+  --out, -o FILE        audio file to write (default answer.wav, in the folder you run this from);
+                        .ogg or .opus writes Ogg Opus
   --format pcm|opus     what the agent sends (default: opus for .ogg/.opus files, else pcm);
                         an Opus turn written as .wav is decoded here
   --captions            also write WebVTT captions (word timings) beside the audio: FILE.vtt
@@ -23,7 +28,12 @@ const USAGE = `usage: npm run say -- "prompt" [options]
   --qualifier NAME      AgentCore endpoint for ARN targets, e.g. live (or KOKORO_AGENT_QUALIFIER)
   --session ID|new      a conversation: the agent remembers earlier turns of the same id (33-256
                         letters, digits, - and _; "new" makes one); the id is printed
-  --voice ID --speed X --sample-rate 24000|16000|8000 --mode stream|batch`;
+  --list-voices         print the agent's voices (id, name, language, gender, grade) and exit
+  --voice ID --speed X --sample-rate 24000|16000|8000 --mode stream|batch
+  --help, -h            this text`;
+
+/** The agent this run talks to, for messages. */
+let targetShown = process.env['KOKORO_TARGET'] ?? 'http://127.0.0.1:3000';
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -48,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
+  targetShown = values.target;
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -78,7 +89,19 @@ async function main(argv: string[]): Promise<number> {
     ...(values.mode === undefined ? {} : { mode: values.mode }),
   });
   if (!parsed.success)
-    throw new UsageError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    throw new UsageError(
+      describeRequestIssues(parsed.error.issues, {
+        sample_rate: values['sample-rate'],
+        speed: values.speed,
+        voice: values.voice,
+        mode: values.mode,
+      }),
+    );
+  if (isRuntimeArn(values.target))
+    await requireAwsCredentials(
+      `--target ${values.target}`,
+      'Without AWS: --target http://127.0.0.1:3000 talks to a running npm start.',
+    );
 
   const target = targetOf(values.target, values.qualifier);
   const recorder = new TurnRecorder();
@@ -99,24 +122,30 @@ async function main(argv: string[]): Promise<number> {
 
   console.log(formatTimeline(recorder));
   if (recorder.sampleRate === null) throw new Error('the agent sent no start event');
+  if (recorder.errors.length > 0 || !recorder.done) {
+    const why = recorder.errors.map((e) => `${e.code}: ${e.message}`).join('; ') || 'it ended without done';
+    console.error(`say: the turn failed (${why}); no ${kind === 'ogg' ? 'Ogg Opus file' : 'WAV'} written`);
+    if (session !== undefined) console.log(`session ${session}`);
+    return 1;
+  }
   const out = sayOutput(recorder, kind);
-  await writeFile(values.out, out.audio);
+  const path = outputPath(values.out);
+  await writeFile(path, out.audio);
   const rate = recorder.sampleRate;
   const wire = recorder.audioBytes;
   const seconds = out.samples / rate;
   console.log(
-    `wrote ${values.out}: ${out.samples} samples, ${Math.round(seconds * 1000)} ms at ${rate} Hz` +
+    `wrote ${path}: ${out.samples} samples, ${Math.round(seconds * 1000)} ms at ${rate} Hz` +
       (recorder.format === 'opus' ? ` (Opus from the agent: ${wire} bytes, ${Math.round(wire / seconds)} B/s)` : ''),
   );
   if (values.captions) {
-    const vtt = `${values.out.slice(0, values.out.length - extname(values.out).length)}.vtt`;
+    const vtt = `${path.slice(0, path.length - extname(path).length)}.vtt`;
     await writeFile(vtt, out.captions);
     const cues = out.captions.split('\n\n').length - 1;
     const estimated = recorder.sentences.some((s) => s.wordsEstimated) ? ' (times estimated by the server)' : '';
     console.log(`wrote ${vtt}: ${cues} captions${estimated}`);
   }
   if (session !== undefined) console.log(`session ${session}`);
-  if (recorder.errors.length > 0 || !recorder.done) return 1;
   return 0;
 }
 
@@ -143,8 +172,6 @@ async function printVoices(targetValue: string, qualifier: string | undefined): 
   }
 }
 
-class UsageError extends Error {}
-
 function parseUrl(value: string): URL {
   try {
     const url = new URL(value);
@@ -158,8 +185,9 @@ function parseUrl(value: string): URL {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    console.error(`say: ${err instanceof Error ? err.message : String(err)}`);
-    if (err instanceof UsageError) console.error(USAGE);
-    process.exit(err instanceof UsageError ? 2 : 1);
+    const usage = err instanceof UsageError || isParseArgsError(err);
+    console.error(`say: ${connectionHint(err, targetShown) ?? (err instanceof Error ? err.message : String(err))}`);
+    if (usage) console.error(USAGE);
+    process.exit(usage || err instanceof StartupError ? 2 : 1);
   },
 );

@@ -3,6 +3,7 @@
 // Ctrl-C (SIGINT) or SIGTERM shuts everything down cleanly.
 import { OptionsError, parseLocalOptions, USAGE } from './options.ts';
 import { startLocalStack } from './stack.ts';
+import { StartupError } from './startup-error.ts';
 import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
 
 async function main(): Promise<void> {
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   console.log(`  LLM     ${stack.info.llm.description}`);
   console.log(`  Speech  ${stack.info.model.description}`);
   console.log(`  Agent   ${stack.info.target.description}`);
+  if (stack.info.region) console.log(`  Region  ${stack.info.region.name} (${stack.info.region.source})`);
   if (stack.info.llm.name === 'echo') {
     console.log('');
     console.log('  Note: the echo model is in use, so answers repeat your prompt. For a real LLM: --llm bedrock');
@@ -44,6 +46,10 @@ async function main(): Promise<void> {
 main().catch((err: unknown) => {
   if (err instanceof OptionsError) {
     console.error(`npm start: ${err.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (err instanceof StartupError) {
+    console.error(`npm start: ${err.message}`);
     process.exit(2);
   }
   console.error(`npm start: ${err instanceof Error ? err.message : String(err)}`);

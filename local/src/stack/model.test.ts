@@ -2,7 +2,7 @@
 // (no network when the pinned revision is there), else a clear error naming the ways out.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,6 +19,7 @@ import {
   MANIFEST_NAME,
   serializeManifest,
 } from '@kokoro-speech/weights';
+import { writeFixtureModel } from '@kokoro-speech/container/fixture';
 import { resolveModel, WeightsUnavailableError } from './model.ts';
 
 let scratch: string;
@@ -42,10 +43,11 @@ describe('resolveModel', () => {
     expect(existsSync(model.dir)).toBe(false);
   });
 
-  test('KOKORO_MODEL_DIR is used as is, once it holds the file for the dtype', async () => {
+  test('KOKORO_MODEL_DIR is used as is, once it holds the files for the dtype', async () => {
+    // A complete q8 folder (the stand-in's files, its ONNX model under the q8 name), and no fp32 model.
     const dir = join(scratch, 'own');
-    await mkdir(join(dir, 'onnx'), { recursive: true });
-    await writeFile(join(dir, 'onnx', 'model_quantized.onnx'), 'x');
+    await writeFixtureModel(dir);
+    await rename(join(dir, 'onnx', 'model.onnx'), join(dir, 'onnx', 'model_quantized.onnx'));
     await expect(resolveModel({ offline: false, dtype: 'q8', modelDir: dir, env: {} })).resolves.toMatchObject({
       kind: 'kokoro',
       dir,
@@ -93,6 +95,24 @@ describe('resolveModel', () => {
     ]) {
       expect(message).toContain(option);
     }
+    // What to copy there, and that copies are checked.
+    expect(message).toContain('copy config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx of revision');
+    expect(message).toContain('checked against the pinned SHA-256 digests, then used without the network');
+  });
+
+  test('files copied into the cache that are not the pinned ones are named when no download can replace them', async () => {
+    const env = { XDG_CACHE_HOME: join(scratch, 'copied-cache'), HF_ENDPOINT: unreachable };
+    const dir = defaultModelDir(KOKORO_ONNX_REPO, KOKORO_ONNX_REVISION, env);
+    await mkdir(join(dir, 'onnx'), { recursive: true });
+    await writeFile(join(dir, 'config.json'), '{"model_type":"style_text_to_speech_2"}');
+    await writeFile(join(dir, 'onnx', 'model_quantized.onnx'), 'not the model');
+    const error = await resolveModel({ offline: false, dtype: 'q8', env, retry: { attempts: 1 } }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(WeightsUnavailableError);
+    expect((error as Error).message).toContain(
+      `In ${dir}, config.json, onnx/model_quantized.onnx are not the pinned files (another revision, or damaged).`,
+    );
   });
 
   test('--export timestamped: its own pinned revision, from the cache when there, else an error naming it', async () => {

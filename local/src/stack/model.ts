@@ -1,13 +1,14 @@
 // Which model the local Kokoro server loads: KOKORO_MODEL_DIR, else the pinned revision in the user
-// cache (downloaded with SHA-256 verification when missing), else, with --offline, the stand-in.
-import { access, mkdtemp, rm } from 'node:fs/promises';
+// cache (downloaded with SHA-256 verification when missing, or files copied there by hand once they
+// match the pinned digests), else, with --offline, the stand-in.
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFixtureModel } from '@kokoro-speech/container/fixture';
 import {
+  checkLocalCopies,
   defaultModelDir,
   exportIncludes,
-  KOKORO_ONNX_FILES,
   KOKORO_ONNX_REPO,
   KOKORO_ONNX_REVISION,
   syncToDirectory,
@@ -15,6 +16,8 @@ import {
   type RetryOptions,
   type SyncProgress,
 } from '@kokoro-speech/weights';
+import { checkModelFolder, describeModelFolder, type ModelDirSource } from './model-dir.ts';
+import { StartupError } from './startup-error.ts';
 
 export type LocalDtype = 'q8' | 'fp32';
 
@@ -35,6 +38,8 @@ export interface ResolveModelOptions {
   export?: KokoroExportName;
   /** KOKORO_MODEL_DIR or --model-dir. */
   modelDir?: string;
+  /** Which of the two the user gave (named in messages; default KOKORO_MODEL_DIR). */
+  modelDirSource?: ModelDirSource;
   env?: NodeJS.ProcessEnv;
   onProgress?: (p: SyncProgress) => void;
   signal?: AbortSignal;
@@ -44,22 +49,36 @@ export interface ResolveModelOptions {
 
 /** Weights could not be had; the message names every way out. */
 export class WeightsUnavailableError extends Error {
+  /**
+   * `repo` and `revision`: the pinned export asked for; `files`: what the cache folder needs;
+   * `mismatched`: files found there that are not the pinned ones (copied from another revision, or
+   * damaged), which are then named too.
+   */
   constructor(
     cause: unknown,
     cacheDir: string,
     endpoint: string,
     repo = KOKORO_ONNX_REPO,
     revision = KOKORO_ONNX_REVISION,
+    files: readonly string[] = [],
+    mismatched: readonly string[] = [],
   ) {
     const why = cause instanceof Error ? cause.message : String(cause);
+    const names = files.length > 0 ? files.join(', ') : 'the files';
     super(
       [
         `Could not get the Kokoro-82M weights (${repo} @ ${revision.slice(0, 12)}) from ${endpoint}: ${why}`,
+        ...(mismatched.length > 0
+          ? [
+              `In ${cacheDir}, ${mismatched.join(', ')} ${mismatched.length > 1 ? 'are not the pinned files' : 'is not the pinned file'} (another revision, or damaged).`,
+            ]
+          : []),
         'Options:',
         '  npm start -- --offline                 run with the stand-in model: a tone instead of a voice, same streaming timing',
         '  KOKORO_MODEL_DIR=/path npm start       use a folder that holds the Kokoro ONNX files (config.json, tokenizer*.json, onnx/)',
         '  HF_ENDPOINT=https://mirror npm start   download through a Hugging Face mirror (HF_TOKEN if it needs one)',
-        `  or copy the files into ${cacheDir}`,
+        `  or copy ${names} of revision ${revision.slice(0, 12)} into ${cacheDir}`,
+        '    (checked against the pinned SHA-256 digests, then used without the network)',
       ].join('\n'),
       { cause },
     );
@@ -82,12 +101,15 @@ export async function resolveModel(options: ResolveModelOptions): Promise<ModelC
   }
   const noop = async (): Promise<void> => {};
   if (options.modelDir) {
-    const file = join(options.modelDir, KOKORO_ONNX_FILES[options.dtype]);
-    await access(file).catch(() => {
-      throw new Error(
-        `KOKORO_MODEL_DIR=${options.modelDir} has no ${KOKORO_ONNX_FILES[options.dtype]} (needed for --dtype ${options.dtype})`,
-      );
-    });
+    const report = await checkModelFolder(options.modelDir, options.dtype);
+    const problem = describeModelFolder(
+      report,
+      options.modelDir,
+      options.dtype,
+      options.modelDirSource ?? 'KOKORO_MODEL_DIR',
+      env,
+    );
+    if (problem !== null) throw new StartupError(problem);
     return {
       kind: 'kokoro',
       dir: options.modelDir,
@@ -116,7 +138,9 @@ export async function resolveModel(options: ResolveModelOptions): Promise<ModelC
     });
   } catch (err) {
     if (options.signal?.aborted) throw err;
-    throw new WeightsUnavailableError(err, dir, endpoint, chosen.export.repo, chosen.export.revision);
+    const copies = await checkLocalCopies(dir, chosen.include, chosen.export.pinned).catch(() => null);
+    const { repo, revision } = chosen.export;
+    throw new WeightsUnavailableError(err, dir, endpoint, repo, revision, chosen.include, copies?.mismatched ?? []);
   }
   const timed = chosen.export.durations ? ', timestamped export' : '';
   return {

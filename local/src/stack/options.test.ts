@@ -89,6 +89,38 @@ describe('npm start options', () => {
     });
   });
 
+  test('messages can name what the user gave: the flag or the variable', () => {
+    expect(parseLocalOptions(['--model-dir', '/m', '--voice', 'bf_emma', '--llm', 'echo'], {}).from).toEqual({
+      modelDir: '--model-dir',
+      voice: '--voice',
+      llm: '--llm',
+    });
+    expect(
+      parseLocalOptions([], {
+        KOKORO_MODEL_DIR: '/m',
+        KOKORO_VOICE: 'bf_emma',
+        LLM_PROVIDER: 'echo',
+        KOKORO_AGENT_RUNTIME_ARN: ARN,
+      }).from,
+    ).toEqual({
+      modelDir: 'KOKORO_MODEL_DIR',
+      voice: 'KOKORO_VOICE',
+      llm: 'LLM_PROVIDER',
+      target: 'KOKORO_AGENT_RUNTIME_ARN',
+    });
+    expect(() => parseLocalOptions([], { LLM_PROVIDER: 'gpt' })).toThrow(
+      /^LLM_PROVIDER must be echo, bedrock or openai/,
+    );
+    expect(() => parseLocalOptions([], { LLM_PROVIDER: 'openai' })).toThrow(
+      /^LLM_PROVIDER=openai needs OPENAI_BASE_URL/,
+    );
+    // The region as the agent reads it: AWS_REGION, then AWS_DEFAULT_REGION.
+    expect(parseLocalOptions(['--llm', 'bedrock'], { AWS_DEFAULT_REGION: 'ap-south-1' }).llm).toEqual({
+      provider: 'bedrock',
+      region: 'ap-south-1',
+    });
+  });
+
   test('bad input gets a clear error naming the problem', () => {
     const bad: [string[], NodeJS.ProcessEnv, RegExp][] = [
       [['--port', '70000'], {}, /--port must be 0-65535/],
@@ -105,5 +137,14 @@ describe('npm start options', () => {
       expect(() => parseLocalOptions(argv, env)).toThrow(OptionsError);
       expect(() => parseLocalOptions(argv, env)).toThrow(message);
     }
+  });
+
+  test('--instances: 1 by default, 1 to 8 containers, anything else refused by name', () => {
+    expect(parseLocalOptions([], {}).instances).toBe(1);
+    expect(parseLocalOptions(['--instances', '3'], {}).instances).toBe(3);
+    for (const bad of ['0', '9', '2.5', 'two'])
+      expect(() => parseLocalOptions(['--instances', bad], {})).toThrow(
+        new OptionsError(`--instances must be a whole number from 1 to 8, not ${bad}`),
+      );
   });
 });

@@ -19,12 +19,15 @@ export const USAGE = `usage: npm start -- [options]
   --model-dir DIR      a folder with the Kokoro ONNX files (or KOKORO_MODEL_DIR)
   --llm echo|bedrock|openai
                        default: LLM_PROVIDER, else openai when OPENAI_BASE_URL is set, else echo
-                       bedrock: BEDROCK_MODEL_ID, AWS_REGION and AWS credentials;
+                       bedrock: BEDROCK_MODEL_ID, AWS_REGION (or AWS_DEFAULT_REGION) and AWS credentials;
                        openai: OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API_KEY
   --voice ID           default voice (or KOKORO_VOICE; default af_heart)
   --tools LIST         built-in tools for the agent: time, calculator (or BUILTIN_TOOLS; default none)
   --filler TEXT        spoken while a tool runs with nothing playing (or TOOL_FILLER_TEXT; default none),
                        after TOOL_FILLER_AFTER_MS (default 1500)
+  --instances N        Kokoro containers behind the local SageMaker router, as one variant's
+                       instances (default 1; 2-8 run as separate processes, routed by least
+                       outstanding requests)
   --target ARN         use a deployed AgentCore runtime instead of the local pipeline
                        (or KOKORO_AGENT_RUNTIME_ARN; AWS credentials from the usual chain)
   --qualifier NAME     AgentCore endpoint, e.g. live (or KOKORO_AGENT_QUALIFIER; default DEFAULT)
@@ -53,10 +56,19 @@ export interface LocalOptions {
   tools: BuiltinToolName[];
   /** The tool filler (--filler or TOOL_FILLER_TEXT, after TOOL_FILLER_AFTER_MS). */
   filler: { text: string; afterMs: number } | undefined;
+  /** Kokoro containers behind the router (1: in this process; more: one process each). */
+  instances: number;
   target: string | undefined;
   qualifier: string | undefined;
   agentUrl: URL | undefined;
   help: boolean;
+  /** Which flag or variable gave each of these settings, as the user wrote it (messages name it). */
+  from?: {
+    modelDir?: '--model-dir' | 'KOKORO_MODEL_DIR';
+    voice?: '--voice' | 'KOKORO_VOICE';
+    llm?: '--llm' | 'LLM_PROVIDER';
+    target?: '--target' | 'KOKORO_AGENT_RUNTIME_ARN';
+  };
 }
 
 export class OptionsError extends Error {
@@ -80,6 +92,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
         voice: { type: 'string' },
         tools: { type: 'string' },
         filler: { type: 'string' },
+        instances: { type: 'string' },
         target: { type: 'string' },
         qualifier: { type: 'string' },
         agent: { type: 'string' },
@@ -92,6 +105,9 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
   const port = Number(values.port ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new OptionsError(`--port must be 0-65535, not ${values.port}`);
+  const instances = Number(values.instances ?? 1);
+  if (!Number.isInteger(instances) || instances < 1 || instances > 8)
+    throw new OptionsError(`--instances must be a whole number from 1 to 8, not ${values.instances}`);
   const dtype = values.dtype ?? 'q8';
   if (dtype !== 'q8' && dtype !== 'fp32') throw new OptionsError(`--dtype must be q8 or fp32, not ${dtype}`);
   const exportName = values.export ?? env['KOKORO_EXPORT'] ?? 'standard';
@@ -122,6 +138,15 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
   const afterMs = Number(env['TOOL_FILLER_AFTER_MS'] ?? 1500);
   if (!Number.isInteger(afterMs) || afterMs < 0)
     throw new OptionsError(`TOOL_FILLER_AFTER_MS must be an integer >= 0, not ${env['TOOL_FILLER_AFTER_MS']}`);
+  const from: NonNullable<LocalOptions['from']> = {};
+  if (values['model-dir'] !== undefined) from.modelDir = '--model-dir';
+  else if (env['KOKORO_MODEL_DIR'] !== undefined) from.modelDir = 'KOKORO_MODEL_DIR';
+  if (values.voice !== undefined) from.voice = '--voice';
+  else if (env['KOKORO_VOICE']) from.voice = 'KOKORO_VOICE';
+  if (values.llm !== undefined) from.llm = '--llm';
+  else if (env['LLM_PROVIDER'] !== undefined) from.llm = 'LLM_PROVIDER';
+  if (values.target !== undefined) from.target = '--target';
+  else if (target !== undefined) from.target = 'KOKORO_AGENT_RUNTIME_ARN';
   return {
     port,
     host: values.host ?? '127.0.0.1',
@@ -133,20 +158,23 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
     dtype,
     export: exportName,
     modelDir: values['model-dir'] ?? env['KOKORO_MODEL_DIR'] ?? undefined,
-    llm: llmConfig(requested ?? (env['OPENAI_BASE_URL'] ? 'openai' : 'echo'), env),
+    llm: llmConfig(requested ?? (env['OPENAI_BASE_URL'] ? 'openai' : 'echo'), env, from.llm ?? '--llm'),
     llmRequested: requested !== undefined,
     systemPrompt: env['SYSTEM_PROMPT'] || undefined,
     voice: values.voice ?? (env['KOKORO_VOICE'] || undefined),
     tools: tools as BuiltinToolName[],
     filler: fillerText.trim() ? { text: fillerText.trim(), afterMs } : undefined,
+    instances,
     target,
     qualifier: values.qualifier ?? env['KOKORO_AGENT_QUALIFIER'] ?? undefined,
     agentUrl,
     help: values.help ?? false,
+    from,
   };
 }
 
-function llmConfig(choice: string, env: NodeJS.ProcessEnv): LlmConfig {
+function llmConfig(choice: string, env: NodeJS.ProcessEnv, source: '--llm' | 'LLM_PROVIDER'): LlmConfig {
+  const given = source === '--llm' ? `--llm ${choice}` : `LLM_PROVIDER=${choice}`;
   const num = (name: string): number | undefined => (env[name] ? Number(env[name]) : undefined);
   switch (choice) {
     case 'echo': {
@@ -163,7 +191,7 @@ function llmConfig(choice: string, env: NodeJS.ProcessEnv): LlmConfig {
       const model = env['OPENAI_MODEL'];
       if (!baseURL || !model)
         throw new OptionsError(
-          '--llm openai needs OPENAI_BASE_URL and OPENAI_MODEL (and OPENAI_API_KEY if the server wants one)',
+          `${given} needs OPENAI_BASE_URL and OPENAI_MODEL (and OPENAI_API_KEY if the server wants one)`,
         );
       return {
         provider: 'openai',
@@ -172,13 +200,16 @@ function llmConfig(choice: string, env: NodeJS.ProcessEnv): LlmConfig {
         ...(env['OPENAI_API_KEY'] ? { apiKey: env['OPENAI_API_KEY'] } : {}),
       };
     }
-    case 'bedrock':
+    case 'bedrock': {
+      // As the agent reads it (runtime/src/config.ts); the AWS SDK itself ignores AWS_DEFAULT_REGION.
+      const region = env['AWS_REGION'] || env['AWS_DEFAULT_REGION'];
       return {
         provider: 'bedrock',
         ...(env['BEDROCK_MODEL_ID'] ? { modelId: env['BEDROCK_MODEL_ID'] } : {}),
-        ...(env['AWS_REGION'] ? { region: env['AWS_REGION'] } : {}),
+        ...(region ? { region } : {}),
       };
+    }
     default:
-      throw new OptionsError(`--llm must be echo, bedrock or openai, not ${choice}`);
+      throw new OptionsError(`${source} must be echo, bedrock or openai, not ${choice}`);
   }
 }

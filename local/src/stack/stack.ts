@@ -1,18 +1,34 @@
 // Starts what `npm start` runs, in order, and stops it in reverse: the Kokoro server (container),
-// the local SageMaker router in front of it, the agent (talking to the router through the same
-// bidirectional-stream client it uses on AWS), and the web server; or, with a runtime ARN or an
-// agent URL, the web server alone in front of that agent.
+// or N of them as separate processes (--instances), the local SageMaker router in front of it,
+// the agent (talking to the router through the same bidirectional-stream client it uses on AWS),
+// and the web server; or, with a runtime ARN or an agent URL, the web server alone in front of
+// that agent.
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { startServer } from '@kokoro-speech/container';
+import { configFromEnv, startServer } from '@kokoro-speech/container';
+import { startServerProcess } from '@kokoro-speech/container/process';
+import { BIDI_PATH } from '@kokoro-speech/protocol';
 import { DEFAULT_SYSTEM_PROMPT } from '@kokoro-speech/runtime';
 import { createLlmProvider, type LlmConfig } from '@kokoro-speech/runtime';
 import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import type { LocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import { startAgentServer } from '@kokoro-speech/runtime';
 import { SageMakerBidiTransport } from '@kokoro-speech/runtime';
 import { AgentCoreTarget } from '../agentcore/agentcore.ts';
-import { resolveModel } from './model.ts';
+import { resolveModel, type LocalDtype } from './model.ts';
+import { getFilesHint } from './model-dir.ts';
 import type { LocalOptions } from './options.ts';
+import {
+  checkPortFree,
+  checkVoice,
+  listenError,
+  readVoices,
+  requireAwsCredentials,
+  resolveAwsRegion,
+  type AwsRegion,
+} from './preflight.ts';
 import { progressBar } from './progress.ts';
+import { consoleServerLogger, formatServerLogLine, type ServerLogOptions } from './server-log.ts';
+import { StartupError } from './startup-error.ts';
 import { agentCoreUpstream, agentServerUpstream } from '../web-server/upstream.ts';
 import { startWebServer, type PageInfo } from '../web-server/web-server.ts';
 
@@ -24,6 +40,8 @@ export interface LocalStack {
   url: string;
   port: number;
   info: PageInfo;
+  /** The local SageMaker router in front of the containers (the local pipeline only). */
+  router?: LocalSageMakerRouter;
   close(): Promise<void>;
 }
 
@@ -40,18 +58,30 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       await close().catch((err: unknown) => log(`shutdown: ${(err as Error).message}`));
   };
   try {
+    // Before anything slow (a download, loading the model): the page's port must be free.
+    await checkPortFree(options.host, options.port);
     let upstream;
     let info: PageInfo;
+    let localRouter: LocalSageMakerRouter | undefined;
     if (options.target !== undefined) {
+      // Resolved now, so that a missing AWS set-up stops here instead of failing every turn later.
+      const credentials = defaultProvider();
+      await requireAwsCredentials(
+        `${options.from?.target === 'KOKORO_AGENT_RUNTIME_ARN' ? 'KOKORO_AGENT_RUNTIME_ARN' : '--target'} ${options.target}`,
+        'Without AWS: leave the target out, and npm start runs the whole pipeline on this machine.',
+        credentials,
+      );
       const target = new AgentCoreTarget({
         arn: options.target,
         ...(options.qualifier === undefined ? {} : { qualifier: options.qualifier }),
+        credentials,
       });
       upstream = agentCoreUpstream(target);
       info = {
         llm: { name: 'remote', description: 'as configured on the runtime' },
         model: { kind: 'remote', description: 'the deployed SageMaker endpoint' },
         target: { kind: 'agentcore', description: `AgentCore ${target.runtime.runtimeId} (${target.runtime.region})` },
+        region: { name: target.runtime.region, source: 'the runtime ARN' },
       };
     } else if (options.agentUrl !== undefined) {
       upstream = agentServerUpstream(options.agentUrl);
@@ -61,26 +91,49 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         target: { kind: 'agent', description: options.agentUrl.origin },
       };
     } else {
-      const llmConfig = await chooseLlm(options, log);
+      const { config: llmConfig, region } = await chooseLlm(options);
       const model = await resolveModel({
         offline: options.offline,
         dtype: options.dtype,
         export: options.export,
         ...(options.modelDir === undefined ? {} : { modelDir: options.modelDir }),
+        ...(options.from?.modelDir === undefined ? {} : { modelDirSource: options.from?.modelDir }),
         onProgress: progressBar(),
         ...(hooks.signal ? { signal: hooks.signal } : {}),
       });
       closers.push(() => model.dispose());
-      log(`loading ${model.description}...`);
-      const container = await startServer({
-        modelDir: model.dir,
-        config: { dtype: model.dtype, logLevel: 'warn' },
+      log(`loading ${model.description}${options.instances > 1 ? ` in ${options.instances} instances` : ''}...`);
+      let loading = true;
+      const containers = await startContainers(options.instances, model, closers, {
+        quietWhile: () => loading,
+        ...(hooks.log ? { write: hooks.log } : {}),
+      }).catch((error: unknown) => {
+        if (options.modelDir === undefined) throw error;
+        // The user's own folder passed the file checks but did not load: say so once, with the way out.
+        const why = error instanceof Error ? error.message : String(error);
+        const given =
+          options.from?.modelDir === '--model-dir' ? `--model-dir ${model.dir}` : `KOKORO_MODEL_DIR=${model.dir}`;
+        throw new StartupError(
+          `the Kokoro server could not load the model in ${given}: ${why}\n${getFilesHint(model.dir, model.dtype)}`,
+          { cause: error },
+        );
+      });
+      loading = false;
+      // The voice asked for must be one the model has: checked now, against the servers' own lists
+      // (every instance loads the same folder; a voice counts only if each of them has it).
+      if (options.voice !== undefined) {
+        const lists = await Promise.all(containers.map((c) => readVoices(c.wsUrl)));
+        const voices = lists[0]!.filter((voice) => lists.every((list) => list.includes(voice)));
+        checkVoice(options.voice, options.from?.voice ?? '--voice', voices);
+      }
+      const containerUrls = containers.map((c) => c.url);
+      const router = await startLocalSageMakerRouter({
+        ...(containerUrls.length === 1 ? { containerUrl: containerUrls[0]! } : { containerUrls }),
         host: '127.0.0.1',
         port: 0,
       });
-      closers.push(() => container.close());
-      const router = await startLocalSageMakerRouter({ containerUrl: container.url, host: '127.0.0.1', port: 0 });
       closers.push(() => router.close());
+      localRouter = router;
       const llm = createLlmProvider(llmConfig);
       // The same client code as on AWS: the SageMaker bidirectional stream, signed, to the router.
       const tts = new SageMakerBidiTransport({
@@ -104,6 +157,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         llm: { name: llm.name, description: llm.name === 'echo' ? 'echo (repeats your prompt)' : llm.description },
         model: { kind: model.kind, description: model.description },
         target: { kind: 'local', description: 'local, through the SageMaker bidirectional stream' },
+        ...(region === undefined ? {} : { region: { name: region.region, source: region.source } }),
       };
     }
     const web = await startWebServer({
@@ -112,30 +166,98 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       host: options.host,
       port: options.port,
       allowedHosts: options.allowedHosts,
+    }).catch((error: NodeJS.ErrnoException) => {
+      throw listenError(error, options.host, options.port);
     });
     closers.push(() => web.close());
     if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
       log(
         `warning: listening on ${options.host}, not only on loopback: anyone who can reach it can use your agent${options.target ? ' and your AWS credentials' : ''}`,
       );
+      // Browsers play the page's audio only in a secure context: https, or http on localhost.
+      log(
+        `note: from another machine, open the page through an SSH port forward (ssh -L ${web.port}:127.0.0.1:${web.port} <this host>, then http://127.0.0.1:${web.port}/) or over https: over plain http from another address it cannot play audio`,
+      );
     }
-    return { url: web.url, port: web.port, info, close: closeAll };
+    return { url: web.url, port: web.port, info, ...(localRouter && { router: localRouter }), close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;
   }
 }
 
-/** Bedrock only when asked for and credentials resolve; otherwise the echo model, announced. */
-async function chooseLlm(options: LocalOptions, log: (line: string) => void): Promise<LlmConfig> {
-  if (options.llm.provider !== 'bedrock') return options.llm;
-  try {
-    await defaultProvider()();
-    return options.llm;
-  } catch (err) {
-    log(
-      `warning: --llm bedrock asked for, but no AWS credentials resolve (${(err as Error).message}); using the echo model instead`,
-    );
-    return { provider: 'echo' };
+/**
+ * Bedrock is only ever an explicit choice: it must work, so credentials are resolved now (a missing
+ * set-up stops start-up naming the fix), and the region it will call is decided and shown.
+ */
+async function chooseLlm(options: LocalOptions): Promise<{ config: LlmConfig; region?: AwsRegion }> {
+  if (options.llm.provider !== 'bedrock') return { config: options.llm };
+  await requireAwsCredentials(
+    options.from?.llm === 'LLM_PROVIDER' ? 'LLM_PROVIDER=bedrock' : '--llm bedrock',
+    'Without AWS: leave the LLM choice out (the echo model), or --llm openai with OPENAI_BASE_URL and OPENAI_MODEL.',
+  );
+  const region = await resolveAwsRegion();
+  return { config: { ...options.llm, region: region.region }, region };
+}
+
+/** A Kokoro server npm start runs: its HTTP base and its bidirectional-stream URL. */
+interface LocalContainer {
+  url: string;
+  wsUrl: string;
+}
+
+/**
+ * The Kokoro containers, with admission control on as on SageMaker: one in this process, or
+ * (instances > 1) one child process each, the real entry point, like separate instances. Their
+ * logs reach the console as one line per warning or error either way (server-log.ts).
+ */
+async function startContainers(
+  instances: number,
+  model: { dir: string; dtype: LocalDtype },
+  closers: (() => Promise<void>)[],
+  serverLog: ServerLogOptions & { quietWhile: () => boolean },
+): Promise<LocalContainer[]> {
+  if (instances === 1) {
+    const container = await startServer({
+      modelDir: model.dir,
+      config: { dtype: model.dtype, admission: 'on' },
+      logger: consoleServerLogger(serverLog),
+      host: '127.0.0.1',
+      port: 0,
+    });
+    closers.push(() => container.close());
+    return [container];
   }
+  const write = serverLog.write ?? ((line: string) => console.error(line));
+  // The children read the environment as a container does; the default voice stays the
+  // container's own, as in this process, so that KOKORO_VOICE meets the voice check below
+  // (with the list of voices) instead of failing each instance's start-up.
+  const defaultVoice = configFromEnv({}).defaultVoice;
+  const started = await Promise.allSettled(
+    Array.from({ length: instances }, async (_, i) => {
+      let failure: string | undefined;
+      const child = await startServerProcess(
+        { KOKORO_MODEL_DIR: model.dir, KOKORO_DTYPE: model.dtype, KOKORO_VOICE: defaultVoice, METRICS_INTERVAL_S: '0' },
+        {
+          onLine: (entry) => {
+            const level = typeof entry['level'] === 'number' ? entry['level'] : 0;
+            const err = entry['err'] as { message?: unknown } | undefined;
+            // A failed start-up is reported once, by npm start, with its reason.
+            if (level >= 50 && serverLog.quietWhile())
+              failure ??= typeof err?.message === 'string' ? err.message : String(entry['msg']);
+            if (level < 40 || serverLog.quietWhile()) return;
+            const line = formatServerLogLine(JSON.stringify(entry));
+            if (line !== null) write(line.replace(/^kokoro server/, `kokoro server ${i + 1}`));
+          },
+        },
+      ).catch((error: unknown) => {
+        throw failure === undefined ? error : new Error(failure, { cause: error });
+      });
+      return { child, url: child.url, wsUrl: `${child.url.replace(/^http/, 'ws')}${BIDI_PATH}` };
+    }),
+  );
+  for (const result of started) if (result.status === 'fulfilled') closers.push(() => result.value.child.stop());
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return started.map((r) => (r as PromiseFulfilledResult<LocalContainer & { child: unknown }>).value);
 }

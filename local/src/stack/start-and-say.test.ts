@@ -2,12 +2,14 @@
 // process. It comes up, serves the page, answers turns (here through `npm run say`, which must
 // write a WAV as long as the metrics say), and shuts down cleanly on Ctrl-C (SIGINT).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { readOggOpus } from '@kokoro-speech/protocol/audio';
 import { parseWav } from '../caller/wav.ts';
 
@@ -207,6 +209,83 @@ describe('npm start -- --offline', () => {
     const badSession = await run(['run', 'say', '--', '--session', 'short', 'hi']);
     expect(badSession.code).toBe(2);
     expect(badSession.stderr).toMatch(/--session must be 33-256 letters, digits, - and _ \(or "new"\), not "short"/);
+  });
+
+  test('say: an unknown option and a bad sample rate are usage errors that name the fix', async () => {
+    const unknown = await run(['run', 'say', '--', 'hi', '--sample', '8000']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("say: Unknown option '--sample'");
+    expect(unknown.stderr).toContain('usage: npm run say');
+    const rate = await run(['run', 'say', '--', 'hi', '--sample-rate', '44100', '--target', url.toString()]);
+    expect(rate.code).toBe(2);
+    expect(rate.stderr).toContain('--sample-rate must be one of 24000, 16000, 8000, not 44100');
+  });
+
+  test('say: nobody listening is a hint that npm start may not be running', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    for (const transport of ['sse', 'ws']) {
+      const result = await run([
+        'run',
+        'say',
+        '--',
+        'hi',
+        '--transport',
+        transport,
+        '--target',
+        `http://127.0.0.1:${port}`,
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `nothing answers at http://127.0.0.1:${port} (connection refused). Is npm start running?`,
+      );
+    }
+  });
+
+  test('say: a failed turn writes no file and exits 1', async () => {
+    const out = join(scratch, 'failed.wav');
+    const result = await run([
+      'run',
+      'say',
+      '--',
+      'Hello.',
+      '--voice',
+      'zz_bogus',
+      '--out',
+      out,
+      '--target',
+      url.toString(),
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/error unknown_voice: unknown voice "zz_bogus"/);
+    expect(result.stderr).toMatch(/say: the turn failed \(unknown_voice: .*\); no WAV written/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  test('say: answer.wav goes to the folder the command was typed in, and git ignores it there', async () => {
+    const here = join(scratch, 'typed-here');
+    await mkdir(here);
+    const result = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      // From another folder, as the deployed stack's cliCommand runs it (npm --prefix <checkout> run say).
+      const child = spawn('npm', ['--prefix', ROOT, 'run', 'say', '--', 'Hi there.', '--target', url.toString()], {
+        cwd: here,
+        env: ENV,
+      });
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout }));
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`wrote ${join(here, 'answer.wav')}: `);
+    expect(existsSync(join(here, 'answer.wav'))).toBe(true);
+    expect(existsSync(join(ROOT, 'answer.wav'))).toBe(false);
+    const { stdout: ignored } = await promisify(execFile)('git', ['check-ignore', 'answer.wav', 'local/answer.wav'], {
+      cwd: ROOT,
+    });
+    expect(ignored.trim().split('\n')).toEqual(['answer.wav', 'local/answer.wav']);
   });
 
   test('Ctrl-C shuts everything down cleanly', async () => {

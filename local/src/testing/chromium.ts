@@ -9,7 +9,8 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 export const hasChromium = (): boolean => existsSync(CHROMIUM);
 
-export function launchChromium(): Promise<Browser> {
+/** `extraArgs`: more command-line switches (e.g. --host-resolver-rules for a name that maps to loopback). */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -22,6 +23,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--autoplay-policy=no-user-gesture-required',
+      ...extraArgs,
     ],
   });
 }

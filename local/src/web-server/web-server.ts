@@ -20,6 +20,8 @@ export interface PageInfo {
   llm: { name: string; description: string };
   model: { kind: 'kokoro' | 'stand-in' | 'remote'; description: string };
   target: { kind: 'local' | 'agent' | 'agentcore'; description: string };
+  /** The AWS region turns use, and where it came from (present when they use AWS). */
+  region?: { name: string; source: string };
 }
 
 export interface WebServerOptions {

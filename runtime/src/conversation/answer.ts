@@ -6,6 +6,7 @@ import { textDeltaOf } from '../llm/one-shot.ts';
 import { toLlmError } from '../llm/errors.ts';
 import { DEFAULT_LLM_TIMEOUTS, ModelWatch, type LlmTimeouts } from '../llm/model-watch.ts';
 import { streamFault } from '../llm/stream-faults.ts';
+import type { LlmFailureSource } from '../llm/types.ts';
 import { Transcript, type Cycle } from './transcript.ts';
 
 type StreamEvent = { type: string } & Record<string, unknown>;
@@ -27,7 +28,7 @@ export async function* agentAnswer(
   agent: Agent,
   prompt: string,
   signal: AbortSignal,
-  provider: string,
+  provider: LlmFailureSource,
   transcript: Transcript = new Transcript(),
   timeouts: LlmTimeouts = DEFAULT_LLM_TIMEOUTS,
 ): AsyncGenerator<AnswerEvent> {
@@ -38,7 +39,7 @@ export async function* agentAnswer(
   const onAbort = () => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   // A model that does not start, or stops writing, ends the answer with llm_timeout.
-  const watch = new ModelWatch(provider, timeouts, (timeout) => controller.abort(timeout));
+  const watch = new ModelWatch(provider.name, timeouts, (timeout) => controller.abort(timeout));
   const events = agent.stream(prompt, { cancelSignal: controller.signal });
   /** A model message ended: the next text or tool call belongs to a new model call. */
   let cycleEnded = false;
@@ -108,7 +109,7 @@ export async function* agentAnswer(
     if (watch.fired) throw watch.fired;
   } catch (error) {
     if (watch.fired && !signal.aborted) throw watch.fired;
-    throw toLlmError(provider, streamFault(provider, error) ?? error, signal);
+    throw toLlmError(provider.name, streamFault(provider.name, error) ?? error, signal, provider.request);
   } finally {
     watch.stop();
     signal.removeEventListener('abort', onAbort);

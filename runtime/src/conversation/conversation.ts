@@ -4,6 +4,7 @@
 // manager (restored when the agent first runs, saved after each turn's history is final).
 import { SessionManager, type Agent, type Message, type Storage } from '@strands-agents/sdk';
 import type { Logger } from 'pino';
+import type { LlmFailureSource } from '../llm/types.ts';
 import type { AnswerSource, TurnResult } from '../pipeline/types.ts';
 import { createAgent, type AgentRecipe } from './agents.ts';
 import { agentAnswer } from './answer.ts';
@@ -14,8 +15,8 @@ import type { LlmTimeouts } from '../llm/model-watch.ts';
 
 export interface ConversationDeps {
   recipe: AgentRecipe;
-  /** The LLM provider's name, for error messages. */
-  provider: string;
+  /** The LLM provider's name (and request), for error messages. */
+  provider: LlmFailureSource;
   /** Persist the conversation here (absent: memory only). */
   storage?: Storage;
   /** The LLM's first-token and idle timeouts (llm/model-watch.ts). */

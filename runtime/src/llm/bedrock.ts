@@ -51,6 +51,6 @@ export class BedrockProvider implements LlmProvider {
   }
 
   stream(prompt: string, options: LlmStreamOptions = {}): AsyncIterable<string> {
-    return oneShotText('bedrock', this.model, prompt, options);
+    return oneShotText(this, prompt, options);
   }
 }

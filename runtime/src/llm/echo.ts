@@ -37,6 +37,6 @@ export class EchoProvider implements LlmProvider {
   }
 
   stream(prompt: string, options: LlmStreamOptions = {}): AsyncIterable<string> {
-    return oneShotText('echo', this.model, prompt, options);
+    return oneShotText(this, prompt, options);
   }
 }

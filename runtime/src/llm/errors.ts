@@ -19,9 +19,10 @@ export function isAbortError(error: unknown): boolean {
 
 /**
  * Maps a provider's failure to our contract: an abort rethrows the signal's reason (an AbortError),
- * anything else becomes an LlmError naming the provider and HTTP status where known.
+ * anything else becomes an LlmError naming the provider and HTTP status where known. `request`
+ * ("POST http://host/v1/chat/completions") is named when no answer came (the server was not reached).
  */
-export function toLlmError(provider: string, error: unknown, signal?: AbortSignal): unknown {
+export function toLlmError(provider: string, error: unknown, signal?: AbortSignal, request?: string): unknown {
   if (signal?.aborted) return signal.reason;
   if (error instanceof LlmError || isAbortError(error)) return error;
   const status = httpStatus(error);
@@ -29,7 +30,13 @@ export function toLlmError(provider: string, error: unknown, signal?: AbortSigna
   const noCredentials = [...causes(error)].some((e) => (e as { name?: unknown }).name === 'CredentialsProviderError');
   const code = status === 401 || status === 403 || noCredentials ? 'llm_unauthorized' : 'llm_error';
   const where = status === undefined ? '' : ` (HTTP ${status})`;
-  return new LlmError(code, `${provider} LLM failed${where}: ${message}`, { cause: error });
+  // Why the request got no answer: the socket's error code, else the innermost cause ("bad port").
+  const chain = [...causes(error)];
+  const socketCode = chain.map((e) => (e as { code?: unknown }).code).find((c) => typeof c === 'string');
+  const innermost = chain.length > 1 ? (chain.at(-1) as { message?: unknown }).message : undefined;
+  const why = socketCode ?? (typeof innermost === 'string' ? innermost : undefined);
+  const tried = status === undefined && request ? ` (${request}${why ? `: ${String(why)}` : ''})` : '';
+  return new LlmError(code, `${provider} LLM failed${where}: ${message}${tried}`, { cause: error });
 }
 
 /** The error and the errors it wraps (Strands wraps the AWS SDK's in a ModelError). */

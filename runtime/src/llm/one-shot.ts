@@ -1,8 +1,8 @@
 // One prompt through a fresh Strands agent on a provider's model, as text deltas: what every
 // provider's `stream()` does (the conversational turns use the same agent loop, with memory and
 // tools, through src/conversation).
-import { Agent, type Model } from '@strands-agents/sdk';
-import type { LlmStreamOptions } from './types.ts';
+import { Agent } from '@strands-agents/sdk';
+import type { LlmProvider, LlmStreamOptions } from './types.ts';
 import { toLlmError } from './errors.ts';
 import { DEFAULT_LLM_TIMEOUTS, ModelWatch } from './model-watch.ts';
 import { modelRetryStrategy } from './retries.ts';
@@ -17,15 +17,14 @@ export function textDeltaOf(event: { type: string }): string | undefined {
 }
 
 export async function* oneShotText(
-  provider: string,
-  model: Model,
+  provider: Pick<LlmProvider, 'name' | 'model' | 'request'>,
   prompt: string,
   options: LlmStreamOptions = {},
 ): AsyncIterable<string> {
   const { signal } = options;
   signal?.throwIfAborted();
   const agent = new Agent({
-    model,
+    model: provider.model,
     printer: false,
     retryStrategy: modelRetryStrategy(),
     ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
@@ -35,7 +34,7 @@ export async function* oneShotText(
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
-  const watch = new ModelWatch(provider, options.timeouts ?? DEFAULT_LLM_TIMEOUTS, (t) => controller.abort(t));
+  const watch = new ModelWatch(provider.name, options.timeouts ?? DEFAULT_LLM_TIMEOUTS, (t) => controller.abort(t));
   const events = agent.stream(prompt, { cancelSignal: controller.signal });
   try {
     for (;;) {
@@ -50,7 +49,7 @@ export async function* oneShotText(
     if (watch.fired) throw watch.fired;
   } catch (error) {
     if (watch.fired && !signal?.aborted) throw watch.fired;
-    throw toLlmError(provider, streamFault(provider, error) ?? error, signal);
+    throw toLlmError(provider.name, streamFault(provider.name, error) ?? error, signal, provider.request);
   } finally {
     watch.stop();
     signal?.removeEventListener('abort', onAbort);

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import net from 'node:net';
 import { OpenAIProvider } from './openai.ts';
 import { LlmError } from './errors.ts';
 import { runProviderSuite } from '../testing/llm-provider-suite.ts';
+import { createAgent } from '../conversation/agents.ts';
+import { agentAnswer } from '../conversation/answer.ts';
 import { startFakeOpenAI, type FakeLlmServer } from '../testing/fake-llm-servers.ts';
 
 const fakes: FakeLlmServer[] = [];
@@ -69,6 +72,40 @@ describe('OpenAIProvider', () => {
     ).rejects.toMatchObject({
       name: 'LlmError',
       message: expect.stringMatching(/^openai LLM failed: Connection error/),
+    });
+    // It names what it tried, and why that failed: port 1 is one fetch refuses to use...
+    await expect(
+      (async () => {
+        for await (const _ of gone.stream('x'));
+      })(),
+    ).rejects.toMatchObject({
+      message: expect.stringContaining('(POST http://127.0.0.1:1/v1/chat/completions: bad port)'),
+    });
+    // ...and a closed port refuses the connection.
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const refused = new OpenAIProvider({ baseURL: `http://127.0.0.1:${port}/v1/`, model: 'm' });
+    await expect(
+      (async () => {
+        for await (const _ of refused.stream('x'));
+      })(),
+    ).rejects.toMatchObject({
+      message: expect.stringContaining(`(POST http://127.0.0.1:${port}/v1/chat/completions: ECONNREFUSED)`),
+    });
+  });
+
+  test("a conversation's turn on an unreachable server names the URL too", async () => {
+    const gone = new OpenAIProvider({ baseURL: 'http://127.0.0.1:1/v1/', model: 'm' });
+    const agent = await createAgent({ model: gone.model });
+    await expect(
+      (async () => {
+        for await (const _ of agentAnswer(agent, 'x', new AbortController().signal, gone));
+      })(),
+    ).rejects.toMatchObject({
+      name: 'LlmError',
+      message: 'openai LLM failed: Connection error. (POST http://127.0.0.1:1/v1/chat/completions: bad port)',
     });
   });
 

@@ -75,12 +75,15 @@ export class OpenAIProvider implements LlmProvider {
   readonly name = 'openai';
   readonly description: string;
   readonly model: OpenAIModel;
+  /** Where the client posts, named in the error when the server gives no answer. */
+  readonly request: string;
 
   constructor(options: OpenAIProviderOptions) {
     if (!/^https?:\/\//.test(options.baseURL) || !URL.canParse(options.baseURL))
       throw new TypeError(`OpenAI base URL is not an http(s) URL: ${options.baseURL}`);
     if (!options.model) throw new TypeError('OpenAI model must not be empty');
     this.description = `OpenAI-compatible model ${options.model} at ${options.baseURL}`;
+    this.request = `POST ${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
     const client = new PlainTextContentOpenAI({
       baseURL: options.baseURL,
       apiKey: options.apiKey || 'not-needed',
@@ -99,6 +102,6 @@ export class OpenAIProvider implements LlmProvider {
   }
 
   stream(prompt: string, options: LlmStreamOptions = {}): AsyncIterable<string> {
-    return oneShotText('openai', this.model, prompt, options);
+    return oneShotText(this, prompt, options);
   }
 }

@@ -17,7 +17,13 @@ export interface LlmProvider {
   readonly description: string;
   /** The Strands model behind every agent of this provider. Stateless, shared by all sessions. */
   readonly model: Model;
+  /** The request a call sends ("POST http://host/v1/chat/completions"), where there is one to
+   *  name: a failure that got no answer says what it tried. */
+  readonly request?: string;
   /** Text deltas of the answer to one prompt (a fresh agent: no memory, no tools). Stops promptly
    *  (and rejects with an AbortError) when signal aborts. */
   stream(prompt: string, options?: LlmStreamOptions): AsyncIterable<string>;
 }
+
+/** What an LLM failure names: the provider, and the request it tried where it has one. */
+export type LlmFailureSource = Pick<LlmProvider, 'name' | 'request'>;

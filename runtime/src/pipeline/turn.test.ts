@@ -213,6 +213,9 @@ describe('runTurn', () => {
       code: 'unknown_voice',
       message: expect.stringMatching(/"xx_nobody".*af_heart/),
     });
+    // Every voice, none cut off: the last of kokoro-js's list too.
+    expect(result.error!.message).toContain('bm_lewis');
+    expect(result.error!.message).not.toContain('...');
     expect(shape(events).slice(-3)).toEqual(['metrics', 'error', 'done']);
     expect(events.some((e) => e.type === 'audio')).toBe(false);
   });

@@ -42,6 +42,10 @@ export type {
 
 type Failure = { code: string; message: string };
 
+/** The turn's error code for a TTS failure: the service refused us (`tts_overloaded`), or it is unavailable. */
+const ttsFailure = (error: unknown) =>
+  error instanceof TtsTransportError && error.code === 'overloaded' ? 'tts_overloaded' : 'tts_unavailable';
+
 export async function runTurn(context: TurnContext, options: TurnOptions): Promise<TurnResult> {
   return new Turn(context, options).run();
 }
@@ -54,7 +58,7 @@ export function oneShotAnswer(context: TurnContext, prompt: string): AnswerSourc
       ...(context.systemPrompt ? { systemPrompt: context.systemPrompt } : {}),
       ...(context.tools ? { tools: context.tools } : {}),
     });
-    yield* agentAnswer(agent, prompt, signal, context.llm.name, undefined, context.llmTimeouts);
+    yield* agentAnswer(agent, prompt, signal, context.llm, undefined, context.llmTimeouts);
   };
 }
 
@@ -204,7 +208,7 @@ class Turn {
       try {
         await session.end();
       } catch (error) {
-        this.#fail('tts_unavailable', `TTS session failed: ${describe(error)}`);
+        this.#fail(ttsFailure(error), `TTS session failed: ${describe(error)}`);
       }
     }
     session?.close();
@@ -324,15 +328,11 @@ class Turn {
       this.#session = session;
       const { voices } = await session.ready;
       if (voices.length > 0 && !voices.includes(settings.voice)) {
-        const some = voices.slice(0, 12).join(', ');
-        this.#fail(
-          'unknown_voice',
-          `unknown voice ${JSON.stringify(settings.voice)}; available: ${some}${voices.length > 12 ? ', ...' : ''}`,
-        );
+        this.#fail('unknown_voice', `unknown voice ${JSON.stringify(settings.voice)}; available: ${voices.join(', ')}`);
       }
       return session;
     } catch (error) {
-      if (!this.#cancelled) this.#fail('tts_unavailable', `cannot open a TTS session: ${describe(error)}`);
+      if (!this.#cancelled) this.#fail(ttsFailure(error), `cannot open a TTS session: ${describe(error)}`);
       return null;
     }
   }
@@ -349,7 +349,7 @@ class Turn {
       try {
         session.speak(spoken, timing.id);
       } catch (error) {
-        this.#fail('tts_unavailable', `TTS session failed: ${describe(error)}`);
+        this.#fail(ttsFailure(error), `TTS session failed: ${describe(error)}`);
         return;
       }
       if (waitForPrevious) await audioDone;
@@ -367,7 +367,7 @@ class Turn {
     } catch (error) {
       if (!this.#cancelled) {
         const code = error instanceof TtsTransportError ? error.code : 'internal';
-        this.#fail('tts_unavailable', `TTS stream failed (${code}): ${describe(error)}`);
+        this.#fail(ttsFailure(error), `TTS stream failed (${code}): ${describe(error)}`);
       }
     } finally {
       this.#ledger.releaseAll();

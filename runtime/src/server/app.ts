@@ -144,7 +144,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
           windowMessages: sessionOptions.windowMessages,
           ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
         },
-        provider: options.llm.name,
+        provider: options.llm,
         llmTimeouts,
         log,
         ...(persist && store ? { storage: store } : {}),

@@ -9,3 +9,5 @@ export { SageMakerResponseStreamTransport } from './response-stream-transport.ts
 export type { SageMakerResponseStreamTransportOptions } from './response-stream-transport.ts';
 export { createTransport } from './factory.ts';
 export type { TransportConfig } from './factory.ts';
+export { Backoff, DEFAULT_RETRY_BUDGET_MS, sleep } from './backoff.ts';
+export type { BackoffOptions, RetryPolicy } from './backoff.ts';

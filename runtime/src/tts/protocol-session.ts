@@ -3,6 +3,12 @@
 // utterances whose audio was not complete (announced by a `reconnected` event; the session core
 // splices their audio so that the caller gets every byte once). Lifecycle and delivery: session-core.ts.
 //
+// A refusal before any audio (the server answers the connect with 503 or an `overloaded` error
+// before `ready`, or refuses the session's first utterance with `overloaded`) is retried with
+// backoff and jitter (backoff.ts) within the retry budget: each try is a new connection, which
+// behind an endpoint may land on another instance. Past the budget the session fails with an
+// `overloaded` TtsTransportError. Once audio has started, a break is the reconnect's business.
+//
 // Text goes to the server at once, within a window: at most TEXT_AHEAD_CHARS characters whose
 // audio has not arrived (one utterance at least). Synthesis runs far ahead of playback, so the
 // window never holds back a reader that keeps up; for one that does not (a paused session), it
@@ -15,6 +21,10 @@ import { SessionCore } from './session-core.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsEvent, TtsSession, VoiceInfo, VoiceSettings } from './types.ts';
 import { UtteranceTracker } from './utterance-tracker.ts';
+import { Backoff, DEFAULT_RETRY_BUDGET_MS, sleep, type RetryPolicy } from './backoff.ts';
+
+const isOverloaded = (error: unknown): error is TtsTransportError =>
+  error instanceof TtsTransportError && error.code === 'overloaded';
 
 type Ready = { sample_rate: number; format: string; voices: string[]; voice_info?: VoiceInfo[] };
 type Pending = { id: string; text: string };
@@ -27,6 +37,7 @@ export class ProtocolSession implements TtsSession {
   readonly #opener: ChannelOpener;
   readonly #settings: VoiceSettings;
   readonly #readyTimeoutMs: number;
+  readonly #retry: RetryPolicy;
   readonly #core = new SessionCore();
   readonly #utterances = new UtteranceTracker(this.#core);
   readonly #cancels: Array<{ ids: string[]; done: PromiseWithResolvers<string[]> }> = [];
@@ -41,11 +52,19 @@ export class ProtocolSession implements TtsSession {
   #endSent = false;
   /** Set when the stream broke while nothing was in flight. */
   #idle: TtsTransportError | null = null;
+  /** The refusal (`overloaded` before ready) that ended the connection being made. */
+  #refusedAtConnect: TtsTransportError | null = null;
+  /** Some audio has arrived on this session (refusals are no longer retried here). */
+  #heardAudio = false;
+  /** One budget for all the refusals before audio (connect, first utterance); reset by audio. */
+  readonly #backoff: Backoff;
 
-  private constructor(opener: ChannelOpener, settings: VoiceSettings, readyTimeoutMs: number) {
+  private constructor(opener: ChannelOpener, settings: VoiceSettings, readyTimeoutMs: number, retry: RetryPolicy) {
     this.#opener = opener;
     this.#settings = settings;
     this.#readyTimeoutMs = readyTimeoutMs;
+    this.#retry = retry;
+    this.#backoff = new Backoff(retry);
   }
 
   /** Connects, sends `config` and resolves once the server's `ready` has arrived. */
@@ -54,11 +73,12 @@ export class ProtocolSession implements TtsSession {
     settings: VoiceSettings,
     signal?: AbortSignal,
     readyTimeoutMs = 15_000,
+    retry: RetryPolicy = { budgetMs: DEFAULT_RETRY_BUDGET_MS },
   ): Promise<ProtocolSession> {
     const parsed = voiceSettingsSchema.strict().safeParse(settings);
     if (!parsed.success) throw new TypeError(`invalid voice settings: ${parsed.error.message}`);
-    const session = new ProtocolSession(opener, parsed.data, readyTimeoutMs);
-    const ready = await session.#connect(signal);
+    const session = new ProtocolSession(opener, parsed.data, readyTimeoutMs, retry);
+    const ready = await session.#connectRetrying(signal);
     session.ready = Promise.resolve({
       sample_rate: parsed.data.sample_rate ?? ready.sample_rate,
       format: parsed.data.format ?? ready.format,
@@ -92,7 +112,7 @@ export class ProtocolSession implements TtsSession {
       if (this.#unsent.length === 0) return;
       const cause = this.#idle;
       this.#idle = null;
-      void this.#reconnect(cause, false); // sends once connected
+      void this.#reconnect(cause, false); // sends once connected (no audio of it yet)
       return;
     }
     let ahead = this.#charsInFlight();
@@ -169,6 +189,37 @@ export class ProtocolSession implements TtsSession {
     this.#channel?.send(message);
   }
 
+  /**
+   * Connects; refusals (`overloaded`) are retried with backoff within the retry budget. `refused`:
+   * a refusal already in hand (the first utterance's), counted as the first failure.
+   */
+  async #connectRetrying(signal?: AbortSignal, refused?: TtsTransportError): Promise<ReadyMessage> {
+    const backoff = this.#backoff;
+    let last = refused;
+    for (;;) {
+      if (last) {
+        const delayMs = backoff.next();
+        if (delayMs === null) {
+          throw new TtsTransportError(
+            'overloaded',
+            `the TTS server refused the session ${backoff.attempts + 1} time${backoff.attempts ? 's' : ''}` +
+              ` in ${Math.round(backoff.elapsedMs)} ms (retry budget ${backoff.budgetMs} ms, TTS_RETRY_BUDGET_MS): ${last.message}`,
+            { cause: last, retryable: true },
+          );
+        }
+        this.#retry.onRetry?.({ attempt: backoff.attempts, delayMs, reason: last.message });
+        await sleep(delayMs, signal);
+        if (this.#core.stopped) throw new TtsTransportError('connection_lost', 'session closed while retrying');
+      }
+      try {
+        return await this.#connect(signal);
+      } catch (error) {
+        if (!isOverloaded(error)) throw error;
+        last = error;
+      }
+    }
+  }
+
   async #connect(signal?: AbortSignal): Promise<ReadyMessage> {
     const generation = ++this.#generation;
     const ready = Promise.withResolvers<ReadyMessage>();
@@ -186,8 +237,10 @@ export class ProtocolSession implements TtsSession {
       signal,
     );
     if (generation !== this.#generation) {
-      channel.close(); // closed while connecting
-      throw new TtsTransportError('connection_lost', 'session closed while connecting');
+      channel.close(); // closed while connecting, or refused before the opener returned
+      const refused = this.#refusedAtConnect;
+      this.#refusedAtConnect = null;
+      throw refused ?? new TtsTransportError('connection_lost', 'session closed while connecting');
     }
     this.#channel = channel;
     channel.send({ type: 'config', ...this.#settings });
@@ -239,6 +292,8 @@ export class ProtocolSession implements TtsSession {
         return;
       }
       case 'audio_start':
+        this.#heardAudio = true;
+        this.#backoff.reset();
         return this.#utterances.audioStart(message);
       case 'words':
         return this.#utterances.words(message);
@@ -254,6 +309,27 @@ export class ProtocolSession implements TtsSession {
         return;
       }
       case 'error':
+        if (message.code === 'overloaded' && message.id === null && this.#awaitingReady) {
+          // Refused at connect (the server closes next): a refusal open() may retry.
+          const waiter = this.#awaitingReady;
+          this.#awaitingReady = null;
+          const refused = new TtsTransportError('overloaded', message.message, { retryable: true });
+          if (!this.#channel) this.#refusedAtConnect = refused; // the opener has not returned yet
+          this.#dropChannel();
+          waiter.reject(refused);
+          return;
+        }
+        if (
+          message.code === 'overloaded' &&
+          !this.#heardAudio &&
+          !this.#reconnecting &&
+          message.id !== null &&
+          this.#utterances.pending.has(message.id)
+        ) {
+          // The first answer refused before any audio: try the whole session again.
+          void this.#retryRefusedSession(new TtsTransportError('overloaded', message.message, { retryable: true }));
+          return;
+        }
         this.#utterances.error(message);
         return this.#sendAhead();
       case 'done':
@@ -280,11 +356,24 @@ export class ProtocolSession implements TtsSession {
     await this.#reconnect(error, true);
   }
 
+  /** The session's first utterance was refused: a new session (maybe elsewhere), after a backoff. */
+  async #retryRefusedSession(refused: TtsTransportError): Promise<void> {
+    this.#reconnecting = true;
+    this.#dropChannel();
+    try {
+      await this.#connectRetrying(undefined, refused);
+    } catch (reason) {
+      return this.#fail(reason instanceof TtsTransportError ? reason : refused);
+    }
+    this.#onNewStream([], false);
+  }
+
   async #reconnect(error: TtsTransportError, announce: boolean): Promise<void> {
     this.#reconnecting = true;
     const resent = this.#sentPending();
     try {
-      await this.#connect();
+      // Lazily after an idle break nothing pending has audio yet: a refusal may be retried.
+      await (announce ? this.#connect() : this.#connectRetrying());
     } catch (reason) {
       const cause = reason instanceof TtsTransportError ? reason : error;
       return this.#fail(
@@ -293,15 +382,20 @@ export class ProtocolSession implements TtsSession {
         }),
       );
     }
+    this.#onNewStream(resent, announce);
+  }
+
+  /** On the new stream: splice bookkeeping, then what was sent again, then the rest within the window. */
+  #onNewStream(resent: string[], announce: boolean): void {
     if (this.#core.stopped) return; // closed by the caller while reconnecting
     this.#reconnecting = false;
-    this.#core.resent(resent, announce);
+    if (resent.length > 0 || announce) this.#core.resent(resent, announce);
     // The old server session is gone with everything it had queued: cancels are complete.
     for (const { ids, done } of this.#cancels.splice(0)) done.resolve(ids);
     this.#utterances.newStream();
-    for (const id of resent) {
-      const utterance = this.#utterances.pending.get(id);
-      if (utterance) this.#send({ type: 'text', text: utterance.text, id });
+    for (const id of this.#sentPending()) {
+      const utterance = this.#utterances.pending.get(id)!;
+      this.#send({ type: 'text', text: utterance.text, id });
     }
     this.#endSent = false;
     this.#sendAhead(); // the rest within the window, then `end` after end()

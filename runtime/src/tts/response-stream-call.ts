@@ -35,6 +35,7 @@ function refusal(error: ModelError): UtteranceRefused {
 function classify(error: unknown): UtteranceRefused | TtsTransportError {
   if (error instanceof UtteranceRefused) return error;
   if (error instanceof ModelError && (error.OriginalStatusCode ?? 500) < 500) return refusal(error);
+  // A 503 (the container's admission control) is sagemaker-errors.ts's `overloaded`: retried.
   return sageMakerError(error);
 }
 

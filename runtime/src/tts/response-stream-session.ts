@@ -4,20 +4,26 @@
 // samples and duration are counted here from the bytes, and synthesis_ms is the call's wall time.
 // A call that breaks is retried once from the start (`reconnected` names it; the session core
 // splices its audio so that the caller gets every byte once); a second failure ends the session
-// with a TtsTransportError. Lifecycle and delivery: session-core.ts. Paused (flow control), it
-// starts no call and reads none (HTTP/2's window then stops each call's sender).
+// with a TtsTransportError. A call the container refuses (503: admission control) before any of
+// its audio is retried with backoff and jitter within the retry budget (backoff.ts), not counted
+// as a break; past the budget the session fails with `overloaded`. Lifecycle and delivery:
+// session-core.ts. Paused (flow control), it starts no call and reads none (HTTP/2's window then
+// stops each call's sender).
 import type { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { checkUtteranceId, newUtteranceId } from './ids.ts';
 import { invokeUtterance, UtteranceRefused } from './response-stream-call.ts';
 import { SessionCore } from './session-core.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsEvent, TtsSession, VoiceSettings } from './types.ts';
+import { Backoff, DEFAULT_RETRY_BUDGET_MS, type RetryPolicy } from './backoff.ts';
 
 export interface ResponseStreamSessionOptions {
   endpointName: string;
   targetVariant?: string;
   /** Calls in flight at once (default 3). */
   maxConcurrentCalls?: number;
+  /** Refused calls (before any audio) are retried within this budget (default 2000 ms). */
+  retry?: RetryPolicy;
 }
 
 export type SessionSettings = VoiceSettings & { format: 'pcm_s16le' | 'mulaw'; sample_rate: number };
@@ -26,7 +32,9 @@ interface Utterance {
   id: string;
   index: number;
   text: string;
-  state: 'queued' | 'running' | 'done' | 'refused';
+  state: 'queued' | 'running' | 'waiting' | 'done' | 'refused';
+  /** Backoff of this utterance's refused calls (created at the first refusal). */
+  backoff?: Backoff;
   buffered: Uint8Array[];
   bytes: number;
   attempts: number;
@@ -142,6 +150,28 @@ export class ResponseStreamSession implements TtsSession {
       if (error instanceof UtteranceRefused) {
         u.state = 'refused';
         u.refusal = error;
+      } else if ((error as TtsTransportError).code === 'overloaded' && u.bytes === 0 && u.buffered.length === 0) {
+        u.attempts--; // a refusal is not a broken call
+        const policy = this.#options.retry ?? { budgetMs: DEFAULT_RETRY_BUDGET_MS };
+        u.backoff ??= new Backoff(policy);
+        const delayMs = u.backoff.next();
+        const e = error as TtsTransportError;
+        if (delayMs === null)
+          return this.#fail(
+            new TtsTransportError(
+              'overloaded',
+              `the TTS endpoint refused utterance ${u.id} ${u.backoff.attempts + 1} time${u.backoff.attempts ? 's' : ''} in ` +
+                `${Math.round(u.backoff.elapsedMs)} ms (retry budget ${u.backoff.budgetMs} ms, TTS_RETRY_BUDGET_MS): ${e.message}`,
+              { cause: e, retryable: true },
+            ),
+          );
+        policy.onRetry?.({ attempt: u.backoff.attempts, delayMs, reason: e.message });
+        u.state = 'waiting';
+        setTimeout(() => {
+          if (u.abort.signal.aborted || this.#core.stopped) return;
+          u.state = 'queued';
+          this.#pump();
+        }, delayMs);
       } else if ((error as TtsTransportError).retryable && u.attempts < 2) {
         // Start this utterance again; the core drops what of it was already delivered.
         u.buffered = [];

@@ -7,6 +7,7 @@ import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smit
 import { runtimeEndpoint } from '@kokoro-speech/sagemaker';
 import { ResponseStreamSession } from './response-stream-session.ts';
 import type { TtsSession, TtsTransport, VoiceSettings } from './types.ts';
+import type { RetryPolicy } from './backoff.ts';
 
 export interface SageMakerResponseStreamTransportOptions {
   endpointName: string;
@@ -17,6 +18,8 @@ export interface SageMakerResponseStreamTransportOptions {
   targetVariant?: string;
   /** Calls in flight at once per session (default 3). */
   maxConcurrentCalls?: number;
+  /** Refused calls (before any of their audio) are retried within this budget (default 2000 ms). */
+  retry?: RetryPolicy;
 }
 
 export class SageMakerResponseStreamTransport implements TtsTransport {

@@ -12,6 +12,7 @@ import { ProtocolSession } from './protocol-session.ts';
 import { sageMakerError, sageMakerStreamEventError } from './sagemaker-errors.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsSession, TtsTransport, VoiceSettings } from './types.ts';
+import type { RetryPolicy } from './backoff.ts';
 
 export interface SageMakerBidiTransportOptions {
   endpointName: string;
@@ -23,6 +24,9 @@ export interface SageMakerBidiTransportOptions {
   targetVariant?: string;
   /** Messages longer than this go as PARTIAL..COMPLETE parts (default 64 KiB). */
   maxPartBytes?: number;
+  /** Refusals before any audio are retried within this budget (default 2000 ms; backoff.ts): each
+   *  try is a new stream, which SageMaker may route to another instance. */
+  retry?: RetryPolicy;
 }
 
 /** Reading paused (flow control): the response stream is not read, so HTTP/2's window stops the sender. */
@@ -79,11 +83,11 @@ export class SageMakerBidiTransport implements TtsTransport {
   }
 
   open(settings: VoiceSettings, signal?: AbortSignal): Promise<TtsSession> {
-    return ProtocolSession.open(this.#opener, settings, signal);
+    return ProtocolSession.open(this.#opener, settings, signal, undefined, this.#options.retry);
   }
 
   readonly #opener: ChannelOpener = async (handlers, signal) => {
-    const { maxPartBytes = 64 * 1024, ...options } = this.#options;
+    const { maxPartBytes = 64 * 1024, retry: _retry, ...options } = this.#options;
     let stream: BidiStream;
     try {
       stream = await openBidiStream({ ...options, ...(signal && { signal }) });

@@ -1,6 +1,6 @@
 // The one SageMaker failure table, fed the three shapes the transports meet.
 import { describe, expect, test } from '@jest/globals';
-import { ModelStreamError, ServiceUnavailable, ValidationError } from '@aws-sdk/client-sagemaker-runtime';
+import { ModelError, ModelStreamError, ServiceUnavailable, ValidationError } from '@aws-sdk/client-sagemaker-runtime';
 import { SageMakerStreamError } from '@kokoro-speech/sagemaker';
 import { sageMakerError, sageMakerStreamEventError } from './sagemaker-errors.ts';
 import { TtsTransportError } from './types.ts';
@@ -78,4 +78,30 @@ test('sageMakerStreamEventError: exception events inside a stream', () => {
   expect(
     pick(sageMakerStreamEventError({ type: 'exception', name: 'ValidationException', message: 'bad part' })),
   ).toEqual(['bad_response', false]);
+});
+
+test("a container's 503 behind SageMaker (ModelError, OriginalStatusCode 503) is overloaded, retryable, with the container's reason", () => {
+  const body = JSON.stringify({
+    error: { code: 'overloaded', message: 'one more session would run dry', retry_after_s: 1 },
+  });
+  const bidi = new SageMakerStreamError('ModelError', 'ModelError (HTTP 424): Received server error (503)', {
+    status: 424,
+    originalStatusCode: 503,
+    originalMessage: body,
+  });
+  expect(sageMakerError(bidi)).toMatchObject({
+    code: 'overloaded',
+    retryable: true,
+    message: 'the TTS container refused (HTTP 503): one more session would run dry',
+  });
+  const sdk = new ModelError({
+    message: 'Received server error (503)',
+    $metadata: { httpStatusCode: 424 },
+    OriginalStatusCode: 503,
+    OriginalMessage: 'busy',
+  });
+  expect(pick(sageMakerError(sdk))).toEqual(['overloaded', true]);
+  // Other container errors stay what they were: a 500 behind ModelError is a final bad_response (424).
+  const broken = new SageMakerStreamError('ModelError', 'x', { status: 424, originalStatusCode: 500 });
+  expect(pick(sageMakerError(broken))).toEqual(['bad_response', false]);
 });

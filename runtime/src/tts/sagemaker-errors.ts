@@ -5,6 +5,7 @@
 //   ModelStreamError              model_stream_error       retryable (the container broke the stream)
 //   InternalStreamFailure         internal_stream_failure  retryable
 //   HTTP 403, signature/token     unauthorized             not retryable
+//   ModelError, container 503     overloaded               retryable (the container refused: admission control)
 //   HTTP 429 or 5xx, throttling   bad_response             retryable
 //   any other service answer      bad_response             not retryable (a 4xx: retrying gives the same)
 //   no answer (network, reset)    connection_lost          retryable
@@ -31,7 +32,22 @@ interface Failure {
   answered: boolean;
   status?: number;
   errorCode?: string;
+  /** ModelError: the status the container answered with. */
+  originalStatusCode?: number;
+  originalMessage?: string;
   cause?: unknown;
+}
+
+/** The message of a container's refusal body ({"error":{"code","message"}}), else the text itself. */
+export function refusalMessage(body: string | undefined): string {
+  if (!body) return 'no message';
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } };
+    if (typeof parsed.error?.message === 'string') return parsed.error.message;
+  } catch {
+    // not JSON: the text as it came
+  }
+  return body.slice(0, 300);
 }
 
 function classify(f: Failure): TtsTransportError {
@@ -44,6 +60,10 @@ function classify(f: Failure): TtsTransportError {
     return new TtsTransportError('internal_stream_failure', `InternalStreamFailure: ${f.message}`, options(true));
   }
   if (!f.answered) return new TtsTransportError('connection_lost', f.message, options(true));
+  if (f.name === 'ModelError' && f.originalStatusCode === 503) {
+    const why = refusalMessage(f.originalMessage);
+    return new TtsTransportError('overloaded', `the TTS container refused (HTTP 503): ${why}`, options(true));
+  }
   if (f.status === 403 || AUTH.has(f.name)) return new TtsTransportError('unauthorized', f.message, options(false));
   const busy = f.status === 429 || (f.status !== undefined && f.status >= 500) || BUSY.has(f.name);
   return new TtsTransportError('bad_response', f.message, options(busy));
@@ -55,15 +75,36 @@ export function sageMakerError(error: unknown): TtsTransportError {
   if (error instanceof SageMakerStreamError) {
     // The client's own codes for "nobody answered": no status, and a local code.
     const answered = error.status !== undefined;
-    return classify({ name: error.code, message: error.message, answered, cause: error, ...status(error.status) });
+    return classify({
+      name: error.code,
+      message: error.message,
+      answered,
+      cause: error,
+      ...status(error.status),
+      ...original(error.originalStatusCode, error.originalMessage),
+    });
   }
-  const e = error as { name?: string; message?: string; $metadata?: { httpStatusCode?: number }; $fault?: string };
+  const e = error as {
+    name?: string;
+    message?: string;
+    $metadata?: { httpStatusCode?: number };
+    $fault?: string;
+    OriginalStatusCode?: number;
+    OriginalMessage?: string;
+  };
   const httpStatus = e.$metadata?.httpStatusCode;
   const name = e.name ?? 'Error';
   // The SDK deserialises event-stream exceptions (ModelStreamError, ...) without an HTTP status.
   const answered = httpStatus !== undefined || e.$fault !== undefined;
   const message = `${name}${httpStatus === undefined ? '' : ` (HTTP ${httpStatus})`}: ${e.message ?? String(error)}`;
-  return classify({ name, message, answered, cause: error, ...status(httpStatus) });
+  return classify({
+    name,
+    message,
+    answered,
+    cause: error,
+    ...status(httpStatus),
+    ...original(e.OriginalStatusCode, e.OriginalMessage),
+  });
 }
 
 /** An exception event read from a bidirectional stream. */
@@ -78,3 +119,7 @@ export function sageMakerStreamEventError(event: Exclude<ResponseEvent, { type: 
 
 const status = (value: number | undefined) => (value === undefined ? {} : { status: value });
 const errorCode = (value: string | undefined) => (value === undefined ? {} : { errorCode: value });
+const original = (code: number | undefined, message: string | undefined) => ({
+  ...(code === undefined ? {} : { originalStatusCode: code }),
+  ...(message === undefined ? {} : { originalMessage: message }),
+});

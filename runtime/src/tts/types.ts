@@ -35,9 +35,11 @@ export type TtsEvent =
 
 export type TransportErrorCode = 'connection_lost' | 'model_stream_error' | 'internal_stream_failure';
 
-/** A fatal transport failure (reconnect failed, signature rejected, ...). Carries a stable code. */
+/** A fatal transport failure (reconnect failed, signature rejected, ...). Carries a stable code.
+ *  `overloaded`: the TTS server refused the session (or its first utterance) and the retries
+ *  within the retry budget were refused too. */
 export class TtsTransportError extends Error {
-  readonly code: TransportErrorCode | 'unauthorized' | 'bad_response';
+  readonly code: TransportErrorCode | 'unauthorized' | 'bad_response' | 'overloaded';
   readonly retryable: boolean;
   constructor(code: TtsTransportError['code'], message: string, options?: { cause?: unknown; retryable?: boolean }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });

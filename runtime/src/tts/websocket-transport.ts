@@ -5,12 +5,16 @@ import type { Channel, ChannelOpener } from './channel.ts';
 import { ProtocolSession } from './protocol-session.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsSession, TtsTransport, VoiceSettings } from './types.ts';
+import { refusalMessage } from './sagemaker-errors.ts';
+import type { RetryPolicy } from './backoff.ts';
 
 export interface WebSocketTransportOptions {
   /** ws:// or wss:// URL of the container; a URL without a path gets /invocations-bidirectional-stream. */
   url: string;
   /** Give up connecting, or waiting for the container's ready message, after this long (default 10 s). */
   connectTimeoutMs?: number;
+  /** Refusals before any audio are retried within this budget (default 2000 ms; backoff.ts). */
+  retry?: RetryPolicy;
 }
 
 export function bidiUrl(url: string): string {
@@ -31,14 +35,16 @@ export class WebSocketTransport implements TtsTransport {
   readonly name = 'websocket' as const;
   readonly url: string;
   readonly #connectTimeoutMs: number;
+  readonly #retry: RetryPolicy | undefined;
 
   constructor(options: WebSocketTransportOptions) {
     this.url = bidiUrl(options.url);
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+    this.#retry = options.retry;
   }
 
   open(settings: VoiceSettings, signal?: AbortSignal): Promise<TtsSession> {
-    return ProtocolSession.open(this.#opener, settings, signal, this.#connectTimeoutMs);
+    return ProtocolSession.open(this.#opener, settings, signal, this.#connectTimeoutMs, this.#retry);
   }
 
   readonly #opener: ChannelOpener = (handlers, signal) =>
@@ -64,6 +70,36 @@ export class WebSocketTransport implements TtsTransport {
           // TCP flow control: the container's sends stop once the socket buffers fill.
           pause: () => socket.pause(),
           resume: () => socket.resume(),
+        });
+      });
+      // The container answered the upgrade with an HTTP error: 503 is a refusal (admission control,
+      // or an instance starting or stopping), which the session retries; anything else is not.
+      socket.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (body.length < 8192) body += chunk;
+        });
+        res.once('end', () => {
+          const status = res.statusCode ?? 0;
+          reject(
+            status === 503
+              ? new TtsTransportError(
+                  'overloaded',
+                  `${this.url} refused the session (HTTP 503): ${refusalMessage(body)}`,
+                  {
+                    retryable: true,
+                  },
+                )
+              : new TtsTransportError(
+                  'bad_response',
+                  `${this.url} answered the upgrade with HTTP ${status}: ${body.slice(0, 300)}`,
+                  {
+                    retryable: status === 429 || status >= 500,
+                  },
+                ),
+          );
+          socket.terminate();
         });
       });
       socket.on('message', (data, isBinary) => {

@@ -5,11 +5,20 @@ export class SageMakerStreamError extends Error {
   readonly code: string;
   /** HTTP status of a rejected call; undefined for failures after the stream opened. */
   readonly status: number | undefined;
-  constructor(code: string, message: string, options?: { status?: number; cause?: unknown }) {
+  /** ModelError only: the status and body the model container answered with (the model's members). */
+  readonly originalStatusCode: number | undefined;
+  readonly originalMessage: string | undefined;
+  constructor(
+    code: string,
+    message: string,
+    options?: { status?: number; cause?: unknown; originalStatusCode?: number; originalMessage?: string },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SageMakerStreamError';
     this.code = code;
     this.status = options?.status;
+    this.originalStatusCode = options?.originalStatusCode;
+    this.originalMessage = options?.originalMessage;
   }
 }
 
@@ -19,7 +28,13 @@ export function parseErrorResponse(
   headers: Record<string, string | undefined>,
   body: string,
 ): SageMakerStreamError {
-  let parsed: { __type?: string; message?: string; Message?: string } = {};
+  let parsed: {
+    __type?: string;
+    message?: string;
+    Message?: string;
+    OriginalStatusCode?: unknown;
+    OriginalMessage?: unknown;
+  } = {};
   try {
     parsed = JSON.parse(body) as typeof parsed;
   } catch {
@@ -29,6 +44,10 @@ export function parseErrorResponse(
   return new SageMakerStreamError(
     type,
     `${type} (HTTP ${status}): ${parsed.message ?? parsed.Message ?? 'no message'}`,
-    { status },
+    {
+      status,
+      ...(typeof parsed.OriginalStatusCode === 'number' && { originalStatusCode: parsed.OriginalStatusCode }),
+      ...(typeof parsed.OriginalMessage === 'string' && { originalMessage: parsed.OriginalMessage }),
+    },
   );
 }

@@ -41,7 +41,14 @@ export interface BidiBridgeOptions {
   maxStreamLifetimeMs?: number;
   /** X-Amzn-Invoked-Production-Variant of the response. */
   invokedVariant: string;
+  /** Called once, when the stream is over (however it ended): the instance's request is done. */
+  onEnd?: () => void;
+  /** The container could not be reached, or its stream broke off abnormally (it may be gone). */
+  onInstanceFailure?: () => void;
 }
+
+/** How much of a refused upgrade's body is passed on (OriginalMessage). */
+const MAX_REFUSAL_BODY_BYTES = 8192;
 
 export function bridgeBidiStream(
   req: Http2ServerRequest,
@@ -59,10 +66,25 @@ export function bridgeBidiStream(
   let lifetime: NodeJS.Timeout | undefined;
   let inputEnded = false;
   let finished = false;
+  let ended = false;
+  /** Set when the router itself ends the container's socket (not the container failing). */
+  let killed = false;
+  const kill = () => {
+    killed = true;
+    socket.terminate();
+  };
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    options.onEnd?.();
+  };
   let unanswered = 0;
   const pinger = setInterval(() => {
     if (socket.readyState !== WebSocket.OPEN) return;
-    if (++unanswered > MISSED_PONGS_ALLOWED) return void socket.terminate(); // reaches the client as ModelStreamError
+    if (++unanswered > MISSED_PONGS_ALLOWED) {
+      options.onInstanceFailure?.();
+      return void socket.terminate(); // reaches the client as ModelStreamError
+    }
     socket.ping();
   }, pingIntervalMs);
   pinger.unref();
@@ -76,13 +98,44 @@ export function bridgeBidiStream(
     clearTimeout(lifetime);
     if (exception && res.headersSent && !res.writableEnded) res.write(encodeException(exception.type, exception.body));
     if (!res.writableEnded) res.end();
-    if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.terminate();
+    if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) kill();
+    end();
   };
   req.on('close', () => {
-    if (!inputEnded || socket.readyState !== WebSocket.CLOSED) socket.terminate();
+    if (!inputEnded || socket.readyState !== WebSocket.CLOSED) kill();
   });
 
+  // The container answered the upgrade with an HTTP error (a 503 refusal, say): like the container's
+  // 4xx/5xx on the classic API, a ModelError carrying its status and body (inferred for this API).
+  socket.on('unexpected-response', (_request, response) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    response.on('data', (chunk: Buffer) => {
+      if (bytes < MAX_REFUSAL_BODY_BYTES) chunks.push(chunk);
+      bytes += chunk.length;
+    });
+    const answer = () => {
+      if (finished) return;
+      const status = response.statusCode ?? 0;
+      const text = Buffer.concat(chunks).subarray(0, MAX_REFUSAL_BODY_BYTES).toString('utf8');
+      sendAwsError(
+        res,
+        424,
+        'ModelError',
+        `Received ${status >= 500 ? 'server' : 'client'} error (${status}) from model with message "${text}".`,
+        { OriginalStatusCode: status, OriginalMessage: text },
+      );
+      finished = true;
+      clearInterval(pinger);
+      kill();
+      end();
+    };
+    response.once('end', answer);
+    response.once('error', answer);
+  });
   socket.on('error', (error) => {
+    if (finished) return;
+    options.onInstanceFailure?.();
     if (!res.headersSent)
       sendAwsError(
         res,
@@ -94,6 +147,8 @@ export function bridgeBidiStream(
     finished = true;
     clearInterval(pinger);
     clearTimeout(lifetime);
+    if (!res.writableEnded) res.end();
+    end();
   });
   socket.on('message', (data, isBinary) => {
     if (finished) return;
@@ -102,6 +157,8 @@ export function bridgeBidiStream(
       res.write(encodePayloadPart(part));
   });
   socket.on('close', (code, reason) => {
+    // No close frame, and not our doing: the instance may be gone.
+    if (code === 1006 && !killed && !finished && !inputEnded) options.onInstanceFailure?.();
     if (inputEnded) return finish();
     finish({
       type: 'ModelStreamError',

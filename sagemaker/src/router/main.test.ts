@@ -92,3 +92,27 @@ test('a missing or bad --container exits 2 with the usage', async () => {
     expect(run.output().err).toMatch(/^sagemaker-local: .+\n\nusage: npm run sagemaker-local/);
   }
 });
+
+test('--container given twice: the two containers are the variant’s instances', async () => {
+  const second = await startFakeContainer();
+  try {
+    const router = start(['--container', fake.url, '--container', second.url, '--port', '0']);
+    const url = await router.url;
+    expect(router.output().out).toContain(`-> ${fake.url}, ${second.url}`);
+    const streams = await Promise.all(
+      [0, 1].map(() =>
+        openBidiStream({ endpointName: 'k', region: 'eu-west-1', endpoint: url, credentials: LOCAL_CREDENTIALS }),
+      ),
+    );
+    for (const stream of streams)
+      stream.send({ bytes: fromUtf8(JSON.stringify({ type: 'config' })), dataType: 'UTF8' });
+    // One stream on each: each container gets one config.
+    for (let i = 0; i < 300 && second.received.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(second.received.filter((r) => (r.message as { type: string }).type === 'config')).toHaveLength(1);
+    for (const stream of streams) stream.close();
+    router.child.kill('SIGTERM');
+    expect(await router.exited).toBe(0);
+  } finally {
+    await second.close();
+  }
+});

@@ -7,9 +7,10 @@ import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
 import { LOCAL_ACCESS_KEY_ID, LOCAL_SECRET_ACCESS_KEY } from './credentials.ts';
 import { startLocalSageMakerRouter } from './router.ts';
 
-export const USAGE = `usage: npm run sagemaker-local -- --container URL [options]
+export const USAGE = `usage: npm run sagemaker-local -- --container URL [--container URL ...] [options]
   --container URL      the container: http://host:port (its /invocations and WebSocket
-                       /invocations-bidirectional-stream, SageMaker's container contract)
+                       /invocations-bidirectional-stream, SageMaker's container contract); give it
+                       again for each instance of the variant (least outstanding requests routing)
   --port N             port of the router (default 8443, as the SageMaker runtime's; 0 picks a free one)
   --host ADDR          bind address (default 127.0.0.1)
   --endpoint-name NAME accept only this endpoint name (default: any name reaches the container)
@@ -25,7 +26,7 @@ function parse(argv: string[]) {
     ({ values } = parseArgs({
       args: argv,
       options: {
-        container: { type: 'string' },
+        container: { type: 'string', multiple: true },
         port: { type: 'string' },
         host: { type: 'string' },
         'endpoint-name': { type: 'string' },
@@ -39,9 +40,10 @@ function parse(argv: string[]) {
     throw new UsageError((error as Error).message);
   }
   if (values.help) return null;
-  if (!values.container) throw new UsageError('--container URL is required');
-  if (!URL.canParse(values.container) || !/^(https?|wss?):$/.test(new URL(values.container).protocol)) {
-    throw new UsageError(`--container must be an http(s):// or ws(s):// URL, not ${values.container}`);
+  if (!values.container?.length) throw new UsageError('--container URL is required');
+  for (const url of values.container) {
+    if (!URL.canParse(url) || !/^(https?|wss?):$/.test(new URL(url).protocol))
+      throw new UsageError(`--container must be an http(s):// or ws(s):// URL, not ${url}`);
   }
   const port = Number(values.port ?? 8443);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -59,7 +61,9 @@ function parse(argv: string[]) {
   if (lifetimeSeconds !== undefined && lifetimeSeconds * 1000 > 2 ** 31 - 1)
     throw new UsageError(`--max-stream-seconds must be at most ${Math.floor((2 ** 31 - 1) / 1000)}`);
   return {
-    containerUrl: values.container,
+    ...(values.container.length === 1
+      ? { containerUrl: values.container[0]! as string | undefined, containerUrls: undefined }
+      : { containerUrl: undefined, containerUrls: values.container as readonly string[] | undefined }),
     port,
     host: values.host ?? '127.0.0.1',
     ...(values['endpoint-name'] === undefined ? {} : { endpointName: values['endpoint-name'] }),
@@ -89,7 +93,7 @@ try {
   console.error(`sagemaker-local: ${error.message}\n\n${USAGE}`);
   process.exit(2);
 }
-console.log(`SageMaker runtime (local) at ${router.url} -> ${options.containerUrl}
+console.log(`SageMaker runtime (local) at ${router.url} -> ${options.containerUrl ?? options.containerUrls!.join(', ')}
 Call it with a SageMaker client: endpoint URL ${router.url}, any region, endpoint name ${options.endpointName ?? '(any)'},
 credentials AWS_ACCESS_KEY_ID=${LOCAL_ACCESS_KEY_ID} AWS_SECRET_ACCESS_KEY=${LOCAL_SECRET_ACCESS_KEY}
 (the agent: SAGEMAKER_RUNTIME_URL=${router.url} SAGEMAKER_ENDPOINT_NAME=${options.endpointName ?? 'kokoro-local'} AWS_REGION=us-east-1). Ctrl-C stops.`);

@@ -12,6 +12,8 @@ export async function bridgeResponseStream(
   res: AnyResponse,
   containerHttpUrl: string,
   invokedVariant: string,
+  /** The container could not be reached (it may be gone). */
+  onInstanceFailure: () => void = () => {},
 ): Promise<void> {
   // HTTP/1.1 and HTTP/2 compat responses share write/end/writeHead; one type keeps calls simple.
   const out = res as ServerResponse;
@@ -29,6 +31,7 @@ export async function bridgeResponseStream(
       signal: abort.signal,
     });
   } catch (error) {
+    if (!abort.signal.aborted) onInstanceFailure();
     return sendAwsError(
       res,
       424,
@@ -43,7 +46,7 @@ export async function bridgeResponseStream(
       res,
       424,
       'ModelError',
-      `Received client error (${upstream.status}) from primary with message "${text}"`,
+      `Received ${upstream.status >= 500 ? 'server' : 'client'} error (${upstream.status}) from primary with message "${text}"`,
       {
         OriginalStatusCode: upstream.status,
         OriginalMessage: text,

@@ -1,5 +1,6 @@
 // The local SageMaker runtime router: an HTTP server on loopback that speaks the SageMaker runtime
-// API for one container, so the same client code runs locally and against AWS. HTTP/2 cleartext
+// API for one container, or for several as the instances of one variant (instances.ts: least
+// outstanding requests, health by /ping), so the same client code runs locally and against AWS. HTTP/2 cleartext
 // (prior knowledge) for the bidirectional stream, HTTP/1.1 too for the response-stream call (the
 // SDK's default handler); one port serves both by looking at the connection preface, because
 // node:http2's allowHTTP1 works only with TLS. Requests and every event are SigV4-verified against
@@ -20,12 +21,20 @@ import { sendAwsError } from './aws-errors.ts';
 import type { AnyResponse } from './aws-errors.ts';
 import { bridgeBidiStream, MAX_STREAM_LIFETIME_MS } from './bidi-bridge.ts';
 import { LOCAL_CREDENTIALS } from './credentials.ts';
+import { InstancePool } from './instances.ts';
 import { bridgeResponseStream } from './response-stream-bridge.ts';
 import { SignatureError, verifyRequest } from './verify.ts';
 
 export interface LocalSageMakerRouterOptions {
-  /** The container: http://host:port (or ws://host:port). */
-  containerUrl: string;
+  /** The container: http://host:port (or ws://host:port). Give this or `containerUrls`. */
+  containerUrl?: string;
+  /**
+   * Several containers: the instances of the one variant, each new stream or call routed to the
+   * healthy one with the fewest outstanding requests (LEAST_OUTSTANDING_REQUESTS).
+   */
+  containerUrls?: readonly string[];
+  /** With several instances: how often each one's /ping is checked (default 2000 ms). */
+  healthCheckIntervalMs?: number;
   /** Accept only this endpoint name (default: any). */
   endpointName?: string;
   port?: number;
@@ -45,6 +54,8 @@ export interface LocalSageMakerRouterOptions {
 export interface LocalSageMakerRouter {
   url: string;
   port: number;
+  /** Each instance's container URL, outstanding and routed requests, and health (tests, benchmarks). */
+  instances(): { url: string; outstanding: number; routed: number; healthy: boolean }[];
   close(): Promise<void>;
 }
 
@@ -57,15 +68,6 @@ class PayloadTooLarge extends Error {
   constructor(bytes: number) {
     super(`the request body (${bytes} bytes) is over the limit of ${MAX_PAYLOAD_BYTES} bytes`);
   }
-}
-
-function containerUrls(url: string): { http: string; ws: string } {
-  const parsed = new URL(url);
-  if (!['http:', 'ws:', 'https:', 'wss:'].includes(parsed.protocol))
-    throw new TypeError(`containerUrl must be http(s):// or ws(s)://, got ${url}`);
-  const secure = parsed.protocol === 'https:' || parsed.protocol === 'wss:';
-  const base = `${parsed.host}${parsed.pathname.replace(/\/$/, '')}`;
-  return { http: `${secure ? 'https' : 'http'}://${base}`, ws: `${secure ? 'wss' : 'ws'}://${base}` };
 }
 
 function replaying(socket: Socket, first: Buffer): Duplex {
@@ -118,7 +120,13 @@ const header = (req: IncomingMessage | Http2ServerRequest, name: string) => {
 
 export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOptions): Promise<LocalSageMakerRouter> {
   checkOptions(options);
-  const container = containerUrls(options.containerUrl);
+  if ((options.containerUrl === undefined) === (options.containerUrls === undefined))
+    throw new TypeError(
+      'give the router containerUrl (one container) or containerUrls (its instances), not both or neither',
+    );
+  const pool = new InstancePool(options.containerUrls ?? [options.containerUrl!], {
+    ...(options.healthCheckIntervalMs !== undefined && { healthCheckIntervalMs: options.healthCheckIntervalMs }),
+  });
   const known = options.credentials ?? [LOCAL_CREDENTIALS];
   const variant = options.variantName ?? 'AllTraffic';
 
@@ -161,6 +169,8 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
           'ValidationError',
           `Endpoint ${name} has no production variant ${targetVariant}.`,
         );
+      const route = pool.acquire();
+      const { instance } = route;
       if (bidi) {
         const wsPath = `/${header(req, 'x-amzn-sagemaker-model-invocation-path') ?? BIDI_PATH.slice(1)}`;
         const query = header(req, 'x-amzn-sagemaker-model-query-string');
@@ -168,16 +178,22 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
           req as Http2ServerRequest,
           res as Http2ServerResponse,
           verified,
-          `${container.ws}${wsPath}${query ? `?${query}` : ''}`,
+          `${instance.ws}${wsPath}${query ? `?${query}` : ''}`,
           {
             invokedVariant: variant,
             ...(options.pingIntervalMs !== undefined && { pingIntervalMs: options.pingIntervalMs }),
             ...(options.maxResponsePartBytes !== undefined && { maxResponsePartBytes: options.maxResponsePartBytes }),
             maxStreamLifetimeMs: options.maxStreamLifetimeMs ?? MAX_STREAM_LIFETIME_MS,
+            onEnd: route.done,
+            onInstanceFailure: () => pool.suspect(instance),
           },
         );
       } else {
-        await bridgeResponseStream(body!, req.headers, res, container.http, variant);
+        try {
+          await bridgeResponseStream(body!, req.headers, res, instance.http, variant, () => pool.suspect(instance));
+        } finally {
+          route.done();
+        }
       }
     } catch (error) {
       if (error instanceof SignatureError) return sendAwsError(res, 403, error.code, error.message);
@@ -219,7 +235,10 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
+    instances: () =>
+      pool.instances.map((i) => ({ url: i.http, outstanding: i.outstanding, routed: i.routed, healthy: i.healthy })),
     close: async () => {
+      pool.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       h1.closeAllConnections();

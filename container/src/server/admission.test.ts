@@ -1,0 +1,106 @@
+// Admission control end to end over loopback: while an admitted session's first audio is still
+// being made (the simulated model is slower than its deadline), new sessions are refused before
+// the upgrade (503 + Retry-After, the reason in the body) and POSTs get 503 too, a flood of
+// connects is refused without touching the admitted session, which plays to the end; once its
+// queue is done, a new session is admitted. The load lines (Embedded Metric Format) count it all.
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import type { IncomingMessage } from 'node:http';
+import WebSocket from 'ws';
+import type { AudioEndMessage } from '@kokoro-speech/protocol';
+import { startServer, type RunningServer } from '../index.ts';
+import { TestClient, fixtureModelDir } from '../testing/test-support.ts';
+
+let model: Awaited<ReturnType<typeof fixtureModelDir>>;
+let server: RunningServer;
+const metricLines: string[] = [];
+
+beforeAll(async () => {
+  model = await fixtureModelDir();
+  server = await startServer({
+    modelDir: model.dir,
+    // 600 ms per model run: a sentence's first audio cannot be ready within 400 ms.
+    config: {
+      admission: 'on',
+      admissionMaxUtilization: 1,
+      admissionPriorSpeakingShare: 0,
+      simulatedDelayMs: 600,
+      prepWorkers: 1,
+      metricsIntervalMs: 200,
+      metricsDimensions: { EndpointName: 'kokoro-test', VariantName: 'AllTraffic' },
+    },
+    writeMetrics: (line) => metricLines.push(line),
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await model?.remove();
+});
+
+/** The answer to one upgrade: 101, or the refusal's status, headers and body. */
+function upgrade(): Promise<{ status: number; retryAfter?: string; body?: string; ws?: WebSocket }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(server.wsUrl);
+    ws.once('unexpected-response', (_req, res: IncomingMessage) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body,
+          ...(res.headers['retry-after'] && { retryAfter: res.headers['retry-after'] }),
+        }),
+      );
+    });
+    ws.once('open', () => resolve({ status: 101, ws }));
+    ws.once('error', (e) => (e.message.includes('Unexpected server response') ? undefined : reject(e)));
+  });
+}
+
+test('refuses newcomers while an admitted session would run late, never the admitted session', async () => {
+  const a = await TestClient.connect(server.wsUrl);
+  a.send({ type: 'text', text: 'This first answer takes the model longer than its deadline.', id: 'a0' });
+  a.send({ type: 'nonsense' }); // messages are handled in order: once its error is back, a0 is queued
+  await a.next((m) => m.type === 'error');
+
+  const refused = await upgrade();
+  expect(refused.status).toBe(503);
+  expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+  const body = JSON.parse(refused.body!) as { error: { code: string; message: string; retry_after_s: number } };
+  expect(body.error).toMatchObject({ code: 'overloaded', retry_after_s: Number(refused.retryAfter) });
+  expect(body.error.message).toMatch(/ADMISSION_FIRST_AUDIO_MS=400/);
+
+  const post = await fetch(`${server.url}/invocations`, { method: 'POST', body: JSON.stringify({ text: 'Hi.' }) });
+  expect(post.status).toBe(503);
+  expect(Number(post.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  expect(((await post.json()) as { error: { code: string } }).error.code).toBe('overloaded');
+
+  // A flood of connects: every one refused before the upgrade; the admitted session is untouched.
+  const flood = await Promise.all(Array.from({ length: 100 }, () => upgrade()));
+  expect(flood.map((r) => r.status)).toEqual(Array(100).fill(503));
+
+  const end = await a.next<AudioEndMessage>((m) => m.type === 'audio_end');
+  expect(end.id).toBe('a0');
+  expect(a.messages.filter((m) => m.type === 'error')).toHaveLength(1); // only the nonsense
+
+  // Its queue is done: a new session fits.
+  const admitted = await upgrade();
+  expect(admitted.status).toBe(101);
+  admitted.ws!.close();
+  await a.close();
+
+  // The load lines: valid EMF with the endpoint's dimensions; refusals counted, sessions seen.
+  await new Promise((r) => setTimeout(r, 450));
+  const lines = metricLines.map((l) => JSON.parse(l) as Record<string, number> & { _aws: any });
+  expect(lines.length).toBeGreaterThanOrEqual(2);
+  for (const line of lines) {
+    expect(line._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: 'KokoroSpeech',
+      Dimensions: [['EndpointName', 'VariantName']],
+    });
+    expect(line).toMatchObject({ EndpointName: 'kokoro-test', VariantName: 'AllTraffic' });
+  }
+  expect(lines.reduce((n, l) => n + l.Refusals!, 0)).toBe(102);
+  expect(Math.max(...lines.map((l) => l.SessionsAdmitted!))).toBeGreaterThan(0.5);
+  expect(Math.max(...lines.map((l) => l.RefusedShare!))).toBeGreaterThan(50);
+});
