@@ -178,3 +178,22 @@ describe('loadConfig: slow callers', () => {
     expect(() => loadConfig({ KOKORO_URL: 'ws://k', CALLER_BUFFER_BYTES: '10' })).toThrow(/CALLER_BUFFER_BYTES: /);
   });
 });
+
+describe('loadConfig: TTS reconnect budget', () => {
+  test('TTS_RECONNECT_BUDGET_MS reaches every transport beside the retry budget; unset leaves the default (5 s)', () => {
+    expect(loadConfig({ KOKORO_URL: 'ws://k', TTS_RECONNECT_BUDGET_MS: '8000' }).tts).toMatchObject({
+      retry: { budgetMs: 2000, reconnectBudgetMs: 8000 },
+    });
+    expect(
+      loadConfig({
+        SAGEMAKER_ENDPOINT_NAME: 'e',
+        AWS_REGION: 'r',
+        TTS_RETRY_BUDGET_MS: '0',
+        TTS_RECONNECT_BUDGET_MS: '0',
+      }).tts,
+    ).toMatchObject({ kind: 'sagemaker-bidi', retry: { budgetMs: 0, reconnectBudgetMs: 0 } });
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', TTS_RECONNECT_BUDGET_MS: 'soon' })).toThrow(
+      /TTS_RECONNECT_BUDGET_MS: /,
+    );
+  });
+});

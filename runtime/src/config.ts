@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AUDIO_FORMATS, MAX_SPEED, MIN_SPEED, SAMPLE_RATES } from '@kokoro-speech/protocol';
 import { DEFAULT_BEDROCK_MODEL_ID, type LlmConfig } from './llm/index.ts';
 import type { TransportConfig } from './tts/index.ts';
+import { DEFAULT_RETRY_BUDGET_MS } from './tts/backoff.ts';
 import { DEFAULT_LIMITS, DEFAULT_VOICE, type AgentLimits } from './server/app.ts';
 import type { VoiceDefaults } from './pipeline/turn.ts';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './tools/builtin.ts';
@@ -76,6 +77,7 @@ const envSchema = z.object({
   SAGEMAKER_TARGET_VARIANT: str(),
   TTS_TRANSPORT: z.preprocess(empty, z.enum(['websocket', 'bidi', 'response-stream']).optional()),
   TTS_RETRY_BUDGET_MS: int(0, 60_000),
+  TTS_RECONNECT_BUDGET_MS: int(0, 600_000),
   // LLM
   LLM_PROVIDER: z.preprocess(empty, z.enum(['bedrock', 'openai', 'echo']).optional()),
   BEDROCK_MODEL_ID: str(),
@@ -241,7 +243,15 @@ function ttsConfig(e: Env, problems: string[]): TransportConfig | undefined {
     return undefined;
   }
   const transport = e.TTS_TRANSPORT ?? (e.KOKORO_URL ? 'websocket' : 'bidi');
-  const retry = e.TTS_RETRY_BUDGET_MS === undefined ? {} : { retry: { budgetMs: e.TTS_RETRY_BUDGET_MS } };
+  const retry =
+    e.TTS_RETRY_BUDGET_MS === undefined && e.TTS_RECONNECT_BUDGET_MS === undefined
+      ? {}
+      : {
+          retry: {
+            budgetMs: e.TTS_RETRY_BUDGET_MS ?? DEFAULT_RETRY_BUDGET_MS,
+            ...(e.TTS_RECONNECT_BUDGET_MS === undefined ? {} : { reconnectBudgetMs: e.TTS_RECONNECT_BUDGET_MS }),
+          },
+        };
   if (transport === 'websocket') {
     if (!e.KOKORO_URL) problems.push('TTS_TRANSPORT=websocket needs KOKORO_URL (ws://host:port of a Kokoro container)');
     return e.KOKORO_URL ? { kind: 'websocket', url: e.KOKORO_URL, ...retry } : undefined;

@@ -21,7 +21,7 @@ import { SessionCore } from './session-core.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsEvent, TtsSession, VoiceInfo, VoiceSettings } from './types.ts';
 import { UtteranceTracker } from './utterance-tracker.ts';
-import { Backoff, DEFAULT_RETRY_BUDGET_MS, sleep, type RetryPolicy } from './backoff.ts';
+import { Backoff, DEFAULT_RECONNECT_BUDGET_MS, DEFAULT_RETRY_BUDGET_MS, sleep, type RetryPolicy } from './backoff.ts';
 
 const isOverloaded = (error: unknown): error is TtsTransportError =>
   error instanceof TtsTransportError && error.code === 'overloaded';
@@ -368,19 +368,41 @@ export class ProtocolSession implements TtsSession {
     this.#onNewStream([], false);
   }
 
+  /**
+   * Re-opens a broken stream: at once, then with backoff and jitter (backoff.ts, the refusals'
+   * policy) until the reconnect budget is spent (`retry.reconnectBudgetMs`, TTS_RECONNECT_BUDGET_MS),
+   * so that a container restarting (a deploy, a crash: 1-2 s) or an instance being replaced is
+   * ridden out; a failure that retrying cannot cure (credentials, a 4xx) ends the session at once.
+   */
   async #reconnect(error: TtsTransportError, announce: boolean): Promise<void> {
     this.#reconnecting = true;
     const resent = this.#sentPending();
-    try {
-      // Lazily after an idle break nothing pending has audio yet: a refusal may be retried.
-      await (announce ? this.#connect() : this.#connectRetrying());
-    } catch (reason) {
-      const cause = reason instanceof TtsTransportError ? reason : error;
-      return this.#fail(
-        new TtsTransportError(cause.code, `stream broke (${error.message}) and reconnecting failed: ${cause.message}`, {
-          cause: reason,
-        }),
-      );
+    const budgetMs = this.#retry.reconnectBudgetMs ?? DEFAULT_RECONNECT_BUDGET_MS;
+    const backoff = new Backoff({ ...this.#retry, budgetMs });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // Lazily after an idle break nothing pending has audio yet: a refusal may be retried.
+        await (announce ? this.#connect() : this.#connectRetrying());
+        break;
+      } catch (reason) {
+        if (this.#core.stopped) return; // closed by the caller while reconnecting
+        const cause = reason instanceof TtsTransportError ? reason : error;
+        const delayMs = cause.retryable ? backoff.next() : null;
+        if (delayMs === null) {
+          const tries = `${attempt} time${attempt > 1 ? 's' : ''} in ${Math.round(backoff.elapsedMs)} ms`;
+          const why = cause.retryable ? ` (reconnect budget ${budgetMs} ms, TTS_RECONNECT_BUDGET_MS)` : '';
+          return this.#fail(
+            new TtsTransportError(
+              cause.code,
+              `stream broke (${error.message}) and reconnecting failed ${tries}${why}: ${cause.message}`,
+              { cause: reason, retryable: cause.retryable },
+            ),
+          );
+        }
+        this.#retry.onRetry?.({ attempt, delayMs, reason: `reconnecting: ${cause.message}` });
+        await sleep(delayMs);
+        if (this.#core.stopped) return;
+      }
     }
     this.#onNewStream(resent, announce);
   }
