@@ -19,7 +19,7 @@ import { OpenAIProvider } from '../src/llm/openai.ts';
 import type { LlmProvider } from '../src/llm/types.ts';
 import { WebSocketTransport } from '../src/tts/websocket-transport.ts';
 import { startAgentServer, type AgentServerOptions } from '../src/server/app.ts';
-import { startContainerProcess } from './container-process.ts';
+import { ContainerProcess } from '../src/testing/container-process.ts';
 import { startFakeOpenAI } from '../src/testing/fake-llm-servers.ts';
 import type { PipelineEvent } from '../src/pipeline/turn.ts';
 
@@ -33,7 +33,7 @@ const median = (xs: number[]) => {
 };
 const f1 = (x: number) => x.toFixed(1);
 
-const container = await startContainerProcess({ SIMULATED_DELAY_MS: '60', SIMULATED_DELAY_PER_CHAR_MS: '0.4' });
+const container = await ContainerProcess.start({ SIMULATED_DELAY_MS: '60', SIMULATED_DELAY_PER_CHAR_MS: '0.4' });
 const tts = () => new WebSocketTransport({ url: container.wsUrl });
 const echo = () => new EchoProvider({ firstTokenMs: 400, tokensPerSecond: 40 });
 const silent = pino({ level: 'silent' });

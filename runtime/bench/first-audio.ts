@@ -16,7 +16,7 @@ import { SageMakerBidiTransport } from '../src/tts/sagemaker-bidi-transport.ts';
 import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import { startAgentServer } from '../src/server/app.ts';
 import { pino } from 'pino';
-import { startContainerProcess } from './container-process.ts';
+import { ContainerProcess } from '../src/testing/container-process.ts';
 import { ANSWER } from './first-audio-answer.ts';
 import { sseTurn } from '../src/testing/turn-clients.ts';
 
@@ -61,7 +61,7 @@ function sampleOf(result: TurnResult): Sample {
   };
 }
 
-const container = await startContainerProcess({
+const container = await ContainerProcess.start({
   SIMULATED_DELAY_MS: String(DELAY_MS),
   SIMULATED_DELAY_PER_CHAR_MS: String(DELAY_PER_CHAR_MS),
 });

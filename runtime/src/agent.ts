@@ -8,7 +8,13 @@ import { openSessionStore } from './conversation/storage.ts';
 
 export async function startAgentFromConfig(config: AgentConfig, logger?: Logger): Promise<AgentServer> {
   const log = logger ?? pino({ level: config.logLevel });
-  const llm = createLlmProvider(config.llm);
+  // The clients' own per-attempt waits fit the first-token timeout (llm/retries.ts).
+  const firstTokenMs = config.llmTimeouts?.firstTokenMs;
+  const llm = createLlmProvider(
+    firstTokenMs === undefined || config.llm.provider === 'echo'
+      ? config.llm
+      : { ...config.llm, timeoutMs: firstTokenMs },
+  );
   if (llm.name === 'echo')
     log.warn({ llm: llm.description }, 'LLM_PROVIDER=echo: answers repeat the prompt (no LLM in use)');
   else log.info({ llm: llm.description }, 'LLM');
@@ -29,6 +35,9 @@ export async function startAgentFromConfig(config: AgentConfig, logger?: Logger)
     logger: log,
     ...(config.tools ? { tools: config.tools } : {}),
     sessions: { ...sessions, ...(store ? { storage: openSessionStore(store) } : {}) },
+    ...(config.allowedOrigins ? { allowedOrigins: config.allowedOrigins } : {}),
+    ...(config.llmTimeouts ? { llmTimeouts: config.llmTimeouts } : {}),
+    ...(config.flow ? { flow: config.flow } : {}),
   });
 }
 

@@ -143,3 +143,57 @@ describe('loadConfig: tools and sessions', () => {
     expect(() => loadConfig({ KOKORO_URL: 'ws://k', ...env })).toThrow(message);
   });
 });
+
+describe('loadConfig: browser origins', () => {
+  test('ALLOWED_ORIGINS: none by default, a list of origins, or * for any; a bad entry is named', () => {
+    expect(loadConfig({ KOKORO_URL: 'ws://k' }).allowedOrigins).toBeUndefined();
+    expect(
+      loadConfig({ KOKORO_URL: 'ws://k', ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:5173' })
+        .allowedOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ KOKORO_URL: 'ws://k', ALLOWED_ORIGINS: '*' }).allowedOrigins).toBe('*');
+    expect(() =>
+      loadConfig({ KOKORO_URL: 'ws://k', ALLOWED_ORIGINS: 'https://ok.example, app.example.com/x' }),
+    ).toThrow(/ALLOWED_ORIGINS: "app\.example\.com\/x" is not an origin/);
+  });
+});
+
+describe('loadConfig: LLM timeouts', () => {
+  test('LLM_FIRST_TOKEN_SECONDS and LLM_IDLE_SECONDS: absent by default (20 s and 15 s apply), in ms when set', () => {
+    expect(loadConfig({ KOKORO_URL: 'ws://k' }).llmTimeouts).toBeUndefined();
+    expect(
+      loadConfig({ KOKORO_URL: 'ws://k', LLM_FIRST_TOKEN_SECONDS: '30', LLM_IDLE_SECONDS: '7.5' }).llmTimeouts,
+    ).toEqual({ firstTokenMs: 30_000, idleMs: 7500 });
+    expect(loadConfig({ KOKORO_URL: 'ws://k', LLM_IDLE_SECONDS: '5' }).llmTimeouts).toEqual({ idleMs: 5000 });
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', LLM_IDLE_SECONDS: '0' })).toThrow(/LLM_IDLE_SECONDS: /);
+  });
+});
+
+describe('loadConfig: slow callers', () => {
+  test('CALLER_BUFFER_BYTES and CALLER_STALL_SECONDS: absent by default (64 KiB and 30 s apply)', () => {
+    expect(loadConfig({ KOKORO_URL: 'ws://k' }).flow).toBeUndefined();
+    expect(
+      loadConfig({ KOKORO_URL: 'ws://k', CALLER_BUFFER_BYTES: '262144', CALLER_STALL_SECONDS: '12' }).flow,
+    ).toEqual({ bufferBytes: 262_144, stallMs: 12_000 });
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', CALLER_BUFFER_BYTES: '10' })).toThrow(/CALLER_BUFFER_BYTES: /);
+  });
+});
+
+describe('loadConfig: TTS reconnect budget', () => {
+  test('TTS_RECONNECT_BUDGET_MS reaches every transport beside the retry budget; unset leaves the default (5 s)', () => {
+    expect(loadConfig({ KOKORO_URL: 'ws://k', TTS_RECONNECT_BUDGET_MS: '8000' }).tts).toMatchObject({
+      retry: { budgetMs: 2000, reconnectBudgetMs: 8000 },
+    });
+    expect(
+      loadConfig({
+        SAGEMAKER_ENDPOINT_NAME: 'e',
+        AWS_REGION: 'r',
+        TTS_RETRY_BUDGET_MS: '0',
+        TTS_RECONNECT_BUDGET_MS: '0',
+      }).tts,
+    ).toMatchObject({ kind: 'sagemaker-bidi', retry: { budgetMs: 0, reconnectBudgetMs: 0 } });
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', TTS_RECONNECT_BUDGET_MS: 'soon' })).toThrow(
+      /TTS_RECONNECT_BUDGET_MS: /,
+    );
+  });
+});

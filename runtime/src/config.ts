@@ -4,10 +4,12 @@ import { z } from 'zod';
 import { AUDIO_FORMATS, MAX_SPEED, MIN_SPEED, SAMPLE_RATES } from '@kokoro-speech/protocol';
 import { DEFAULT_BEDROCK_MODEL_ID, type LlmConfig } from './llm/index.ts';
 import type { TransportConfig } from './tts/index.ts';
+import { DEFAULT_RETRY_BUDGET_MS } from './tts/backoff.ts';
 import { DEFAULT_LIMITS, DEFAULT_VOICE, type AgentLimits } from './server/app.ts';
 import type { VoiceDefaults } from './pipeline/turn.ts';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './tools/builtin.ts';
 import { parseSessionStore, type SessionStoreConfig } from './conversation/storage.ts';
+import { normalizeOrigin, type OriginAllowList } from './server/origins.ts';
 
 /** Tool settings from the environment (absent when none is set: the server's defaults apply). */
 export interface ToolConfig {
@@ -43,6 +45,12 @@ export interface AgentConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   tools?: ToolConfig | undefined;
   sessions?: SessionConfig | undefined;
+  /** Slow callers: the buffer mark and the stall bound (absent when none is set: the defaults apply). */
+  flow?: { bufferBytes?: number; stallMs?: number } | undefined;
+  /** The LLM's first-token and idle timeouts (absent when none is set: the defaults apply). */
+  llmTimeouts?: { firstTokenMs?: number; idleMs?: number } | undefined;
+  /** Browser origins allowed to use the agent (ALLOWED_ORIGINS); absent: none. */
+  allowedOrigins?: OriginAllowList | undefined;
 }
 
 export class ConfigError extends Error {
@@ -69,6 +77,7 @@ const envSchema = z.object({
   SAGEMAKER_TARGET_VARIANT: str(),
   TTS_TRANSPORT: z.preprocess(empty, z.enum(['websocket', 'bidi', 'response-stream']).optional()),
   TTS_RETRY_BUDGET_MS: int(0, 60_000),
+  TTS_RECONNECT_BUDGET_MS: int(0, 600_000),
   // LLM
   LLM_PROVIDER: z.preprocess(empty, z.enum(['bedrock', 'openai', 'echo']).optional()),
   BEDROCK_MODEL_ID: str(),
@@ -78,6 +87,8 @@ const envSchema = z.object({
   ECHO_FIRST_TOKEN_MS: num(0, 600_000),
   ECHO_TOKENS_PER_SECOND: num(0.1, 100_000),
   LLM_MAX_TOKENS: int(1, 200_000),
+  LLM_FIRST_TOKEN_SECONDS: num(0.1, 600),
+  LLM_IDLE_SECONDS: num(0.1, 600),
   SYSTEM_PROMPT: z.string().optional(),
   // Voice and limits
   KOKORO_VOICE: z.preprocess(empty, z.string().max(64).optional()),
@@ -114,6 +125,10 @@ const envSchema = z.object({
   MAX_SESSIONS: int(1, 100_000),
   SESSION_WINDOW_MESSAGES: int(2, 10_000),
   SESSION_STORE: str(),
+  // Callers
+  ALLOWED_ORIGINS: str(),
+  CALLER_BUFFER_BYTES: int(4096, 64 * 1024 * 1024),
+  CALLER_STALL_SECONDS: num(0.5, 3600),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -127,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
   const tts = ttsConfig(e, problems);
   const llm = llmConfig(e, problems);
   const sessions = sessionConfig(e, problems);
+  const allowedOrigins = originsConfig(e, problems);
   if (problems.length > 0 || !tts || !llm) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return {
     host: e.HOST ?? '0.0.0.0',
@@ -148,7 +164,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     logLevel: e.LOG_LEVEL ?? 'info',
     tools: toolConfig(e),
     sessions,
+    ...(allowedOrigins ? { allowedOrigins } : {}),
+    ...optional('flow', defined({ bufferBytes: e.CALLER_BUFFER_BYTES, stallMs: seconds(e.CALLER_STALL_SECONDS) })),
+    ...optional(
+      'llmTimeouts',
+      defined({
+        firstTokenMs: seconds(e.LLM_FIRST_TOKEN_SECONDS),
+        idleMs: seconds(e.LLM_IDLE_SECONDS),
+      }),
+    ),
   };
+}
+
+const seconds = (s: number | undefined) => (s === undefined ? undefined : Math.round(s * 1000));
+const optional = <K extends string, V>(key: K, value: V | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+
+/** ALLOWED_ORIGINS: comma-separated origins, or `*` for any. */
+function originsConfig(e: Env, problems: string[]): OriginAllowList | undefined {
+  const entries = (e.ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+  if (entries.length === 0) return undefined;
+  if (entries.length === 1 && entries[0] === '*') return '*';
+  const origins: string[] = [];
+  for (const entry of entries) {
+    try {
+      origins.push(normalizeOrigin(entry));
+    } catch (error) {
+      problems.push(`ALLOWED_ORIGINS: ${(error as Error).message}`);
+    }
+  }
+  return origins;
 }
 
 /** Only what is set: absent keys leave the server's defaults. */
@@ -195,7 +243,15 @@ function ttsConfig(e: Env, problems: string[]): TransportConfig | undefined {
     return undefined;
   }
   const transport = e.TTS_TRANSPORT ?? (e.KOKORO_URL ? 'websocket' : 'bidi');
-  const retry = e.TTS_RETRY_BUDGET_MS === undefined ? {} : { retry: { budgetMs: e.TTS_RETRY_BUDGET_MS } };
+  const retry =
+    e.TTS_RETRY_BUDGET_MS === undefined && e.TTS_RECONNECT_BUDGET_MS === undefined
+      ? {}
+      : {
+          retry: {
+            budgetMs: e.TTS_RETRY_BUDGET_MS ?? DEFAULT_RETRY_BUDGET_MS,
+            ...(e.TTS_RECONNECT_BUDGET_MS === undefined ? {} : { reconnectBudgetMs: e.TTS_RECONNECT_BUDGET_MS }),
+          },
+        };
   if (transport === 'websocket') {
     if (!e.KOKORO_URL) problems.push('TTS_TRANSPORT=websocket needs KOKORO_URL (ws://host:port of a Kokoro container)');
     return e.KOKORO_URL ? { kind: 'websocket', url: e.KOKORO_URL, ...retry } : undefined;

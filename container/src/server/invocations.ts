@@ -28,6 +28,7 @@ export async function handleInvocation(
       limit,
       (n) =>
         new SpeechError('text_too_long', `request body is ${n} bytes; the limit is ${limit} (MAX_WS_MESSAGE_BYTES)`),
+      res,
     );
     let json: unknown;
     try {

@@ -158,6 +158,7 @@ export async function handleOpenAISpeech(
       req,
       limit,
       (n) => new OpenAIError(400, `request body is ${n} bytes; the limit is ${limit}`, null, 'request_too_large'),
+      res,
     );
     const request = parseRequest(service, body);
     try {

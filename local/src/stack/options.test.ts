@@ -20,6 +20,16 @@ describe('npm start options', () => {
     expect(o.filler).toBeUndefined();
   });
 
+  test('--allow-host: names served besides loopback, repeatable or comma-separated, or from the environment', () => {
+    expect(parseLocalOptions([], {}).allowedHosts).toEqual([]);
+    expect(
+      parseLocalOptions(['--allow-host', 'kokoro.lan, box.local', '--allow-host', 'proxy:8443'], {}),
+    ).toMatchObject({
+      allowedHosts: ['kokoro.lan', 'box.local', 'proxy:8443'],
+    });
+    expect(parseLocalOptions([], { KOKORO_ALLOWED_HOSTS: 'kokoro.lan' }).allowedHosts).toEqual(['kokoro.lan']);
+  });
+
   test('built-in tools and the filler', () => {
     expect(parseLocalOptions(['--tools', 'time,calculator', '--filler', 'One moment.'], {})).toMatchObject({
       tools: ['time', 'calculator'],

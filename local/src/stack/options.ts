@@ -7,6 +7,10 @@ import type { LocalDtype } from './model.ts';
 export const USAGE = `usage: npm start -- [options]
   --port N             page port on 127.0.0.1 (default 3000; 0 picks a free one)
   --host ADDR          bind address (default 127.0.0.1; anything else exposes the agent)
+  --allow-host NAMES   more Host names the page is served under, comma-separated (or
+                       KOKORO_ALLOWED_HOSTS), e.g. a DNS name pointing at this machine; with a
+                       --host beyond loopback this machine's addresses and host name are served,
+                       any other name is refused (DNS rebinding)
   --offline            stand-in model: a tone instead of a voice, no download
   --dtype q8|fp32      Kokoro weights to load (default q8: fast on CPU)
   --export standard|timestamped
@@ -34,6 +38,8 @@ export type LlmChoice = 'echo' | 'bedrock' | 'openai';
 export interface LocalOptions {
   port: number;
   host: string;
+  /** Host names served besides loopback and this machine's own (--allow-host). */
+  allowedHosts: string[];
   offline: boolean;
   dtype: LocalDtype;
   /** The pinned export to download (--export or KOKORO_EXPORT). */
@@ -77,6 +83,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
       options: {
         port: { type: 'string' },
         host: { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
         offline: { type: 'boolean' },
         dtype: { type: 'string' },
         export: { type: 'string' },
@@ -143,6 +150,10 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
   return {
     port,
     host: values.host ?? '127.0.0.1',
+    allowedHosts: (values['allow-host'] ?? [env['KOKORO_ALLOWED_HOSTS'] ?? ''])
+      .flatMap((v) => v.split(','))
+      .map((h) => h.trim())
+      .filter((h) => h !== ''),
     offline: values.offline ?? false,
     dtype,
     export: exportName,

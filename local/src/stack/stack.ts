@@ -160,11 +160,15 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         ...(region === undefined ? {} : { region: { name: region.region, source: region.source } }),
       };
     }
-    const web = await startWebServer({ upstream, info, host: options.host, port: options.port }).catch(
-      (error: NodeJS.ErrnoException) => {
-        throw listenError(error, options.host, options.port);
-      },
-    );
+    const web = await startWebServer({
+      upstream,
+      info,
+      host: options.host,
+      port: options.port,
+      allowedHosts: options.allowedHosts,
+    }).catch((error: NodeJS.ErrnoException) => {
+      throw listenError(error, options.host, options.port);
+    });
     closers.push(() => web.close());
     if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
       log(

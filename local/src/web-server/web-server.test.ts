@@ -2,6 +2,7 @@
 // happens when the agent is unreachable. (Relaying real turns is covered by stack.test.ts.)
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import net from 'node:net';
+import { networkInterfaces } from 'node:os';
 import WebSocket from 'ws';
 import { agentServerUpstream } from './upstream.ts';
 import { startWebServer, type PageInfo, type WebServer } from './web-server.ts';
@@ -104,9 +105,70 @@ describe('web server', () => {
     expect(refused).toBe(403);
   });
 
+  test('a body over the limit is a 413 and its connection is closed', async () => {
+    const { status, closed } = await new Promise<{ status: number; closed: boolean }>((resolve, reject) => {
+      const socket = net.connect(web.port, '127.0.0.1', () => {
+        socket.write(
+          `POST /api/invocations HTTP/1.1\r\nHost: 127.0.0.1:${web.port}\r\ncontent-length: ${10 * 1024 * 1024}\r\n\r\n`,
+        );
+        socket.write(Buffer.alloc(512 * 1024));
+      });
+      let text = '';
+      socket.on('data', (d) => (text += d));
+      socket.on('error', () => {}); // closed while we still send
+      socket.on('close', () => resolve({ status: Number(text.split(' ')[1]), closed: true }));
+      setTimeout(() => reject(new Error(`still open; got ${JSON.stringify(text)}`)), 5000).unref();
+    });
+    expect({ status, closed }).toEqual({ status: 413, closed: true });
+  });
+
   test('the page itself may post; an unreachable agent is a 502 naming the problem', async () => {
     const res = await post({ origin: web.url.slice(0, -1) });
     expect(res.status).toBe(502);
     expect(await res.json()).toEqual({ error: { code: 'upstream', message: expect.stringMatching(/ECONNREFUSED/) } });
+  });
+});
+
+describe('web server bound beyond loopback', () => {
+  let wide: WebServer;
+  beforeAll(async () => {
+    wide = await startWebServer({
+      host: '0.0.0.0',
+      port: 0,
+      info,
+      allowedHosts: ['kokoro.lan'],
+      upstream: agentServerUpstream(new URL(`http://127.0.0.1:${await closedPort()}`)),
+    });
+  });
+  afterAll(() => wide.close());
+
+  /** POSTs a turn over a raw socket with this Host header (and the matching Origin); the status. */
+  const postAs = (host: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = net.connect(wide.port, '127.0.0.1', () =>
+        req.write(
+          `POST /api/invocations HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://${host}\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`,
+        ),
+      );
+      let text = '';
+      req.on('data', (d) => (text += d));
+      req.on('end', () => resolve(Number(text.split(' ')[1])));
+      req.on('error', reject);
+    });
+
+  test('DNS rebinding: a name it does not serve is refused, whatever address it reached', async () => {
+    expect(await postAs(`evil.example:${wide.port}`)).toBe(403);
+    expect(await postAs(`kokoro.lan.evil.example:${wide.port}`)).toBe(403);
+    expect(await postAs(`kokoro.lan:${wide.port + 1}`)).toBe(403);
+  });
+
+  test('loopback names, the allowed name and this machine serve the page (here: the agent is away, 502)', async () => {
+    expect(await postAs(`127.0.0.1:${wide.port}`)).toBe(502);
+    expect(await postAs(`localhost:${wide.port}`)).toBe(502);
+    expect(await postAs(`KOKORO.lan:${wide.port}`)).toBe(502);
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal);
+    if (own) expect(await postAs(`${own.address}:${wide.port}`)).toBe(502);
   });
 });

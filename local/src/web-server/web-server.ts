@@ -31,6 +31,9 @@ export interface WebServerOptions {
   host?: string;
   /** Default 3000; 0 picks a free port. */
   port?: number;
+  /** More Host names to serve (`--allow-host`), besides loopback and, bound beyond it, this
+   *  machine's own addresses and host name (web-server/origin.ts). */
+  allowedHosts?: readonly string[];
 }
 
 export interface WebServer {
@@ -44,11 +47,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const { upstream, info } = options;
   const server = http.createServer();
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
-  let policy = originPolicy(host, options.port ?? 3000);
+  let policy = originPolicy(host, options.port ?? 3000, options.allowedHosts);
 
   server.on('request', (req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 502, { error: { code: 'upstream', message: errorMessage(err) } });
+      const [status, code] = err instanceof HttpError ? [err.status, err.code] : [502, 'upstream'];
+      if (!res.headersSent) sendJson(res, status, { error: { code, message: errorMessage(err) } });
       else res.destroy();
     });
   });
@@ -73,7 +77,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const body = await readBody(
       req,
       MAX_BODY_BYTES,
-      (n) => new Error(`request body over ${MAX_BODY_BYTES} bytes (${n})`),
+      (n) => new HttpError(413, 'payload_too_large', `request body over ${MAX_BODY_BYTES} bytes (${n})`),
+      res,
     );
     const ac = new AbortController();
     res.on('close', () => ac.abort()); // the page went away or barged in: cancel upstream at once
@@ -137,7 +142,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     server.listen(options.port ?? 3000, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  policy = originPolicy(host, port);
+  policy = originPolicy(host, port, options.allowedHosts);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}/`,
@@ -149,6 +154,17 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       upstream.close();
     },
   };
+}
+
+/** A refusal of the web server's own (not the upstream's). */
+class HttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
 }
 
 function sessionOf(value: string | string[] | null | undefined): string {

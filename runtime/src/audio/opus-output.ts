@@ -8,6 +8,8 @@
 // encoding is done a batch of frames at a time with the event loop free in between (other turns and
 // sockets are not held up), and a sentence's first frame is sent as soon as it is encoded: Opus adds
 // at most a frame to the time to first audio. A cancelled turn drops the audio still to encode.
+// The PCM waiting to be encoded is counted (`backlogBytes`): the turn stops pulling audio from
+// the TTS session while it is large, so a long answer never piles up here.
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { OpusStreamEncoder, packOpusRecords, type OpusRate, type OpusRecord } from '@kokoro-speech/protocol/audio';
 import type { PipelineEvent } from '../pipeline/types.ts';
@@ -29,6 +31,8 @@ export class OpusTurnOutput {
   readonly #queue: PipelineEvent[] = [];
   #pumping: Promise<void> | null = null;
   #dropAudio = false;
+  #backlog = 0;
+  #waiters: { below: number; resolve: () => void }[] = [];
 
   constructor(emit: (event: PipelineEvent) => void) {
     this.#emit = emit;
@@ -39,9 +43,24 @@ export class OpusTurnOutput {
       // Barge-in: nothing more of this turn is wanted; what is still to encode is dropped.
       this.#dropAudio = true;
       for (let i = this.#queue.length - 1; i >= 0; i--) if (this.#queue[i]!.type === 'audio') this.#queue.splice(i, 1);
+      this.#backlog = 0;
     }
+    if (event.type === 'audio') this.#backlog += event.data.byteLength;
     this.#queue.push(event);
     this.#pumping ??= this.#pump();
+  }
+
+  /** PCM bytes handed in and not yet encoded. */
+  get backlogBytes(): number {
+    return this.#backlog;
+  }
+
+  /** Resolves once the backlog is at most `bytes`. */
+  drained(bytes: number): Promise<void> {
+    if (this.#backlog <= bytes) return Promise.resolve();
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.#waiters.push({ below: bytes, resolve });
+    return promise;
   }
 
   /** Resolves once every event handed in has been passed on (the turn ends after this). */
@@ -51,10 +70,20 @@ export class OpusTurnOutput {
 
   async #pump(): Promise<void> {
     try {
-      for (let event = this.#queue.shift(); event; event = this.#queue.shift()) await this.#process(event);
+      for (let event = this.#queue.shift(); event; event = this.#queue.shift()) {
+        await this.#process(event);
+        if (event.type === 'audio') this.#backlog = Math.max(0, this.#backlog - event.data.byteLength);
+        this.#wake();
+      }
     } finally {
       this.#pumping = null;
+      this.#backlog = 0;
+      this.#wake();
     }
+  }
+
+  #wake(): void {
+    this.#waiters = this.#waiters.filter((w) => (this.#backlog <= w.below ? (w.resolve(), false) : true));
   }
 
   async #process(event: PipelineEvent): Promise<void> {

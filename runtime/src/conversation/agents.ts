@@ -10,6 +10,7 @@ import {
 } from '@strands-agents/sdk';
 import { toolGuard } from '../tools/guard.ts';
 import type { ToolBox } from '../tools/toolbox.ts';
+import { modelRetryStrategy } from '../llm/retries.ts';
 
 /** Strands' own default window: 40 messages (user, assistant and tool-result messages). */
 export const DEFAULT_WINDOW_MESSAGES = 40;
@@ -27,6 +28,8 @@ export async function createAgent(recipe: AgentRecipe, sessionManager?: SessionM
   const agent = new Agent({
     model: recipe.model,
     printer: false,
+    // Throttling retries that fit the speech timeouts (llm/retries.ts), one strategy per agent.
+    retryStrategy: modelRetryStrategy(),
     tools,
     conversationManager: new SlidingWindowConversationManager({
       windowSize: recipe.windowMessages ?? DEFAULT_WINDOW_MESSAGES,

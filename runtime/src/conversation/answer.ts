@@ -4,6 +4,8 @@ import type { Agent } from '@strands-agents/sdk';
 import type { AnswerEvent } from '../pipeline/types.ts';
 import { textDeltaOf } from '../llm/one-shot.ts';
 import { toLlmError } from '../llm/errors.ts';
+import { DEFAULT_LLM_TIMEOUTS, ModelWatch, type LlmTimeouts } from '../llm/model-watch.ts';
+import { streamFault } from '../llm/stream-faults.ts';
 import type { LlmFailureSource } from '../llm/types.ts';
 import { Transcript, type Cycle } from './transcript.ts';
 
@@ -28,6 +30,7 @@ export async function* agentAnswer(
   signal: AbortSignal,
   provider: LlmFailureSource,
   transcript: Transcript = new Transcript(),
+  timeouts: LlmTimeouts = DEFAULT_LLM_TIMEOUTS,
 ): AsyncGenerator<AnswerEvent> {
   signal.throwIfAborted();
   // Our own controller: Strands' stream keeps pumping the model after its consumer stops, so an
@@ -35,6 +38,8 @@ export async function* agentAnswer(
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
+  // A model that does not start, or stops writing, ends the answer with llm_timeout.
+  const watch = new ModelWatch(provider.name, timeouts, (timeout) => controller.abort(timeout));
   const events = agent.stream(prompt, { cancelSignal: controller.signal });
   /** A model message ended: the next text or tool call belongs to a new model call. */
   let cycleEnded = false;
@@ -49,6 +54,7 @@ export async function* agentAnswer(
       const next = await events.next();
       if (next.done) break;
       const event = next.value as unknown as StreamEvent;
+      watch.see(event);
       const text = textDeltaOf(event);
       if (text) {
         yield* startCycle();
@@ -100,9 +106,12 @@ export async function* agentAnswer(
     }
     // Strands ends a cancelled invocation normally (stopReason 'cancelled'): surface it as abort.
     signal.throwIfAborted();
+    if (watch.fired) throw watch.fired;
   } catch (error) {
-    throw toLlmError(provider.name, error, signal, provider.request);
+    if (watch.fired && !signal.aborted) throw watch.fired;
+    throw toLlmError(provider.name, streamFault(provider.name, error) ?? error, signal, provider.request);
   } finally {
+    watch.stop();
     signal.removeEventListener('abort', onAbort);
     if (!controller.signal.aborted) controller.abort();
     await events.return(undefined as never).catch(() => undefined);

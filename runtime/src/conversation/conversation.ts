@@ -11,6 +11,7 @@ import { agentAnswer } from './answer.ts';
 import { deliveredMs, heardPlace, rebuildTurn, replaceTurn } from './heard.ts';
 import { storageKeyOf } from './session-id.ts';
 import { Transcript } from './transcript.ts';
+import type { LlmTimeouts } from '../llm/model-watch.ts';
 
 export interface ConversationDeps {
   recipe: AgentRecipe;
@@ -18,6 +19,8 @@ export interface ConversationDeps {
   provider: LlmFailureSource;
   /** Persist the conversation here (absent: memory only). */
   storage?: Storage;
+  /** The LLM's first-token and idle timeouts (llm/model-watch.ts). */
+  llmTimeouts?: LlmTimeouts;
   log: Logger;
 }
 
@@ -135,9 +138,9 @@ export class Conversation {
       // The agent is made inside the answer: a failure to make it (an MCP server down) is then an
       // error event of this turn, not a dead request.
       const ready = () => this.#ready();
-      const { provider } = this.#deps;
+      const { provider, llmTimeouts } = this.#deps;
       const answer: AnswerSource = async function* (s) {
-        yield* agentAnswer(await ready(), request.prompt, s, provider, record.transcript);
+        yield* agentAnswer(await ready(), request.prompt, s, provider, record.transcript, llmTimeouts);
       };
       const result = await run(answer, controller.signal);
       if (this.#resolved) this.#settle(this.#resolved, record, result);

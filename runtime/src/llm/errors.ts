@@ -1,6 +1,6 @@
 // Errors of LLM providers: one class with a stable code the pipeline forwards to the caller.
 
-export type LlmErrorCode = 'llm_error' | 'llm_unavailable' | 'llm_unauthorized';
+export type LlmErrorCode = 'llm_error' | 'llm_unavailable' | 'llm_unauthorized' | 'llm_timeout';
 
 export class LlmError extends Error {
   readonly code: LlmErrorCode;

@@ -10,11 +10,12 @@ export { EchoProvider, EchoModel, echoTokens, echoReply, type EchoOptions, type 
 export { oneShotText, textDeltaOf } from './one-shot.ts';
 export { OpenAIProvider, type OpenAIProviderOptions } from './openai.ts';
 export { LlmError, isAbortError, type LlmErrorCode } from './errors.ts';
+export { DEFAULT_LLM_TIMEOUTS, ModelWatch, type LlmTimeouts } from './model-watch.ts';
 
 export type LlmConfig =
   | { provider: 'echo'; firstTokenMs?: number; tokensPerSecond?: number }
-  | { provider: 'openai'; baseURL: string; model: string; apiKey?: string; maxTokens?: number }
-  | { provider: 'bedrock'; modelId?: string; region?: string; maxTokens?: number };
+  | { provider: 'openai'; baseURL: string; model: string; apiKey?: string; maxTokens?: number; timeoutMs?: number }
+  | { provider: 'bedrock'; modelId?: string; region?: string; maxTokens?: number; timeoutMs?: number };
 
 export function createLlmProvider(config: LlmConfig): LlmProvider {
   switch (config.provider) {

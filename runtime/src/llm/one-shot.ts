@@ -4,6 +4,9 @@
 import { Agent } from '@strands-agents/sdk';
 import type { LlmProvider, LlmStreamOptions } from './types.ts';
 import { toLlmError } from './errors.ts';
+import { DEFAULT_LLM_TIMEOUTS, ModelWatch } from './model-watch.ts';
+import { modelRetryStrategy } from './retries.ts';
+import { streamFault } from './stream-faults.ts';
 
 /** The text deltas among a Strands agent's stream events (undefined for every other event). */
 export function textDeltaOf(event: { type: string }): string | undefined {
@@ -23,6 +26,7 @@ export async function* oneShotText(
   const agent = new Agent({
     model: provider.model,
     printer: false,
+    retryStrategy: modelRetryStrategy(),
     ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
   });
   // Our own controller: Strands' stream keeps pumping the model after its consumer stops, so an
@@ -30,19 +34,24 @@ export async function* oneShotText(
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
+  const watch = new ModelWatch(provider.name, options.timeouts ?? DEFAULT_LLM_TIMEOUTS, (t) => controller.abort(t));
   const events = agent.stream(prompt, { cancelSignal: controller.signal });
   try {
     for (;;) {
       const { done, value: event } = await events.next();
       if (done) break;
+      watch.see(event);
       const text = textDeltaOf(event);
       if (text) yield text;
     }
     // Strands ends a cancelled invocation normally (stopReason 'cancelled'): surface it as abort.
     signal?.throwIfAborted();
+    if (watch.fired) throw watch.fired;
   } catch (error) {
-    throw toLlmError(provider.name, error, signal, provider.request);
+    if (watch.fired && !signal?.aborted) throw watch.fired;
+    throw toLlmError(provider.name, streamFault(provider.name, error) ?? error, signal, provider.request);
   } finally {
+    watch.stop();
     signal?.removeEventListener('abort', onAbort);
     if (!controller.signal.aborted) controller.abort();
     await events.return(undefined as never).catch(() => undefined);

@@ -109,6 +109,34 @@ describe('OpenAIProvider', () => {
     });
   });
 
+  test('stream() has the speech timeouts and the wire checks too', async () => {
+    const stalled = await startFakeOpenAI({ fault: { kind: 'stall', afterChunks: 2 } });
+    fakes.push(stalled);
+    const slow = new OpenAIProvider({ baseURL: `${stalled.url}/v1`, model: 'm' });
+    const deltas: string[] = [];
+    const run = (async () => {
+      for await (const delta of slow.stream('Hello there, friend.', { timeouts: { firstTokenMs: 2000, idleMs: 300 } }))
+        deltas.push(delta);
+    })();
+    await expect(run).rejects.toMatchObject({
+      code: 'llm_timeout',
+      message: 'openai LLM stopped writing for 0.3 s in the middle of its answer (LLM_IDLE_SECONDS)',
+    });
+    expect(deltas.join('')).toBe('Hello th');
+    await stalled.clientGone();
+    fake.breakNext({ kind: 'truncate', afterChunks: 1 });
+    await expect(
+      (async () => {
+        for await (const _ of provider.stream('Cut me short.'));
+      })(),
+    ).rejects.toMatchObject({
+      code: 'llm_error',
+      message: expect.stringMatching(
+        /^openai LLM failed: the answer stream ended after \d+ bytes with neither a finish_reason nor \[DONE\]/,
+      ),
+    });
+  });
+
   test('rejects a base URL that is not a URL', () => {
     expect(() => new OpenAIProvider({ baseURL: 'localhost:8000', model: 'm' })).toThrow(
       /not an http\(s\) URL: localhost:8000/,

@@ -9,6 +9,9 @@ import { OpenAIModel } from '@strands-agents/sdk/models/openai';
 import type { Message, ModelStreamEvent, StreamOptions } from '@strands-agents/sdk';
 import type { LlmProvider, LlmStreamOptions } from './types.ts';
 import { oneShotText } from './one-shot.ts';
+import { checkedFetch } from './openai-wire.ts';
+import { OPENAI_MAX_RETRIES } from './retries.ts';
+import { DEFAULT_LLM_TIMEOUTS } from './model-watch.ts';
 
 export interface OpenAIProviderOptions {
   /** e.g. http://127.0.0.1:11434/v1 */
@@ -17,7 +20,8 @@ export interface OpenAIProviderOptions {
   /** Local servers usually need none; the client requires a string, so a placeholder is sent. */
   apiKey?: string;
   maxTokens?: number;
-  /** Per-request timeout in ms. Default 60 s. */
+  /** The client's wait for response headers, per attempt, in ms; default the first-token timeout
+   *  (20 s): the speech timeouts (model-watch.ts) bound the whole answer anyway. */
   timeoutMs?: number;
 }
 
@@ -83,9 +87,11 @@ export class OpenAIProvider implements LlmProvider {
     const client = new PlainTextContentOpenAI({
       baseURL: options.baseURL,
       apiKey: options.apiKey || 'not-needed',
-      timeout: options.timeoutMs ?? 60_000,
+      timeout: options.timeoutMs ?? DEFAULT_LLM_TIMEOUTS.firstTokenMs,
       // One retry covers a dropped keep-alive connection; more would hold the caller's first audio.
-      maxRetries: 1,
+      maxRetries: OPENAI_MAX_RETRIES,
+      // Broken answer streams become errors naming what was wrong (openai-wire.ts).
+      fetch: checkedFetch('openai'),
     });
     this.model = new OrderedBlocksOpenAIModel({
       api: 'chat',

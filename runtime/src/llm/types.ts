@@ -1,10 +1,13 @@
 // The LLM provider interface: a Strands model that every turn's agent loop runs on (tools and
 // conversation memory included), and a one-shot helper: a prompt in, the answer's text deltas out.
 import type { Model } from '@strands-agents/sdk';
+import type { LlmTimeouts } from './model-watch.ts';
 
 export interface LlmStreamOptions {
   signal?: AbortSignal;
   systemPrompt?: string;
+  /** The speech timeouts (model-watch.ts); default 20 s to the first token, 15 s between tokens. */
+  timeouts?: LlmTimeouts;
 }
 
 export interface LlmProvider {

@@ -7,6 +7,11 @@
 // cut early again: the caller is waiting). `words` events (when asked for) come inside their
 // sentence; with format "opus" the PCM is re-encoded here, at the edge (src/audio). Cancellation
 // (the signal) stops the agent loop and the TTS session at once.
+//
+// Backpressure: audio is pulled from the TTS session only as fast as the caller takes it. While
+// the caller is behind (`flow`), or the Opus encoder has much PCM still to encode, the pump waits
+// and the TTS session is paused (its stream no longer read), so a turn holds a bounded amount of
+// audio whatever the answer's length (runtime/README.md, "Slow callers").
 import { randomUUID } from 'node:crypto';
 import { LlmError } from '../llm/errors.ts';
 import { normalizeForSpeech } from '../text/index.ts';
@@ -19,7 +24,11 @@ import { planFor, type PolicyPlan, type TurnPolicy } from './policies.ts';
 import { SentenceLedger, type SentencePlace } from './sentences.ts';
 import type { AnswerEvent, AnswerSource, PipelineEvent, TurnContext, TurnOptions, TurnResult } from './types.ts';
 
+/** PCM waiting for the Opus encoder at most before the turn stops pulling audio (~11 s at 24 kHz). */
+export const OPUS_BACKLOG_BYTES = 512 * 1024;
+
 export type {
+  CallerFlow,
   AnswerEvent,
   AnswerSource,
   PipelineEvent,
@@ -49,7 +58,7 @@ export function oneShotAnswer(context: TurnContext, prompt: string): AnswerSourc
       ...(context.systemPrompt ? { systemPrompt: context.systemPrompt } : {}),
       ...(context.tools ? { tools: context.tools } : {}),
     });
-    yield* agentAnswer(agent, prompt, signal, context.llm);
+    yield* agentAnswer(agent, prompt, signal, context.llm, undefined, context.llmTimeouts);
   };
 }
 
@@ -88,6 +97,8 @@ class Turn {
   /** An LLM failure: reported after the audio of the text already shown. */
   #llmError: Failure | undefined;
   #cancelled = false;
+  /** Settles when the turn stops (failed or cancelled): waits for the caller end with it. */
+  readonly #halted = Promise.withResolvers<void>();
   #firstTokenMs: number | null = null;
   /** Tools running now, by tool use id. */
   readonly #tools = new Map<string, { name: string; startedMs: number }>();
@@ -130,6 +141,7 @@ class Turn {
   /** Stops the turn's work at once: the LLM request is aborted, the TTS session closed. */
   #stop(reason: unknown): void {
     clearTimeout(this.#fillerTimer);
+    this.#halted.resolve();
     this.#abort.abort(reason);
     this.#session?.close();
     this.#ledger.releaseAll();
@@ -350,6 +362,7 @@ class Turn {
       for await (const event of session.events()) {
         if (this.#stopped) break;
         this.#ledger.onTtsEvent(event);
+        if (event.type === 'audio' && this.#behind) await this.#catchUp(session);
       }
     } catch (error) {
       if (!this.#cancelled) {
@@ -358,6 +371,25 @@ class Turn {
       }
     } finally {
       this.#ledger.releaseAll();
+    }
+  }
+
+  /** The caller, or the Opus encoder before it, has more than enough audio waiting. */
+  get #behind(): boolean {
+    return this.#options.flow?.behind === true || (this.#opus?.backlogBytes ?? 0) > OPUS_BACKLOG_BYTES;
+  }
+
+  /** Waits (with the TTS session paused) until the caller and the encoder have caught up. */
+  async #catchUp(session: TtsSession): Promise<void> {
+    session.pause?.();
+    try {
+      while (!this.#stopped && this.#behind) {
+        const flow = this.#options.flow;
+        const waiting = flow?.behind ? flow.caughtUp() : this.#opus!.drained(OPUS_BACKLOG_BYTES / 2);
+        await Promise.race([waiting, this.#halted.promise]);
+      }
+    } finally {
+      session.resume?.();
     }
   }
 

@@ -5,6 +5,7 @@ import type { TtsTransport } from '../tts/types.ts';
 import type { MetricsEvent, TurnEvent, TurnRequest } from '@kokoro-speech/protocol';
 import type { TurnPolicy } from './policies.ts';
 import type { ToolBox } from '../tools/toolbox.ts';
+import type { LlmTimeouts } from '../llm/model-watch.ts';
 
 /**
  * What a turn reads its answer from (a Strands agent loop, src/conversation/answer.ts): the
@@ -40,12 +41,28 @@ export interface TurnContext {
   systemPrompt?: string;
   /** Tools of the agent loop, their limits and the spoken filler; default: none. */
   tools?: ToolBox;
+  /** The LLM's first-token and idle timeouts (llm/model-watch.ts); default 20 s and 15 s. */
+  llmTimeouts?: LlmTimeouts;
+}
+
+/**
+ * How far behind the caller is, for a turn to slow its own upstream rather than buffer for it
+ * (the server's connection to the caller: src/server/caller-flow.ts).
+ */
+export interface CallerFlow {
+  /** What was emitted is mostly still waiting to be written to the caller. */
+  readonly behind: boolean;
+  /** Resolves once the caller has taken enough of it, or is gone. */
+  caughtUp(): Promise<void>;
 }
 
 export interface TurnOptions {
   request: TurnRequest;
   /** Called synchronously for each event, in order. */
   emit(event: PipelineEvent): void;
+  /** The caller's side of `emit`: while it is behind, the turn stops pulling audio from the TTS
+   *  session (and pauses it). Default: a caller that keeps up. */
+  flow?: CallerFlow;
   /** Aborting cancels the turn (caller gone, barge-in). */
   signal?: AbortSignal;
   /** Default: the request's mode ('stream' unless 'batch'). */

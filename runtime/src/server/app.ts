@@ -12,6 +12,7 @@ import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
 import type { PipelineEvent, VoiceDefaults } from '../pipeline/turn.ts';
 import { ToolBox, type ToolOptions } from '../tools/toolbox.ts';
+import { DEFAULT_LLM_TIMEOUTS, type LlmTimeouts } from '../llm/model-watch.ts';
 import {
   Conversation,
   ConversationRegistry,
@@ -30,6 +31,8 @@ import { SseWriter } from './sse.ts';
 import { TurnRunner } from './turn-runner.ts';
 import { VoiceCatalog } from './voices.ts';
 import { WsSession } from './ws-session.ts';
+import { OriginPolicy, type OriginAllowList } from './origins.ts';
+import { CallerOutput, DEFAULT_FLOW_LIMITS, type FlowLimits } from './caller-flow.ts';
 
 export interface AgentLimits {
   /** Turns running at once (SSE and WebSocket together); more get 503 `busy`. Default 16. */
@@ -61,12 +64,22 @@ export interface AgentServerOptions {
   defaults?: Partial<VoiceDefaults>;
   systemPrompt?: string;
   limits?: Partial<AgentLimits>;
+  /** The LLM's first-token and idle timeouts, every provider (LLM_FIRST_TOKEN_SECONDS,
+   *  LLM_IDLE_SECONDS); default 20 s and 15 s. */
+  llmTimeouts?: Partial<LlmTimeouts>;
   /** Default 127.0.0.1 (the container entry point passes 0.0.0.0). */
   host?: string;
   /** Default 0: any free port. */
   port?: number;
   /** Default: a silent logger. */
   logger?: Logger;
+  /** Slow callers (CALLER_BUFFER_BYTES, CALLER_STALL_SECONDS): how much may wait for a caller
+   *  before its turn slows down, and how long a caller may take nothing before it is dropped.
+   *  Default 512 KiB and 10 s. */
+  flow?: Partial<FlowLimits>;
+  /** Browser origins whose pages may use the agent (`ALLOWED_ORIGINS`), or '*' for any; requests
+   *  without an Origin header (AgentCore, the CLI) are always served. Default: none. */
+  allowedOrigins?: OriginAllowList;
 }
 
 export interface AgentServer {
@@ -111,11 +124,13 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     new ResilientStorage(sessionOptions.storage, {
       warn: (message, error) => log.warn({ err: error }, message),
     });
+  const llmTimeouts = { ...DEFAULT_LLM_TIMEOUTS, ...options.llmTimeouts };
   const context = {
     llm: options.llm,
     tts: options.tts,
     defaults,
     tools,
+    llmTimeouts,
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
   };
   const turns = new TurnRunner(context, limits, log);
@@ -130,11 +145,14 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
           ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
         },
         provider: options.llm,
+        llmTimeouts,
         log,
         ...(persist && store ? { storage: store } : {}),
       }),
   );
   const voices = new VoiceCatalog(options.tts, defaults.voice);
+  const origins = new OriginPolicy(options.allowedOrigins);
+  const flowLimits: FlowLimits = { ...DEFAULT_FLOW_LIMITS, ...options.flow };
   const listVoices = () => voices.list();
 
   /** The conversation of a session id; a full registry is a 503 busy. */
@@ -154,11 +172,12 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     emit: (event: PipelineEvent) => void,
     signal: AbortSignal,
     via: 'sse' | 'ws',
+    flow: CallerOutput,
     onRecord?: (record: TurnRecord) => void,
     persist = true,
   ): Promise<void> {
     if (sessionId === undefined) {
-      await turns.run(request, emit, signal, via);
+      await turns.run(request, emit, signal, via, {}, flow);
       return;
     }
     turns.validate(request); // an invalid request must not barge in on the session's running turn
@@ -168,13 +187,13 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
         ...(request.previous_played_ms === undefined ? {} : { previousPlayedMs: request.previous_played_ms }),
       },
       signal,
-      (answer, turnSignal) => turns.run(request, emit, turnSignal, via, { sessionId, answer }),
+      (answer, turnSignal) => turns.run(request, emit, turnSignal, via, { sessionId, answer }, flow),
       onRecord,
     );
   }
 
   async function invocations(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = parseInvocation(await readRequestBody(req, limits.maxRequestBytes));
+    const body = parseInvocation(await readRequestBody(req, res, limits.maxRequestBytes));
     if (body.kind === 'voices') {
       const list = await listVoices().catch((error: unknown) => {
         throw new RequestError(503, 'tts_unavailable', `cannot read the voice list: ${(error as Error).message}`);
@@ -198,6 +217,15 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     turns.admit(); // answer 503 before the event stream starts
     if (sessionId !== undefined) conversationOf(sessionId); // likewise when no session can be made
     const sse = new SseWriter(res);
+    const flow = new CallerOutput(
+      { buffered: () => res.writableLength, gone: () => res.destroyed, drop: () => res.destroy() },
+      flowLimits,
+      (reason) => {
+        log.warn({ reason }, 'caller dropped');
+        gone.abort(new Error(reason));
+      },
+    );
+    res.on('close', () => flow.closed());
     try {
       await runTurnOf(
         request,
@@ -208,10 +236,11 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
             event.type === 'audio'
               ? { id: event.id, seq: event.seq, data: Buffer.from(event.data).toString('base64') }
               : data;
-          sse.event(type, JSON.stringify(payload));
+          if (!sse.closed) sse.event(type, JSON.stringify(payload), flow.written());
         },
         gone.signal,
         'sse',
+        flow,
       );
     } catch (error) {
       log.error({ err: error }, 'turn failed');
@@ -231,6 +260,10 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
         const body = JSON.stringify(turns.health.body());
         res.writeHead(200, { 'content-type': 'application/json' }).end(body);
       } else if (path === '/invocations') {
+        if (req.method === 'OPTIONS') return origins.preflight(req, res, 'POST');
+        const refused = origins.refusal(req);
+        if (refused) throw new RequestError(403, 'forbidden', refused);
+        for (const [name, value] of Object.entries(origins.corsHeaders(req))) res.setHeader(name, value);
         if (req.method !== 'POST') throw new RequestError(405, 'method_not_allowed', 'use POST /invocations');
         await invocations(req, res);
       } else if (path === '/ws') {
@@ -255,6 +288,13 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
       return;
     }
+    const refused = origins.refusal(req);
+    if (refused) {
+      socket.end(
+        `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(refused)}\r\nconnection: close\r\n\r\n${refused}`,
+      );
+      return;
+    }
     let header: string | undefined;
     try {
       header = headerSession(req);
@@ -271,14 +311,16 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       const connection = header ?? newSessionId('ws-connection');
       new WsSession(
         ws,
-        (request, emit, signal, onRecord) => {
+        (request, emit, signal, onRecord, flow) => {
           const named = request.session_id ?? header;
-          return runTurnOf(request, named ?? connection, emit, signal, 'ws', onRecord, named !== undefined);
+          return runTurnOf(request, named ?? connection, emit, signal, 'ws', flow, onRecord, named !== undefined);
         },
         () => {
           if (header === undefined) sessions.delete(connection);
         },
         listVoices,
+        flowLimits,
+        (reason) => log.warn({ reason }, 'caller dropped'),
       );
     });
   });

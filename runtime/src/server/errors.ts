@@ -6,6 +6,7 @@ import { readBody } from '@kokoro-speech/protocol/server';
 export type RequestErrorCode =
   | 'invalid_request'
   | 'payload_too_large'
+  | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
   | 'busy'
@@ -38,9 +39,10 @@ export function sendError(res: ServerResponse, error: unknown, headers: Record<s
   res.end(body);
 }
 
-/** Reads a request body up to `limit` bytes; a bigger one is a 413 without reading the rest. */
-export async function readRequestBody(req: IncomingMessage, limit: number): Promise<string> {
+/** Reads a request body up to `limit` bytes; a bigger one is a 413 without reading the rest, and
+ *  its connection is closed once the 413 is written. */
+export async function readRequestBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<string> {
   const tooLarge = (n: number) =>
     new RequestError(413, 'payload_too_large', `request body is over the limit of ${limit} bytes (${n} bytes)`);
-  return (await readBody(req, limit, tooLarge)).toString('utf8');
+  return (await readBody(req, limit, tooLarge, res)).toString('utf8');
 }

@@ -24,8 +24,9 @@ export class SseWriter {
     return this.#closed || this.#res.destroyed;
   }
 
-  /** Writes one event; returns false when the caller is gone (nothing was written). */
-  event(name: string, data: string): boolean {
+  /** Writes one event; returns false when the caller is gone (nothing was written). `onWritten`
+   *  is called once the operating system has taken it (flow control: caller-flow.ts). */
+  event(name: string, data: string, onWritten?: () => void): boolean {
     if (/[\r\n]/.test(name) || name === '')
       throw new TypeError(`SSE event name must be one non-empty line, got ${JSON.stringify(name)}`);
     if (this.closed) return false;
@@ -33,7 +34,7 @@ export class SseWriter {
       .split(/\r\n|\r|\n/)
       .map((line) => `data: ${line}\n`)
       .join('');
-    this.#res.write(`event: ${name}\n${lines}\n`);
+    this.#res.write(`event: ${name}\n${lines}\n`, onWritten);
     return true;
   }
 

@@ -6,6 +6,7 @@ import { runTurn, type AnswerSource, type PipelineEvent, type TurnContext, type 
 import type { TurnRequest } from '@kokoro-speech/protocol';
 import { RequestError } from './errors.ts';
 import { HealthStatus } from './ping.ts';
+import type { CallerOutput } from './caller-flow.ts';
 
 export interface TurnLimits {
   maxConcurrentTurns: number;
@@ -53,13 +54,15 @@ export class TurnRunner {
   }
 
   /** Runs one turn to its `done`; throws (before emitting anything) only when not valid here or
-   *  not admitted. `answer`: the session's agent (a conversation turn); absent: a one-shot turn. */
+   *  not admitted. `answer`: the session's agent (a conversation turn); absent: a one-shot turn.
+   *  `flow`: the caller's connection; the turn keeps its slot until all it wrote is taken. */
   async run(
     request: TurnRequest,
     emit: (event: PipelineEvent) => void,
     signal: AbortSignal,
     via: 'sse' | 'ws',
     conversation: { sessionId?: string; answer?: AnswerSource } = {},
+    flow?: CallerOutput,
   ): Promise<TurnResult> {
     const { sessionId: session, answer } = conversation;
     this.validate(request);
@@ -80,7 +83,10 @@ export class TurnRunner {
         timeoutMs: this.#limits.maxTurnMs,
         ...(answer ? { answer } : {}),
         ...(session ? { sessionId: session } : {}),
+        ...(flow ? { flow } : {}),
       });
+      // The slot is the turn's until its last byte is written (or its caller is gone, or dropped).
+      await flow?.flushed();
       this.#log.info(
         {
           request_id: requestId,
@@ -88,6 +94,7 @@ export class TurnRunner {
           via,
           mode: request.mode ?? 'stream',
           outcome: result.outcome,
+          ...(flow?.dropped ? { caller: 'dropped: stopped reading' } : {}),
           ...result.metrics,
           error: result.error,
         },

@@ -10,12 +10,14 @@ import type { TurnRecord } from '../conversation/conversation.ts';
 import { RequestError } from './errors.ts';
 import { parseWsMessage } from './requests.ts';
 import type { VoiceList } from './voices.ts';
+import { CallerOutput, DEFAULT_FLOW_LIMITS, type FlowLimits } from './caller-flow.ts';
 
 export type StartTurn = (
   request: TurnRequest,
   emit: (event: PipelineEvent) => void,
   signal: AbortSignal,
   onRecord: (record: TurnRecord) => void,
+  flow: CallerOutput,
 ) => Promise<void>;
 
 export class WsSession {
@@ -26,14 +28,36 @@ export class WsSession {
   /** The connection's most recent turn (of a conversation), what a cancel's played_ms applies to. */
   #lastRecord: TurnRecord | null = null;
   #closed = false;
+  /** What is written to the socket and not yet taken (one flow for all the connection's turns). */
+  readonly #flow: CallerOutput;
 
-  constructor(socket: WebSocket, startTurn: StartTurn, onClose?: () => void, listVoices?: () => Promise<VoiceList>) {
+  constructor(
+    socket: WebSocket,
+    startTurn: StartTurn,
+    onClose?: () => void,
+    listVoices?: () => Promise<VoiceList>,
+    flowLimits: FlowLimits = DEFAULT_FLOW_LIMITS,
+    onDrop?: (reason: string) => void,
+  ) {
     this.#socket = socket;
     this.#startTurn = startTurn;
     this.#listVoices = listVoices;
+    this.#flow = new CallerOutput(
+      {
+        buffered: () => socket.bufferedAmount,
+        gone: () => this.#closed || socket.readyState !== socket.OPEN,
+        drop: () => socket.terminate(),
+      },
+      flowLimits,
+      (reason) => {
+        onDrop?.(reason);
+        this.#current?.controller.abort(new Error(reason));
+      },
+    );
     socket.on('message', (data: Buffer, isBinary: boolean) => this.#onMessage(data, isBinary));
     socket.on('close', () => {
       this.#closed = true;
+      this.#flow.closed();
       this.#current?.controller.abort(new Error('caller disconnected'));
       const finished = this.#current?.finished ?? Promise.resolve();
       void finished.then(() => onClose?.());
@@ -45,8 +69,8 @@ export class WsSession {
     event: PipelineEvent | { type: 'error'; code: string; message: string } | ({ type: 'voices' } & VoiceList),
   ): void {
     if (this.#closed || this.#socket.readyState !== this.#socket.OPEN) return;
-    if (event.type === 'audio') this.#socket.send(event.data, { binary: true });
-    else this.#socket.send(JSON.stringify(event));
+    if (event.type === 'audio') this.#socket.send(event.data, { binary: true }, this.#flow.written());
+    else this.#socket.send(JSON.stringify(event), this.#flow.written());
   }
 
   #refuse(message: string): void {
@@ -117,6 +141,7 @@ export class WsSession {
         (record) => {
           this.#lastRecord = record;
         },
+        this.#flow,
       );
     } catch (error) {
       const known = error instanceof RequestError ? error : new RequestError(500, 'internal', 'internal error');

@@ -2,7 +2,9 @@
 // the wire, not of our code): an OpenAI-compatible chat completions SSE server and a Bedrock
 // ConverseStream endpoint (AWS event stream). By default both answer by echoing the last user
 // message in small chunks, one chunk every `chunkDelayMs`; a `reply` script can answer anything,
-// tool calls included (streamed as those APIs stream them). Both record what they saw.
+// tool calls included (streamed as those APIs stream them). Both record what they saw. A `fault`
+// breaks the answer as real servers and proxies do: silence before any byte, a stall after some
+// chunks, an end with no finish reason, garbage bytes, or a 200 HTML page instead of a stream.
 import { createServer, type IncomingMessage } from 'node:http';
 import { createServer as createH2Server, type Http2ServerRequest, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +22,8 @@ export interface FakeLlmServer {
   connections(): number;
   /** Make the next request fail with this status and body. */
   failNext(status: number, body: unknown): void;
+  /** Break the next answer so (instead of the `fault` option, for one request). */
+  breakNext(fault: FakeFault): void;
   close(): Promise<void>;
 }
 
@@ -41,8 +45,24 @@ export interface FakeRequest {
   messageCount: number;
 }
 
+/**
+ * How an answer breaks, after `afterChunks` text chunks (default 2):
+ * - `silent`: accepts the request and never answers (no status line, no byte);
+ * - `stall`: stops writing, the connection left open (until the client goes away);
+ * - `truncate`: ends the response there, with no finish reason / messageStop (nor [DONE]);
+ * - `garbage`: writes bytes that are not the wire format (a line that is not SSE; for Bedrock,
+ *   bytes that do not frame as event messages), then ends;
+ * - `html`: answers 200 with an HTML error page instead of the stream, as a proxy does.
+ */
+export interface FakeFault {
+  kind: 'silent' | 'stall' | 'truncate' | 'garbage' | 'html';
+  afterChunks?: number;
+}
+
 export interface FakeLlmOptions {
   chunkDelayMs?: number;
+  /** Break every answer so (see FakeFault). */
+  fault?: FakeFault;
   chunkChars?: number;
   /** What to answer; default: echo the last user message. */
   reply?: (request: FakeRequest) => FakeReply;
@@ -63,15 +83,24 @@ type Answer = (
   chunks: string[],
   reply: FakeReply,
   isGone: () => boolean,
+  /** Called before each text chunk (with its index) and before the end (with chunks.length):
+   *  true when the fault took over (the response ended or the client left): stop answering. */
+  broken: (at: number) => Promise<boolean>,
 ) => Promise<void>;
+
+const HTML_PAGE =
+  '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>';
 
 async function startFake(
   read: (body: unknown) => FakeRequest,
   answer: Answer,
+  /** What this wire format's garbage looks like. */
+  garbage: string | Uint8Array,
   options: FakeLlmOptions & { http2?: boolean },
 ): Promise<FakeLlmServer> {
   const requests: FakeLlmServer['requests'] = [];
   let failure: { status: number; body: unknown } | undefined;
+  let nextFault: FakeFault | undefined;
   const { promise: gone, resolve: goneResolve } = Promise.withResolvers<void>();
   const handler = async (req: IncomingMessage | Http2ServerRequest, res: Response) => {
     let raw = '';
@@ -104,7 +133,23 @@ async function startFake(
     const size = options.chunkChars ?? 4;
     const chunks: string[] = [];
     for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
-    await answer(res, body, chunks, reply, () => closed);
+    const fault = nextFault ?? options.fault;
+    nextFault = undefined;
+    const untilGone = async () => {
+      while (!closed) await sleep(20);
+    };
+    if (fault?.kind === 'silent') return untilGone();
+    if (fault?.kind === 'html') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return void res.end(HTML_PAGE);
+    }
+    const broken = async (at: number): Promise<boolean> => {
+      if (!fault || at !== Math.min(fault.afterChunks ?? 2, chunks.length)) return false;
+      if (fault.kind === 'stall') await untilGone();
+      else res.end(fault.kind === 'garbage' ? garbage : undefined);
+      return true;
+    };
+    await answer(res, body, chunks, reply, () => closed, broken);
   };
   // Bedrock's client speaks HTTP/2 (cleartext by prior knowledge for an http:// endpoint).
   const sessions = new Set<Http2Session>();
@@ -124,6 +169,7 @@ async function startFake(
     clientGone: () => gone,
     connections: () => connections,
     failNext: (status, body) => void (failure = { status, body }),
+    breakNext: (fault) => void (nextFault = fault),
     close: () =>
       new Promise((resolve) => {
         if ('closeAllConnections' in server) server.closeAllConnections();
@@ -163,13 +209,14 @@ export function startFakeOpenAI(options: FakeLlmOptions = {}): Promise<FakeLlmSe
   const delay = options.chunkDelayMs ?? 5;
   return startFake(
     readOpenAI,
-    async (res, body, chunks, reply, isGone) => {
+    async (res, body, chunks, reply, isGone, broken) => {
       const model = (body as { model: string }).model;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const frame = (delta: object, finish: string | null) =>
         `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       res.write(frame({ role: 'assistant', content: '' }, null));
-      for (const chunk of chunks) {
+      for (const [i, chunk] of chunks.entries()) {
+        if (await broken(i)) return;
         await sleep(delay);
         if (isGone()) return;
         res.write(frame({ content: chunk }, null));
@@ -190,9 +237,12 @@ export function startFakeOpenAI(options: FakeLlmOptions = {}): Promise<FakeLlmSe
         res.write(frame({ tool_calls: [{ index, function: { arguments: args.slice(0, half) } }] }, null));
         res.write(frame({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }, null));
       }
+      if (await broken(chunks.length)) return;
       res.write(frame({}, calls.length > 0 ? 'tool_calls' : 'stop'));
       res.end('data: [DONE]\n\n');
     },
+    // What a proxy's error page looks like in the middle of a stream: lines that are not SSE.
+    '<html><body><h1>504 Gateway Time-out</h1></body></html>\n\n',
     options,
   );
 }
@@ -245,14 +295,16 @@ export function startFakeBedrock(options: FakeLlmOptions & { http2?: boolean } =
   const delay = options.chunkDelayMs ?? 5;
   return startFake(
     readBedrock,
-    async (res, _body, chunks, reply, isGone) => {
+    async (res, _body, chunks, reply, isGone, broken) => {
       res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'fake-1' });
       res.write(bedrockEvent('messageStart', { role: 'assistant' }));
-      for (const chunk of chunks) {
+      for (const [i, chunk] of chunks.entries()) {
+        if (await broken(i)) return;
         await sleep(delay);
         if (isGone()) return;
         res.write(bedrockEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { text: chunk } }));
       }
+      if (await broken(chunks.length)) return;
       if (chunks.length > 0) res.write(bedrockEvent('contentBlockStop', { contentBlockIndex: 0 }));
       const calls = reply.toolCalls ?? [];
       for (const [i, call] of calls.entries()) {
@@ -281,6 +333,8 @@ export function startFakeBedrock(options: FakeLlmOptions & { http2?: boolean } =
         }),
       );
     },
+    // Bytes that do not frame as event-stream messages (their "length prelude" is text).
+    fromUtf8('<html><body><h1>504 Gateway Time-out</h1></body></html>'),
     options,
   );
 }

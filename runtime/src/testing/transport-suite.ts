@@ -203,6 +203,98 @@ export function transportSuite(
       session.close();
     });
 
+    test('paused, it reads nothing more (what was in flight aside); resumed, every utterance arrives once', async () => {
+      const session = await target.transport.open(SETTINGS);
+      const texts = SENTENCES.slice(0, 10);
+      const ids = texts.map((text, i) => session.speak(text, `f${i}`));
+      let seen = 0;
+      let ended = 0;
+      const collecting = collect(session, (event) => {
+        seen++;
+        if (event.type === 'audio_end') ended++;
+        if (seen === 1) session.pause!();
+      });
+      const settle = async () => {
+        for (let last = -1; last !== seen;) {
+          last = seen;
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
+      };
+      await settle();
+      const whilePaused = seen;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(seen).toBe(whilePaused); // nothing is read while paused
+      expect(ended).toBeLessThan(texts.length); // and it was paused before the answer was read
+      session.resume!();
+      await session.end();
+      const collected = await collecting;
+      expect(seen).toBeGreaterThan(whilePaused);
+      checkComplete(collected, texts, ids);
+      session.close();
+    });
+
+    test('the TTS server away for a second mid-answer (a restart): re-opened with backoff once it is back, every byte once', async () => {
+      const session = await target.viaProxy.open(SETTINGS);
+      const texts = SENTENCES.slice(0, 12);
+      const ids = texts.map((text, i) => session.speak(text, `b${i}`));
+      let cut = false;
+      const collecting = collect(session, (event) => {
+        if (!cut && event.type === 'audio' && event.id === 'b1') {
+          cut = true;
+          target.proxy.refuseNew(true); // nobody there: every try fails until it is back
+          target.proxy.cutAll();
+          setTimeout(() => target.proxy.refuseNew(false), 1000);
+        }
+      });
+      try {
+        await session.end();
+        const collected = await collecting;
+        expect(collected.reconnects.length).toBeGreaterThan(0);
+        checkComplete(collected, texts, ids);
+      } finally {
+        target.proxy.refuseNew(false);
+        session.close();
+      }
+    });
+
+    test('paused while it re-opens a broken stream: the new stream starts paused; resumed, every byte once', async () => {
+      const session = await target.viaProxy.open(SETTINGS);
+      const texts = SENTENCES.slice(0, 10);
+      const ids = texts.map((text, i) => session.speak(text, `c${i}`));
+      let seen = 0;
+      let ended = 0;
+      let cut = false;
+      const collecting = collect(session, (event) => {
+        seen++;
+        if (event.type === 'audio_end') ended++;
+        if (!cut && event.type === 'audio' && event.id === 'c1') {
+          cut = true;
+          target.proxy.refuseNew(true);
+          target.proxy.cutAll();
+        }
+      });
+      try {
+        while (!cut) await new Promise((resolve) => setTimeout(resolve, 10));
+        await new Promise((resolve) => setTimeout(resolve, 300)); // the break is seen; tries are failing
+        session.pause!();
+        const up = target.proxy.bytes.up;
+        target.proxy.refuseNew(false); // the next try gets through, while paused
+        const whilePaused = seen;
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        // Paused on the new stream: its audio is not read (what had been read before aside).
+        expect(seen - whilePaused).toBeLessThanOrEqual(2);
+        expect(ended).toBeLessThan(texts.length);
+        // A protocol-v1 session did re-open, and re-sent the utterances in flight.
+        if (target.transport.name !== 'sagemaker-response-stream') expect(target.proxy.bytes.up).toBeGreaterThan(up);
+        session.resume!();
+        await session.end();
+        checkComplete(await collecting, texts, ids);
+      } finally {
+        target.proxy.refuseNew(false);
+        session.close();
+      }
+    });
+
     test('a second failure is reported as a TtsTransportError', async () => {
       const session = await target.viaProxy.open(SETTINGS);
       SENTENCES.slice(0, 6).forEach((text) => session.speak(text));

@@ -1,7 +1,8 @@
 // Retry timing for the TTS transports: exponential backoff with full jitter (each delay drawn
 // uniformly from 0 to min(maxDelayMs, baseMs x 2^attempt)) inside a time budget counted from the
 // first failure, on a monotonic clock. One small module so that every retry loop (a refused
-// session today; reconnecting a broken stream later) shares the same policy and its tests.
+// session; re-opening a broken stream mid-answer) shares the same policy and its tests; each loop
+// has its own budget.
 //
 // Full jitter, because a refusal usually comes to many callers at once (an instance past capacity
 // refuses everyone who arrives in the same second): spread retries land on instances that have
@@ -22,12 +23,18 @@ export interface BackoffOptions {
 
 /** What a transport is given: the budget and the backoff's shape, and a hook per retry. */
 export interface RetryPolicy extends BackoffOptions {
+  /** The budget for re-opening a stream that broke mid-answer (TTS_RECONNECT_BUDGET_MS; default
+   *  5000 ms), with the same backoff; `budgetMs` is the refused sessions'. */
+  reconnectBudgetMs?: number;
   /** Called before each wait (logs, the benchmark's retries-per-turn count). */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
 }
 
 /** TTS_RETRY_BUDGET_MS's default. */
 export const DEFAULT_RETRY_BUDGET_MS = 2000;
+
+/** TTS_RECONNECT_BUDGET_MS's default: a container restart (1-2 s) with room to spare. */
+export const DEFAULT_RECONNECT_BUDGET_MS = 5000;
 
 export class Backoff {
   readonly budgetMs: number;

@@ -14,6 +14,10 @@ export interface Channel {
   send(message: ClientMessage): void;
   /** Close at once (the server frees the session's work). Idempotent; onBroken is not called. */
   close(): void;
+  /** Stop reading from the stream (flow control: the sender stops once the buffers between fill);
+   *  messages already read may still be handed on. */
+  pause?(): void;
+  resume?(): void;
 }
 
 /** Connects a new channel. Rejects with a TtsTransportError when the connection cannot be made. */

@@ -8,6 +8,12 @@
 // backoff and jitter (backoff.ts) within the retry budget: each try is a new connection, which
 // behind an endpoint may land on another instance. Past the budget the session fails with an
 // `overloaded` TtsTransportError. Once audio has started, a break is the reconnect's business.
+//
+// Text goes to the server at once, within a window: at most TEXT_AHEAD_CHARS characters whose
+// audio has not arrived (one utterance at least). Synthesis runs far ahead of playback, so the
+// window never holds back a reader that keeps up; for one that does not (a paused session), it
+// bounds what the server synthesises and buffers towards us (the container drops a client with
+// 16 MiB unread: MAX_WS_BUFFERED_BYTES) and what a reconnect re-sends.
 import { serverMessageSchema, voiceSettingsSchema } from '@kokoro-speech/protocol';
 import type { ClientMessage, ReadyMessage, ServerMessage } from '@kokoro-speech/protocol';
 import type { Channel, ChannelOpener } from './channel.ts';
@@ -15,12 +21,16 @@ import { SessionCore } from './session-core.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsEvent, TtsSession, VoiceInfo, VoiceSettings } from './types.ts';
 import { UtteranceTracker } from './utterance-tracker.ts';
-import { Backoff, DEFAULT_RETRY_BUDGET_MS, sleep, type RetryPolicy } from './backoff.ts';
+import { Backoff, DEFAULT_RECONNECT_BUDGET_MS, DEFAULT_RETRY_BUDGET_MS, sleep, type RetryPolicy } from './backoff.ts';
 
 const isOverloaded = (error: unknown): error is TtsTransportError =>
   error instanceof TtsTransportError && error.code === 'overloaded';
 
 type Ready = { sample_rate: number; format: string; voices: string[]; voice_info?: VoiceInfo[] };
+type Pending = { id: string; text: string };
+
+/** Characters of text sent whose audio has not arrived, at most (about a minute of speech). */
+export const TEXT_AHEAD_CHARS = 1000;
 
 export class ProtocolSession implements TtsSession {
   ready!: Promise<Ready>;
@@ -36,6 +46,10 @@ export class ProtocolSession implements TtsSession {
   #awaitingReady: PromiseWithResolvers<ReadyMessage> | null = null;
   #reconnecting = false;
   #canReconnect = true;
+  /** Utterances given to speak() and not yet sent (the window was full), in order. */
+  #unsent: Pending[] = [];
+  /** `end` went out on the current stream. */
+  #endSent = false;
   /** Set when the stream broke while nothing was in flight. */
   #idle: TtsTransportError | null = null;
   /** The refusal (`overloaded` before ready) that ended the connection being made. */
@@ -78,20 +92,62 @@ export class ProtocolSession implements TtsSession {
   speak(text: string, id?: string): string {
     this.#core.checkSpeak();
     const { id: utteranceId } = this.#utterances.add(text, id);
+    this.#unsent.push({ id: utteranceId, text });
+    this.#sendAhead();
+    return utteranceId;
+  }
+
+  pause(): void {
+    if (this.#core.pause()) this.#channel?.pause?.();
+  }
+
+  resume(): void {
+    if (this.#core.resume()) this.#channel?.resume?.();
+  }
+
+  /** Sends the text the window allows, then `end` once everything is sent after end(). */
+  #sendAhead(): void {
+    if (this.#core.stopped || this.#reconnecting || (this.#unsent.length === 0 && this.#endSent)) return;
     if (this.#idle) {
+      if (this.#unsent.length === 0) return;
       const cause = this.#idle;
       this.#idle = null;
-      void this.#reconnect(cause, false); // sends the pending utterance once connected (no audio of it yet)
-    } else if (!this.#reconnecting) {
-      this.#send({ type: 'text', text, id: utteranceId });
+      void this.#reconnect(cause, false); // sends once connected (no audio of it yet)
+      return;
     }
-    return utteranceId;
+    let ahead = this.#charsInFlight();
+    while (this.#unsent.length > 0) {
+      const next = this.#unsent[0]!;
+      if (ahead > 0 && ahead + next.text.length > TEXT_AHEAD_CHARS) break;
+      this.#unsent.shift();
+      ahead += next.text.length;
+      this.#send({ type: 'text', text: next.text, id: next.id });
+    }
+    if (this.#core.state === 'ending' && this.#unsent.length === 0 && !this.#endSent) {
+      this.#endSent = true;
+      this.#send({ type: 'end' });
+    }
+  }
+
+  /** Characters sent on this stream whose audio has not arrived. */
+  #charsInFlight(): number {
+    let chars = 0;
+    for (const u of this.#utterances.pending.values()) chars += u.text.length;
+    for (const u of this.#unsent) chars -= u.text.length;
+    return chars;
+  }
+
+  /** Utterances sent whose audio is not complete, in order. */
+  #sentPending(): string[] {
+    const unsent = new Set(this.#unsent.map((u) => u.id));
+    return [...this.#utterances.pending.keys()].filter((id) => !unsent.has(id));
   }
 
   cancel(): Promise<string[]> {
     const refused = this.#core.cancelRefusal();
     if (refused) return refused;
     const ids = this.#utterances.dropAll();
+    this.#unsent = [];
     const { state } = this.#core;
     if (state === 'closed' || state === 'done' || this.#reconnecting || this.#idle) return Promise.resolve(ids);
     const done = Promise.withResolvers<string[]>();
@@ -103,11 +159,11 @@ export class ProtocolSession implements TtsSession {
 
   end(): Promise<void> {
     return this.#core.end(() => {
-      if (this.#idle) {
+      if (this.#idle && this.#unsent.length === 0) {
         // The stream is gone and nothing was in flight: all audio has been delivered.
         this.#handle({ type: 'done' });
-      } else if (!this.#reconnecting) {
-        this.#send({ type: 'end' });
+      } else {
+        this.#sendAhead();
       }
     });
   }
@@ -209,6 +265,8 @@ export class ProtocolSession implements TtsSession {
     }
     // Word timings, from servers that offer them (an older server would refuse the field).
     if (message.word_timings !== undefined) channel.send({ type: 'config', words: true });
+    // A stream opened while the reader is behind starts paused (its ready has been read).
+    if (this.#core.paused) channel.pause?.();
     return message;
   }
 
@@ -242,7 +300,7 @@ export class ProtocolSession implements TtsSession {
       case 'audio_end':
         // Progress on this stream: a later break may reconnect again.
         if (this.#utterances.audioEnd(message)) this.#canReconnect = true;
-        return;
+        return this.#sendAhead();
       case 'cancelled': {
         const cancel = this.#cancels.shift();
         if (!cancel) return;
@@ -272,7 +330,8 @@ export class ProtocolSession implements TtsSession {
           void this.#retryRefusedSession(new TtsTransportError('overloaded', message.message, { retryable: true }));
           return;
         }
-        return this.#utterances.error(message);
+        this.#utterances.error(message);
+        return this.#sendAhead();
       case 'done':
         if (this.#core.finish()) this.#dropChannel();
         return;
@@ -287,7 +346,7 @@ export class ProtocolSession implements TtsSession {
       this.#awaitingReady = null;
       return;
     }
-    if (this.#utterances.pending.size === 0 && this.#core.state === 'open' && this.#cancels.length === 0) {
+    if (this.#sentPending().length === 0 && this.#core.state === 'open' && this.#cancels.length === 0) {
       // Nothing in flight (an idle timeout, say): reconnect lazily on the next speak().
       this.#idle = error;
       return;
@@ -306,37 +365,62 @@ export class ProtocolSession implements TtsSession {
     } catch (reason) {
       return this.#fail(reason instanceof TtsTransportError ? reason : refused);
     }
-    this.#resume([], false);
+    this.#onNewStream([], false);
   }
 
+  /**
+   * Re-opens a broken stream: at once, then with backoff and jitter (backoff.ts, the refusals'
+   * policy) until the reconnect budget is spent (`retry.reconnectBudgetMs`, TTS_RECONNECT_BUDGET_MS),
+   * so that a container restarting (a deploy, a crash: 1-2 s) or an instance being replaced is
+   * ridden out; a failure that retrying cannot cure (credentials, a 4xx) ends the session at once.
+   */
   async #reconnect(error: TtsTransportError, announce: boolean): Promise<void> {
     this.#reconnecting = true;
-    const resent = [...this.#utterances.pending.keys()];
-    try {
-      // Lazily after an idle break nothing pending has audio yet: a refusal may be retried.
-      await (announce ? this.#connect() : this.#connectRetrying());
-    } catch (reason) {
-      const cause = reason instanceof TtsTransportError ? reason : error;
-      return this.#fail(
-        new TtsTransportError(cause.code, `stream broke (${error.message}) and reconnecting failed: ${cause.message}`, {
-          cause: reason,
-        }),
-      );
+    const resent = this.#sentPending();
+    const budgetMs = this.#retry.reconnectBudgetMs ?? DEFAULT_RECONNECT_BUDGET_MS;
+    const backoff = new Backoff({ ...this.#retry, budgetMs });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // Lazily after an idle break nothing pending has audio yet: a refusal may be retried.
+        await (announce ? this.#connect() : this.#connectRetrying());
+        break;
+      } catch (reason) {
+        if (this.#core.stopped) return; // closed by the caller while reconnecting
+        const cause = reason instanceof TtsTransportError ? reason : error;
+        const delayMs = cause.retryable ? backoff.next() : null;
+        if (delayMs === null) {
+          const tries = `${attempt} time${attempt > 1 ? 's' : ''} in ${Math.round(backoff.elapsedMs)} ms`;
+          const why = cause.retryable ? ` (reconnect budget ${budgetMs} ms, TTS_RECONNECT_BUDGET_MS)` : '';
+          return this.#fail(
+            new TtsTransportError(
+              cause.code,
+              `stream broke (${error.message}) and reconnecting failed ${tries}${why}: ${cause.message}`,
+              { cause: reason, retryable: cause.retryable },
+            ),
+          );
+        }
+        this.#retry.onRetry?.({ attempt, delayMs, reason: `reconnecting: ${cause.message}` });
+        await sleep(delayMs);
+        if (this.#core.stopped) return;
+      }
     }
-    this.#resume(resent, announce);
+    this.#onNewStream(resent, announce);
   }
 
-  /** On the new stream: splice bookkeeping, then everything pending again. */
-  #resume(resent: string[], announce: boolean): void {
+  /** On the new stream: splice bookkeeping, then what was sent again, then the rest within the window. */
+  #onNewStream(resent: string[], announce: boolean): void {
     if (this.#core.stopped) return; // closed by the caller while reconnecting
     this.#reconnecting = false;
     if (resent.length > 0 || announce) this.#core.resent(resent, announce);
     // The old server session is gone with everything it had queued: cancels are complete.
     for (const { ids, done } of this.#cancels.splice(0)) done.resolve(ids);
     this.#utterances.newStream();
-    for (const utterance of this.#utterances.pending.values())
-      this.#send({ type: 'text', text: utterance.text, id: utterance.id });
-    if (this.#core.state === 'ending') this.#send({ type: 'end' });
+    for (const id of this.#sentPending()) {
+      const utterance = this.#utterances.pending.get(id)!;
+      this.#send({ type: 'text', text: utterance.text, id });
+    }
+    this.#endSent = false;
+    this.#sendAhead(); // the rest within the window, then `end` after end()
   }
 
   #fail(error: TtsTransportError): void {

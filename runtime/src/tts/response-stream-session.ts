@@ -6,14 +6,16 @@
 // splices its audio so that the caller gets every byte once); a second failure ends the session
 // with a TtsTransportError. A call the container refuses (503: admission control) before any of
 // its audio is retried with backoff and jitter within the retry budget (backoff.ts), not counted
-// as a break; past the budget the session fails with `overloaded`. Lifecycle and delivery: session-core.ts.
+// as a break; past the budget the session fails with `overloaded`. Lifecycle and delivery:
+// session-core.ts. Paused (flow control), it starts no call and reads none (HTTP/2's window then
+// stops each call's sender).
 import type { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { checkUtteranceId, newUtteranceId } from './ids.ts';
 import { invokeUtterance, UtteranceRefused } from './response-stream-call.ts';
 import { SessionCore } from './session-core.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsEvent, TtsSession, VoiceSettings } from './types.ts';
-import { Backoff, DEFAULT_RETRY_BUDGET_MS, type RetryPolicy } from './backoff.ts';
+import { Backoff, DEFAULT_RECONNECT_BUDGET_MS, DEFAULT_RETRY_BUDGET_MS, type RetryPolicy } from './backoff.ts';
 
 export interface ResponseStreamSessionOptions {
   endpointName: string;
@@ -33,6 +35,10 @@ interface Utterance {
   state: 'queued' | 'running' | 'waiting' | 'done' | 'refused';
   /** Backoff of this utterance's refused calls (created at the first refusal). */
   backoff?: Backoff;
+  /** Re-tries of this utterance's calls that got no answer: the reconnect budget. */
+  reconnect?: Backoff;
+  /** Calls of this utterance that broke mid-audio (one is retried). */
+  breaks: number;
   buffered: Uint8Array[];
   bytes: number;
   attempts: number;
@@ -72,6 +78,7 @@ export class ResponseStreamSession implements TtsSession {
       buffered: [],
       bytes: 0,
       attempts: 0,
+      breaks: 0,
       abort: new AbortController(),
       queuedAt: performance.now(),
       startedAt: 0,
@@ -105,7 +112,16 @@ export class ResponseStreamSession implements TtsSession {
     for (const u of this.#order.splice(0)) u.abort.abort();
   }
 
+  pause(): void {
+    this.#core.pause();
+  }
+
+  resume(): void {
+    if (this.#core.resume()) this.#pump();
+  }
+
   #pump(): void {
+    if (this.#core.paused) return;
     const limit = this.#options.maxConcurrentCalls ?? 3;
     for (const u of this.#order) {
       if (this.#running >= limit) return;
@@ -130,6 +146,7 @@ export class ResponseStreamSession implements TtsSession {
         if (u.abort.signal.aborted) return;
         if (this.#order[0] === u) this.#emitAudio(u, chunk);
         else u.buffered.push(chunk);
+        if (this.#core.paused) await this.#core.whenResumed();
       }
       u.state = 'done';
       u.endedAt = performance.now();
@@ -160,16 +177,44 @@ export class ResponseStreamSession implements TtsSession {
           u.state = 'queued';
           this.#pump();
         }, delayMs);
-      } else if ((error as TtsTransportError).retryable && u.attempts < 2) {
-        // Start this utterance again; the core drops what of it was already delivered.
+      } else if ((error as TtsTransportError).retryable && !(u.bytes > 0 && u.breaks > 0)) {
+        // Start this utterance again; the core drops what of it was already delivered. A call that
+        // broke mid-audio is retried once, at once; a call that got no audio (the container is
+        // restarting) is retried with backoff within the reconnect budget.
+        const policy = this.#options.retry ?? { budgetMs: DEFAULT_RETRY_BUDGET_MS };
+        const e = error as TtsTransportError;
+        let delayMs = 0;
+        if (u.bytes > 0) {
+          u.breaks++;
+          u.reconnect = undefined; // the break starts a new budget
+        } else {
+          u.reconnect ??= new Backoff({ ...policy, budgetMs: policy.reconnectBudgetMs ?? DEFAULT_RECONNECT_BUDGET_MS });
+          const drawn = u.reconnect.next();
+          if (drawn === null)
+            return this.#fail(
+              new TtsTransportError(
+                e.code,
+                `utterance ${u.id}: no answer for ${Math.round(u.reconnect.elapsedMs)} ms after ${u.reconnect.attempts + 1} tries ` +
+                  `(reconnect budget ${u.reconnect.budgetMs} ms, TTS_RECONNECT_BUDGET_MS): ${e.message}`,
+                { cause: e, retryable: true },
+              ),
+            );
+          delayMs = drawn;
+          policy.onRetry?.({ attempt: u.reconnect.attempts, delayMs, reason: `reconnecting: ${e.message}` });
+        }
         u.buffered = [];
         u.bytes = 0;
-        u.state = 'queued';
         this.#core.resent([u.id]);
+        u.state = 'waiting';
+        setTimeout(() => {
+          if (u.abort.signal.aborted || this.#core.stopped) return;
+          u.state = 'queued';
+          this.#pump();
+        }, delayMs);
       } else {
         const e = error as TtsTransportError;
         return this.#fail(
-          u.attempts > 1
+          u.breaks > 0
             ? new TtsTransportError(e.code, `utterance ${u.id} failed again after a retry: ${e.message}`, { cause: e })
             : e,
         );

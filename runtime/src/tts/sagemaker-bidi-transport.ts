@@ -29,7 +29,12 @@ export interface SageMakerBidiTransportOptions {
   retry?: RetryPolicy;
 }
 
-async function pump(stream: BidiStream, handlers: ChannelHandlers, isClosed: () => boolean): Promise<void> {
+/** Reading paused (flow control): the response stream is not read, so HTTP/2's window stops the sender. */
+interface Gate {
+  open: Promise<void> | null;
+}
+
+async function pump(stream: BidiStream, handlers: ChannelHandlers, isClosed: () => boolean, gate: Gate): Promise<void> {
   let fragments: Uint8Array[] = [];
   let fragmentType: DataType | undefined;
   const broken = (error: TtsTransportError) => {
@@ -47,6 +52,7 @@ async function pump(stream: BidiStream, handlers: ChannelHandlers, isClosed: () 
         const bytes = fragments.length === 1 ? fragments[0]! : Buffer.concat(fragments);
         fragments = [];
         handlers.onMessage(fragmentType === 'UTF8' ? toUtf8(bytes) : bytes);
+        if (gate.open) await gate.open;
       } else {
         return broken(sageMakerStreamEventError(event));
       }
@@ -89,8 +95,21 @@ export class SageMakerBidiTransport implements TtsTransport {
       throw sageMakerError(error);
     }
     let closed = false;
-    void pump(stream, handlers, () => closed);
+    const gate: Gate = { open: null };
+    let release: (() => void) | null = null;
+    void pump(stream, handlers, () => closed, gate);
     const channel: Channel = {
+      pause: () => {
+        if (gate.open) return;
+        const { promise, resolve } = Promise.withResolvers<void>();
+        gate.open = promise;
+        release = resolve;
+      },
+      resume: () => {
+        gate.open = null;
+        release?.();
+        release = null;
+      },
       send: (message) => {
         const bytes = fromUtf8(JSON.stringify(message));
         if (bytes.byteLength <= maxPartBytes) return stream.send({ bytes, dataType: 'UTF8' });
@@ -106,6 +125,7 @@ export class SageMakerBidiTransport implements TtsTransport {
       close: () => {
         if (closed) return;
         closed = true;
+        channel.resume!(); // the pump winds down
         stream.end(); // the signed end-of-input event: the router closes the container's WebSocket
         setTimeout(() => stream.close(), 1000).unref();
       },

@@ -105,3 +105,13 @@ test("a container's 503 behind SageMaker (ModelError, OriginalStatusCode 503) is
   const broken = new SageMakerStreamError('ModelError', 'x', { status: 424, originalStatusCode: 500 });
   expect(pick(sageMakerError(broken))).toEqual(['bad_response', false]);
 });
+
+test('a container SageMaker could not reach (ModelError, OriginalStatusCode 502 or 504) is retryable: it may be restarting', () => {
+  for (const originalStatusCode of [502, 504]) {
+    const unreachable = new SageMakerStreamError('ModelError', "cannot reach the container's WebSocket", {
+      status: 424,
+      originalStatusCode,
+    });
+    expect(pick(sageMakerError(unreachable))).toEqual(['bad_response', true]);
+  }
+});

@@ -6,6 +6,7 @@
 //   InternalStreamFailure         internal_stream_failure  retryable
 //   HTTP 403, signature/token     unauthorized             not retryable
 //   ModelError, container 503     overloaded               retryable (the container refused: admission control)
+//   ModelError, container 502/504 bad_response             retryable (the container was unreachable: restarting)
 //   HTTP 429 or 5xx, throttling   bad_response             retryable
 //   any other service answer      bad_response             not retryable (a 4xx: retrying gives the same)
 //   no answer (network, reset)    connection_lost          retryable
@@ -64,6 +65,10 @@ function classify(f: Failure): TtsTransportError {
     const why = refusalMessage(f.originalMessage);
     return new TtsTransportError('overloaded', `the TTS container refused (HTTP 503): ${why}`, options(true));
   }
+  // The container could not be reached (502, 504: a restart, an instance being replaced): a later
+  // try may reach it again, or another instance. Its own answers (a 500) stay final.
+  if (f.name === 'ModelError' && (f.originalStatusCode === 502 || f.originalStatusCode === 504))
+    return new TtsTransportError('bad_response', f.message, options(true));
   if (f.status === 403 || AUTH.has(f.name)) return new TtsTransportError('unauthorized', f.message, options(false));
   const busy = f.status === 429 || (f.status !== undefined && f.status >= 500) || BUSY.has(f.name);
   return new TtsTransportError('bad_response', f.message, options(busy));

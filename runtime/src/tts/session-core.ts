@@ -9,6 +9,11 @@
 // are dropped, and its second audio_start is not repeated. This relies on Kokoro's duration
 // prediction being deterministic (the same text, voice and speed give the same number of samples),
 // which is engine knowledge and so belongs here, below the pipeline, not in it.
+//
+// Flow control: a reader that cannot keep up (the caller behind it reads slowly) pauses the
+// session; its carrier then stops reading from its stream (the TTS server's sending stops once the
+// buffers between fill) and the events queued here stay few. Paused is a state of the session,
+// not of one stream: a stream opened while paused (a reconnect) is paused too.
 import { EventQueue } from './event-queue.ts';
 import type { TtsEvent, TtsTransportError } from './types.ts';
 
@@ -34,6 +39,8 @@ export class SessionCore {
   readonly #delivery = new Map<string, Delivery>();
   #state: State = 'open';
   #fatal: TtsTransportError | null = null;
+  /** Settles when the session is resumed (or stops); null while not paused. */
+  #resumed: PromiseWithResolvers<void> | null = null;
 
   constructor() {
     this.#end.promise.catch(() => {}); // nobody may be waiting for end()
@@ -50,6 +57,32 @@ export class SessionCore {
   /** Closed or failed: the carrier must stop all work. */
   get stopped(): boolean {
     return this.#state === 'closed' || this.#state === 'failed';
+  }
+
+  /** The reader asked for no more events for now (see above). */
+  get paused(): boolean {
+    return this.#resumed !== null;
+  }
+
+  /** Returns false when already paused or stopped (nothing to do). */
+  pause(): boolean {
+    if (this.#resumed || this.stopped) return false;
+    this.#resumed = Promise.withResolvers<void>();
+    return true;
+  }
+
+  /** Returns false when not paused. */
+  resume(): boolean {
+    const resumed = this.#resumed;
+    if (!resumed) return false;
+    this.#resumed = null;
+    resumed.resolve();
+    return true;
+  }
+
+  /** Resolves at once when not paused, else once resumed or stopped. */
+  whenResumed(): Promise<void> {
+    return this.#resumed?.promise ?? Promise.resolve();
   }
 
   /** Throws unless speak() is allowed now. */
@@ -91,6 +124,7 @@ export class SessionCore {
     if (this.stopped) return false;
     const wasDone = this.#state === 'done';
     this.#state = 'closed';
+    this.resume();
     this.events.finish();
     if (!wasDone) this.#end.reject(new Error('session closed before all audio was delivered'));
     return true;
@@ -101,6 +135,7 @@ export class SessionCore {
     if (this.stopped) return false;
     this.#state = 'failed';
     this.#fatal = error;
+    this.resume();
     this.events.finish(error);
     this.#end.reject(error);
     return true;

@@ -74,6 +74,14 @@ export interface TtsSession {
   events(): AsyncIterable<TtsEvent>;
   /** Close the connection at once (frees server work). Idempotent. */
   close(): void;
+  /**
+   * Flow control, for a reader that cannot keep up: while paused the session stops reading its
+   * stream (a stream re-opened while paused is paused too), so its queued events stay few and the
+   * TTS server's sending stops; text already given is still sent within the session's window.
+   * Optional: a transport without it is read as fast as it delivers.
+   */
+  pause?(): void;
+  resume?(): void;
 }
 
 export interface TtsTransport {

@@ -67,6 +67,9 @@ export class WebSocketTransport implements TtsTransport {
             // A peer that does not answer the close handshake must not keep the socket alive.
             setTimeout(() => socket.terminate(), 1000).unref();
           },
+          // TCP flow control: the container's sends stop once the socket buffers fill.
+          pause: () => socket.pause(),
+          resume: () => socket.resume(),
         });
       });
       // The container answered the upgrade with an HTTP error: 503 is a refusal (admission control,

@@ -148,7 +148,7 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
     if (req.httpVersionMajor === 2 && authority !== undefined && host !== undefined && authority !== host)
       return sendAwsError(res, 400, 'InputValidationError', `host ${host} differs from :authority ${authority}`);
     try {
-      const body = bidi ? undefined : await readBody(req, MAX_PAYLOAD_BYTES, (n) => new PayloadTooLarge(n));
+      const body = bidi ? undefined : await readBody(req, MAX_PAYLOAD_BYTES, (n) => new PayloadTooLarge(n), res);
       const verified = await verifyRequest(
         { method: req.method!, path, headers: req.headers, ...(body ? { body } : { streaming: true }) },
         known,

@@ -1,0 +1,134 @@
+// The agent's discipline towards a caller's connection (an SSE response or a WebSocket), as the
+// container keeps towards its clients (MAX_WS_BUFFERED_BYTES): every write is counted until the
+// operating system has taken it. More than CALLER_BUFFER_BYTES waiting = the caller is behind, and
+// the turn stops pulling audio from its TTS session (pipeline/turn.ts) until it catches up. A
+// caller that takes nothing for CALLER_STALL_SECONDS while the turn waits for it (it stopped
+// reading, or reads far too slowly) is dropped: its connection is destroyed, which cancels the turn and frees its LLM
+// request and TTS session. A turn's slot is released only once its last byte is written or the
+// caller is gone (`flushed`).
+import type { CallerFlow } from '../pipeline/types.ts';
+
+export interface FlowLimits {
+  /**
+   * Bytes waiting to be written to the caller above which it is behind. Default 64 KiB. Small on
+   * purpose: the operating system's socket buffers hold the backlog beyond it (megabytes on
+   * loopback), and Node hands what waits to the OS as one write that completes only when all of
+   * it is taken, so the mark is also the granularity at which a slow reader is seen to progress:
+   * a caller must take this much every CALLER_STALL_SECONDS.
+   */
+  bufferBytes: number;
+  /**
+   * A caller that takes nothing for this long while the turn waits for it is dropped. Default
+   * 30 s. Progress is seen in the operating system's units: a write completes when the kernel
+   * has room again, and it signals room only once about a third of the socket's send buffer is
+   * free (megabytes on loopback), so a caller has to read about a megabyte per this bound to be
+   * seen alive; PCM at 24 kHz played in real time over SSE reads 64 KB/s.
+   */
+  stallMs: number;
+}
+
+export const DEFAULT_FLOW_LIMITS: FlowLimits = { bufferBytes: 64 * 1024, stallMs: 30_000 };
+
+/** The connection as the flow sees it. */
+export interface CallerConnection {
+  /** Bytes written and not yet taken by the operating system. */
+  buffered(): number;
+  /** Closed, or failed. */
+  gone(): boolean;
+  /** Destroys the connection at once (its close cancels what runs for it). */
+  drop(): void;
+}
+
+export class CallerOutput implements CallerFlow {
+  readonly #connection: CallerConnection;
+  readonly #limits: FlowLimits;
+  readonly #onDrop: (reason: string) => void;
+  /** Writes not yet taken by the operating system. */
+  #unflushed = 0;
+  #lastProgress = performance.now();
+  #waiters: { until: () => boolean; resolve: () => void }[] = [];
+  #watchdog: NodeJS.Timeout | undefined;
+  #dropped = false;
+
+  constructor(connection: CallerConnection, limits: FlowLimits, onDrop: (reason: string) => void) {
+    this.#connection = connection;
+    this.#limits = limits;
+    this.#onDrop = onDrop;
+  }
+
+  /** Call before each write; pass the result as the write's callback. */
+  written(): (error?: Error | null) => void {
+    this.#unflushed++;
+    return () => {
+      this.#unflushed--;
+      this.#lastProgress = performance.now();
+      this.#wake();
+    };
+  }
+
+  get behind(): boolean {
+    return !this.#connection.gone() && this.#connection.buffered() > this.#limits.bufferBytes;
+  }
+
+  /** Resolves once no more than half the buffer is waiting, or the caller is gone. */
+  caughtUp(): Promise<void> {
+    return this.#wait(() => this.#connection.buffered() <= this.#limits.bufferBytes / 2);
+  }
+
+  /** Resolves once everything written has been taken, or the caller is gone (or was dropped). */
+  flushed(): Promise<void> {
+    return this.#wait(() => this.#unflushed === 0);
+  }
+
+  /** The connection closed: nobody waits for it any more. */
+  closed(): void {
+    this.#wake();
+  }
+
+  /** The caller was dropped for not reading. */
+  get dropped(): boolean {
+    return this.#dropped;
+  }
+
+  #wait(until: () => boolean): Promise<void> {
+    if (this.#connection.gone() || until()) return Promise.resolve();
+    const { promise, resolve } = Promise.withResolvers<void>();
+    if (this.#waiters.length === 0) this.#lastProgress = performance.now();
+    this.#waiters.push({ until, resolve });
+    this.#watch();
+    return promise;
+  }
+
+  /** Settles the waits that are over; a stall drops the caller, which settles them all. */
+  #wake(): void {
+    const gone = this.#connection.gone();
+    this.#waiters = this.#waiters.filter((w) => (gone || w.until() ? (w.resolve(), false) : true));
+    if (this.#waiters.length === 0) {
+      clearTimeout(this.#watchdog);
+      this.#watchdog = undefined;
+    }
+  }
+
+  #watch(): void {
+    if (this.#watchdog) return;
+    const check = () => {
+      this.#watchdog = undefined;
+      this.#wake();
+      if (this.#waiters.length === 0) return;
+      const idle = performance.now() - this.#lastProgress;
+      if (idle >= this.#limits.stallMs) return this.#drop(idle);
+      this.#watchdog = setTimeout(check, Math.min(this.#limits.stallMs - idle, 1000) + 1);
+    };
+    this.#watchdog = setTimeout(check, Math.min(this.#limits.stallMs, 1000));
+  }
+
+  #drop(idleMs: number): void {
+    this.#dropped = true;
+    const waiting = this.#connection.buffered();
+    this.#onDrop(
+      `caller stopped reading: nothing taken for ${Math.round(idleMs)} ms with ${waiting} bytes waiting (CALLER_STALL_SECONDS)`,
+    );
+    this.#connection.drop();
+    for (const w of this.#waiters.splice(0)) w.resolve();
+  }
+}
