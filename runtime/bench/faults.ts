@@ -14,7 +14,6 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
-import { BedrockProvider } from '../src/llm/bedrock.ts';
 import { EchoProvider } from '../src/llm/echo.ts';
 import { OpenAIProvider } from '../src/llm/openai.ts';
 import type { LlmProvider } from '../src/llm/types.ts';
@@ -23,7 +22,8 @@ import { WebSocketTransport } from '../src/tts/websocket-transport.ts';
 import type { TtsTransport } from '../src/tts/types.ts';
 import { startAgentServer, type AgentServer, type AgentServerOptions } from '../src/server/app.ts';
 import { ContainerProcess } from '../src/testing/container-process.ts';
-import { startFakeBedrock, startFakeOpenAI, type FakeFault } from '../src/testing/fake-llm-servers.ts';
+import { startFakeOpenAI, type FakeFault } from '../src/testing/fake-llm-servers.ts';
+import { startFakeLlm } from '../src/testing/fake-llm-provider.ts';
 import { slowSseCaller } from '../src/testing/slow-caller.ts';
 import { sentencesOf } from '../src/testing/harness.ts';
 import { sseTurn } from '../src/testing/turn-clients.ts';
@@ -214,21 +214,13 @@ for (const wire of ['openai', 'bedrock'] as const) {
   ];
   for (const [name, fault] of faults) {
     await scenario(`LLM (${wire} wire) ${name}`, async () => {
-      const options = { reply: () => ({ text: ANSWER }), chunkChars: 8, chunkDelayMs: 5, fault };
-      const fake = await (wire === 'openai' ? startFakeOpenAI(options) : startFakeBedrock(options));
-      const llm =
-        wire === 'openai'
-          ? new OpenAIProvider({ baseURL: `${fake.url}/v1`, model: 'm' })
-          : new BedrockProvider({
-              modelId: 'm',
-              region: 'us-west-2',
-              clientConfig: {
-                endpoint: fake.url,
-                region: 'us-west-2',
-                credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
-              },
-            });
-      const server = await agent({ llm });
+      const { fake, provider } = await startFakeLlm(wire, {
+        reply: () => ({ text: ANSWER }),
+        chunkChars: 8,
+        chunkDelayMs: 5,
+        fault,
+      });
+      const server = await agent({ llm: provider });
       try {
         const t0 = performance.now();
         let errorAt = NaN;

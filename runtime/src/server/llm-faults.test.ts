@@ -4,19 +4,12 @@
 // what was wrong, after the text written before it has been spoken; a slow but alive LLM is not
 // cut off.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { BedrockProvider } from '../llm/bedrock.ts';
-import { OpenAIProvider } from '../llm/openai.ts';
 import type { LlmProvider } from '../llm/types.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
 import { sentencesOf, startTestContainer, type TestContainer } from '../testing/harness.ts';
-import {
-  startFakeBedrock,
-  startFakeOpenAI,
-  type FakeFault,
-  type FakeLlmOptions,
-  type FakeLlmServer,
-} from '../testing/fake-llm-servers.ts';
+import type { FakeFault, FakeLlmOptions, FakeLlmServer } from '../testing/fake-llm-servers.ts';
+import { startFakeLlm, type LlmWire } from '../testing/fake-llm-provider.ts';
 import { sseTurn } from '../testing/turn-clients.ts';
 import type { PipelineEvent } from '../pipeline/turn.ts';
 
@@ -33,24 +26,10 @@ afterAll(async () => {
   await container?.close();
 });
 
-type Wire = 'openai' | 'bedrock';
-async function llm(wire: Wire, options: FakeLlmOptions): Promise<{ fake: FakeLlmServer; provider: LlmProvider }> {
-  const script = { reply: () => ({ text: ANSWER }), chunkChars: CHUNK, ...options };
-  const fake = await (wire === 'openai' ? startFakeOpenAI(script) : startFakeBedrock(script));
-  closers.push(() => fake.close());
-  const provider =
-    wire === 'openai'
-      ? new OpenAIProvider({ baseURL: `${fake.url}/v1`, model: 'm' })
-      : new BedrockProvider({
-          modelId: 'm',
-          region: 'us-west-2',
-          clientConfig: {
-            endpoint: fake.url,
-            region: 'us-west-2',
-            credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
-          },
-        });
-  return { fake, provider };
+async function llm(wire: LlmWire, options: FakeLlmOptions): Promise<{ fake: FakeLlmServer; provider: LlmProvider }> {
+  const started = await startFakeLlm(wire, { reply: () => ({ text: ANSWER }), chunkChars: CHUNK, ...options });
+  closers.push(() => started.fake.close());
+  return started;
 }
 
 async function agent(provider: LlmProvider, llmTimeouts: { firstTokenMs: number; idleMs: number }) {
@@ -106,7 +85,7 @@ const FAULTS: [string, FakeFault, string, RegExp][] = [
   ],
 ];
 
-describe.each<Wire>(['openai', 'bedrock'])('an LLM that breaks (%s wire)', (wire) => {
+describe.each<LlmWire>(['openai', 'bedrock'])('an LLM that breaks (%s wire)', (wire) => {
   test.each(FAULTS)(
     'one that %s ends the turn with its error, after speaking what it wrote',
     async (_name, fault, code, message) => {
@@ -133,7 +112,7 @@ describe.each<Wire>(['openai', 'bedrock'])('an LLM that breaks (%s wire)', (wire
   );
 });
 
-describe.each<Wire>(['openai', 'bedrock'])('a slow but alive LLM (%s wire)', (wire) => {
+describe.each<LlmWire>(['openai', 'bedrock'])('a slow but alive LLM (%s wire)', (wire) => {
   test('a token a second is not cut off by a 3 s idle timeout: the whole answer, no error', async () => {
     const { provider } = await llm(wire, { chunkDelayMs: 1000, chunkChars: 40 });
     const server = await agent(provider, { firstTokenMs: 3000, idleMs: 3000 });

@@ -171,12 +171,7 @@ export class ResponseStreamSession implements TtsSession {
             ),
           );
         policy.onRetry?.({ attempt: u.backoff.attempts, delayMs, reason: e.message });
-        u.state = 'waiting';
-        setTimeout(() => {
-          if (u.abort.signal.aborted || this.#core.stopped) return;
-          u.state = 'queued';
-          this.#pump();
-        }, delayMs);
+        this.#requeueAfter(u, delayMs);
       } else if ((error as TtsTransportError).retryable && !(u.bytes > 0 && u.breaks > 0)) {
         // Start this utterance again; the core drops what of it was already delivered. A call that
         // broke mid-audio is retried once, at once; a call that got no audio (the container is
@@ -205,12 +200,7 @@ export class ResponseStreamSession implements TtsSession {
         u.buffered = [];
         u.bytes = 0;
         this.#core.resent([u.id]);
-        u.state = 'waiting';
-        setTimeout(() => {
-          if (u.abort.signal.aborted || this.#core.stopped) return;
-          u.state = 'queued';
-          this.#pump();
-        }, delayMs);
+        this.#requeueAfter(u, delayMs);
       } else {
         const e = error as TtsTransportError;
         return this.#fail(
@@ -226,6 +216,16 @@ export class ResponseStreamSession implements TtsSession {
         this.#pump();
       }
     }
+  }
+
+  /** Queues a retried utterance again after its backoff delay (0: on the next tick). */
+  #requeueAfter(u: Utterance, delayMs: number): void {
+    u.state = 'waiting';
+    setTimeout(() => {
+      if (u.abort.signal.aborted || this.#core.stopped) return;
+      u.state = 'queued';
+      this.#pump();
+    }, delayMs);
   }
 
   #emitAudio(u: Utterance, chunk: Uint8Array): void {
