@@ -1,9 +1,9 @@
 // endpoint under Pulumi mocks on a CPU instance type: the cpu image target and no inference AMI
 // (SageMaker's inference AMIs are for GPU and Neuron instances).
 import { beforeAll, expect, test } from '@jest/globals';
-import { foundationOutputs, modelCacheOutputs } from '../shared/outputs.ts';
+import { endpointUpstreams } from '../testing/endpointUpstreams.ts';
 import { policyViolations } from '../testing/policyCheck.ts';
-import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
+import { runProgram, type ProgramRun } from '../testing/mocks.ts';
 
 let run: ProgramRun;
 
@@ -15,19 +15,7 @@ beforeAll(async () => {
       'kokoro-endpoint:device': 'cpu',
       'kokoro-endpoint:dtype': 'q8',
     },
-    stackOutputs: {
-      [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
-        region,
-        endpointName: 'kokoro-dev-tts',
-        weightsBucketName: 'weights-bucket',
-        weightsPrefix: 'models/',
-        containerRepositoryUrl: `${account}.dkr.ecr.${region}.amazonaws.com/tts`,
-      }),
-      [`${organization}/kokoro-model-cache/dev`]: fakeOutputs(modelCacheOutputs, {
-        modelDataUri: 's3://weights-bucket/models/acme/tts/c/',
-        include: ['*.json', 'onnx/model_quantized.onnx'],
-      }),
-    },
+    stackOutputs: endpointUpstreams(['*.json', 'onnx/model_quantized.onnx']),
   });
 });
 

@@ -2,26 +2,14 @@
 // concurrency policy beside it, the container's admission threshold and the refusal alarm's.
 // (One program run per file: the program module is imported once per test file.)
 import { expect, test } from '@jest/globals';
-import { foundationOutputs, modelCacheOutputs } from '../shared/outputs.ts';
-import { account, fakeOutputs, organization, region, runProgram } from '../testing/mocks.ts';
+import { endpointUpstreams } from '../testing/endpointUpstreams.ts';
+import { runProgram } from '../testing/mocks.ts';
 
 const run = (config: Record<string, string>) =>
   runProgram(new URL('./index.ts', import.meta.url), {
     project: 'kokoro-endpoint',
     config,
-    stackOutputs: {
-      [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
-        region,
-        endpointName: 'kokoro-dev-tts',
-        weightsBucketName: 'weights-bucket',
-        weightsPrefix: 'models/',
-        containerRepositoryUrl: `${account}.dkr.ecr.${region}.amazonaws.com/tts`,
-      }),
-      [`${organization}/kokoro-model-cache/dev`]: fakeOutputs(modelCacheOutputs, {
-        modelDataUri: 's3://weights-bucket/models/acme/tts/c/',
-        include: ['*.json', 'onnx/model.onnx'],
-      }),
-    },
+    stackOutputs: endpointUpstreams(),
   });
 
 test('targetLoadRatio, concurrencyTarget (a second policy), admissionMaxUtilization and refusalAlarmPerMinute', async () => {
