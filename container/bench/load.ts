@@ -18,33 +18,22 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeFixtureModel } from '../src/fixture/index.ts';
 import { startServerProcess } from './server-process.ts';
-import { planSessions } from './plans.ts';
+import { numericFlags, planOptionsFrom, planSessions, PLAN_FLAGS } from './plans.ts';
 import { runSession, type SessionResult } from './session.ts';
 import { loadAverage, percentile } from './stats.ts';
 
 const { values: flags } = parseArgs({
   options: {
+    ...PLAN_FLAGS,
     sessions: { type: 'string', default: '1,8,32,64' },
     policies: { type: 'string', default: 'deadline,fifo' },
-    turns: { type: 'string', default: '2' },
-    sentences: { type: 'string', default: '4' },
-    'think-ms': { type: 'string', default: '2000' },
-    'stagger-ms': { type: 'string', default: '10000' },
-    'llm-ms-per-char': { type: 'string', default: '4' },
-    'delay-ms': { type: 'string', default: '60' },
-    'per-char-ms': { type: 'string', default: '0.4' },
     'capacity-probes': { type: 'string', default: '4' },
-    seed: { type: 'string', default: '1' },
     'admission-at': { type: 'string', default: '1.5,2' },
     'max-utilization': { type: 'string', default: '0.7' },
     capacity: { type: 'string' },
   },
 });
-const num = (name: keyof typeof flags) => {
-  const v = Number(flags[name]);
-  if (!Number.isFinite(v) || v < 0) throw new Error(`--${name} must be a non-negative number, got ${flags[name]}`);
-  return v;
-};
+const num = numericFlags(flags);
 
 interface RunReport {
   policy: string;
@@ -96,14 +85,7 @@ async function runLoad(
     { onLine },
   );
   try {
-    const plans = planSessions(sessions, {
-      seed: num('seed'),
-      staggerMs: num('stagger-ms'),
-      thinkMs: num('think-ms'),
-      llmMsPerChar: num('llm-ms-per-char'),
-      turns: num('turns'),
-      sentences: num('sentences'),
-    });
+    const plans = planSessions(sessions, planOptionsFrom(num));
     const started = performance.now();
     const results: SessionResult[] = await Promise.all(
       plans.map((plan) => runSession(`ws://127.0.0.1:${server.port}/invocations-bidirectional-stream`, plan)),

@@ -23,6 +23,42 @@ export const SENTENCES = [
   'I would recommend going early, since the afternoon tours are often fully booked.',
 ];
 
+/**
+ * The flags (node:util parseArgs options) both load benchmarks take for their sessions and the
+ * simulated model's pace, with one default each so that their figures compare.
+ */
+export const PLAN_FLAGS = {
+  turns: { type: 'string', default: '2' },
+  sentences: { type: 'string', default: '4' },
+  'think-ms': { type: 'string', default: '2000' },
+  'stagger-ms': { type: 'string', default: '10000' },
+  'llm-ms-per-char': { type: 'string', default: '4' },
+  'delay-ms': { type: 'string', default: '60' },
+  'per-char-ms': { type: 'string', default: '0.4' },
+  seed: { type: 'string', default: '1' },
+} as const;
+
+/** A reader of numeric flags: `num('turns')`; a value that is not a non-negative number is named. */
+export function numericFlags<K extends string>(flags: Partial<Record<K, string | boolean>>): (name: K) => number {
+  return (name) => {
+    const v = Number(flags[name]);
+    if (!Number.isFinite(v) || v < 0) throw new Error(`--${name} must be a non-negative number, got ${flags[name]}`);
+    return v;
+  };
+}
+
+/** The plan options the PLAN_FLAGS give. */
+export function planOptionsFrom(num: (name: keyof typeof PLAN_FLAGS) => number): PlanOptions {
+  return {
+    seed: num('seed'),
+    staggerMs: num('stagger-ms'),
+    thinkMs: num('think-ms'),
+    llmMsPerChar: num('llm-ms-per-char'),
+    turns: num('turns'),
+    sentences: num('sentences'),
+  };
+}
+
 export interface PlanOptions {
   seed: number;
   staggerMs: number;

@@ -22,31 +22,20 @@ import { SageMakerBidiTransport, TtsTransportError } from '@kokoro-speech/runtim
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { LOCAL_CREDENTIALS } from '@kokoro-speech/sagemaker/router';
-import { planSessions } from '../../container/bench/plans.ts';
+import { numericFlags, planOptionsFrom, planSessions, PLAN_FLAGS } from '../../container/bench/plans.ts';
 import type { SessionPlan } from '../../container/bench/session.ts';
 import { loadAverage, percentile } from '../../container/bench/stats.ts';
 
 const { values: flags } = parseArgs({
   options: {
+    ...PLAN_FLAGS,
     capacity: { type: 'string', default: '40' },
     factor: { type: 'string', default: '1.5' },
     instances: { type: 'string', default: '1,2' },
-    turns: { type: 'string', default: '2' },
-    sentences: { type: 'string', default: '4' },
-    'think-ms': { type: 'string', default: '2000' },
-    'stagger-ms': { type: 'string', default: '10000' },
-    'llm-ms-per-char': { type: 'string', default: '4' },
-    'delay-ms': { type: 'string', default: '60' },
-    'per-char-ms': { type: 'string', default: '0.4' },
     'retry-budget-ms': { type: 'string', default: '2000' },
-    seed: { type: 'string', default: '1' },
   },
 });
-const num = (name: keyof typeof flags) => {
-  const v = Number(flags[name]);
-  if (!Number.isFinite(v) || v < 0) throw new Error(`--${name} must be a non-negative number, got ${flags[name]}`);
-  return v;
-};
+const num = numericFlags(flags);
 
 const BYTES_PER_MS = (24000 * 2) / 1000;
 
@@ -213,14 +202,7 @@ const dir = await mkdtemp(join(tmpdir(), 'kokoro-fleet-'));
 try {
   await writeFixtureModel(dir);
   const callers = Math.round(num('capacity') * num('factor'));
-  const plans = planSessions(callers, {
-    seed: num('seed'),
-    staggerMs: num('stagger-ms'),
-    thinkMs: num('think-ms'),
-    llmMsPerChar: num('llm-ms-per-char'),
-    turns: num('turns'),
-    sentences: num('sentences'),
-  });
+  const plans = planSessions(callers, planOptionsFrom(num));
   console.log(
     `Fleet benchmark, ${new Date().toISOString()}: ${callers} callers (${num('factor')}x one instance's capacity of ` +
       `${num('capacity')}), each turn its own SageMaker bidi session through the local router (least outstanding requests); ` +
