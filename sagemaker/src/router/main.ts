@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
 import { LOCAL_ACCESS_KEY_ID, LOCAL_SECRET_ACCESS_KEY } from './credentials.ts';
 import { startLocalSageMakerRouter } from './router.ts';
+import { argumentsOrExit, UsageError } from '../command-line.ts';
 
 export const USAGE = `usage: npm run sagemaker-local -- --container URL [--container URL ...] [options]
   --container URL      the container: http://host:port (its /invocations and WebSocket
@@ -17,8 +18,6 @@ export const USAGE = `usage: npm run sagemaker-local -- --container URL [--conta
   --variant NAME       the endpoint's production variant (default AllTraffic)
   --max-part-bytes N   split container messages over N bytes into PARTIAL..COMPLETE parts (default: never)
   --max-stream-seconds N  end a bidirectional stream with ModelStreamError after N s (default 1800)`;
-
-class UsageError extends Error {}
 
 function parse(argv: string[]) {
   let values;
@@ -73,18 +72,7 @@ function parse(argv: string[]) {
   };
 }
 
-let options;
-try {
-  options = parse(process.argv.slice(2));
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error;
-  console.error(`sagemaker-local: ${error.message}\n\n${USAGE}`);
-  process.exit(2);
-}
-if (options === null) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const options = argumentsOrExit('sagemaker-local', USAGE, parse);
 let router;
 try {
   router = await startLocalSageMakerRouter(options);

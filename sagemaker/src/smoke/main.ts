@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { openBidiStream, runtimeEndpoint, SageMakerStreamError } from '../client/index.ts';
 import type { BidiStreamOptions } from '../client/index.ts';
+import { argumentsOrExit, UsageError } from '../command-line.ts';
 
 export const USAGE = `usage: npm run -w sagemaker bidi-smoke -- --endpoint-name NAME [options]
   --region R               default $AWS_REGION
@@ -14,8 +15,6 @@ export const USAGE = `usage: npm run -w sagemaker bidi-smoke -- --endpoint-name 
   --target-variant NAME    X-Amzn-SageMaker-Target-Variant
   --text TEXT              what to speak (default "Hello from the smoke test.")
   --voice ID               default af_heart`;
-
-class UsageError extends Error {}
 
 function parse(argv: string[]) {
   let values;
@@ -101,18 +100,7 @@ async function call(options: BidiStreamOptions, text: string, voice: string): Pr
   );
 }
 
-let parsed;
-try {
-  parsed = parse(process.argv.slice(2));
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error;
-  console.error(`bidi-smoke: ${error.message}\n\n${USAGE}`);
-  process.exit(2);
-}
-if (parsed === null) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const parsed = argumentsOrExit('bidi-smoke', USAGE, parse);
 try {
   await call(parsed.options, parsed.text, parsed.voice);
 } catch (error) {
