@@ -42,7 +42,7 @@ describe.each(projects.filter((p) => existsSync(join(repoRoot, p.file))))('$file
 
   test('declares every config key the program reads, and the dev stack sets only declared keys', () => {
     const declared = Object.keys(project.config).filter((k) => !k.includes(':'));
-    const source = [main, ...['agentRuntime.ts', 'settings.ts'].map((f) => join(dirname(main), f)).filter(existsSync)]
+    const source = [main, ...['agent-runtime.ts', 'settings.ts'].map((f) => join(dirname(main), f)).filter(existsSync)]
       .map((f) => readFileSync(f, 'utf8'))
       .join('\n');
     expect(keysRead(source).length).toBeGreaterThanOrEqual(5);

@@ -5,10 +5,10 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { agentRuntimeOutputs, endpointOutputs, foundationOutputs } from '../shared/outputs.ts';
-import { policyViolations } from '../testing/policyCheck.ts';
-import { policyDocumentsOf, referenceProblems } from '../testing/iamReference.ts';
+import { policyViolations } from '../testing/policy-check.ts';
+import { policyDocumentsOf, referenceProblems } from '../testing/iam-reference.ts';
 import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
-import { authorizerConfiguration, cognitoDiscoveryUrl, invokeUrl } from './agentRuntime.ts';
+import { authorizerConfiguration, cognitoDiscoveryUrl, invokeUrl } from './agent-runtime.ts';
 
 const repositoryUrl = `${account}.dkr.ecr.${region}.amazonaws.com/agent`;
 const runtimeArn = `arn:aws:bedrock-agentcore:${region}:${account}:runtime/kokoro_dev_agent-AbCdE12345`;

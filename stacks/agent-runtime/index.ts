@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import * as awsx from '@pulumi/awsx';
 import * as pulumi from '@pulumi/pulumi';
 import { defaultTags, intSetting, projectNames, requireFoundationRegion, slug, stackRef } from '../shared/index.ts';
-import { AgentRuntime, cognitoDiscoveryUrl, invokeUrl as buildInvokeUrl, type JwtAuthorizer } from './agentRuntime.ts';
+import { AgentRuntime, cognitoDiscoveryUrl, invokeUrl as buildInvokeUrl, type JwtAuthorizer } from './agent-runtime.ts';
 
 const config = new pulumi.Config();
 const qualifier = config.get('runtimeEndpointName') ?? 'live';

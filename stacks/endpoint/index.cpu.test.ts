@@ -1,8 +1,8 @@
 // endpoint under Pulumi mocks on a CPU instance type: the cpu image target and no inference AMI
 // (SageMaker's inference AMIs are for GPU and Neuron instances).
 import { beforeAll, expect, test } from '@jest/globals';
-import { endpointUpstreams } from '../testing/endpointUpstreams.ts';
-import { policyViolations } from '../testing/policyCheck.ts';
+import { endpointUpstreams } from '../testing/endpoint-upstreams.ts';
+import { policyViolations } from '../testing/policy-check.ts';
 import { runProgram, type ProgramRun } from '../testing/mocks.ts';
 
 let run: ProgramRun;

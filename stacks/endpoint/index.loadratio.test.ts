@@ -1,6 +1,6 @@
 // endpoint under Pulumi mocks with a targetLoadRatio out of range: the program stops, naming the key.
 import { expect, test } from '@jest/globals';
-import { endpointUpstreams } from '../testing/endpointUpstreams.ts';
+import { endpointUpstreams } from '../testing/endpoint-upstreams.ts';
 import { runProgram } from '../testing/mocks.ts';
 
 const run = (config: Record<string, string>) =>

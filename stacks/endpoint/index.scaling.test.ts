@@ -2,7 +2,7 @@
 // concurrency policy beside it, the container's admission threshold and the refusal alarm's.
 // (One program run per file: the program module is imported once per test file.)
 import { expect, test } from '@jest/globals';
-import { endpointUpstreams } from '../testing/endpointUpstreams.ts';
+import { endpointUpstreams } from '../testing/endpoint-upstreams.ts';
 import { runProgram } from '../testing/mocks.ts';
 
 const run = (config: Record<string, string>) =>

@@ -2,10 +2,10 @@
 // in-place endpoint updates, autoscaling, alarms, and the stack outputs it reads and exports.
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { endpointOutputs, foundationOutputs, modelCacheOutputs } from '../shared/outputs.ts';
-import { policyViolations } from '../testing/policyCheck.ts';
-import { policyDocumentsOf, referenceProblems } from '../testing/iamReference.ts';
+import { policyViolations } from '../testing/policy-check.ts';
+import { policyDocumentsOf, referenceProblems } from '../testing/iam-reference.ts';
 import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
-import { modelDataSource, weightsUnderPrefix } from './ttsEndpoint.ts';
+import { modelDataSource, weightsUnderPrefix } from './tts-endpoint.ts';
 
 const modelDataUri =
   's3://weights-bucket/models/onnx-community/Kokoro-82M-v1.0-ONNX/1939ad2a8e416c0acfeecc08a694d14ef25f2231/';

@@ -16,9 +16,9 @@ import {
   stackRef,
 } from '../shared/index.ts';
 import { VariantAutoscaling } from './autoscaling.ts';
-import { chooseInferenceAmi, dockerfileCuda } from './gpuDrivers.ts';
+import { chooseInferenceAmi, dockerfileCuda } from './gpu-drivers.ts';
 import { EndpointMonitoring, noInstancesAlarm, noLoadMetricAlarm } from './monitoring.ts';
-import { TtsEndpoint, weightsUnderPrefix } from './ttsEndpoint.ts';
+import { TtsEndpoint, weightsUnderPrefix } from './tts-endpoint.ts';
 
 const config = new pulumi.Config();
 const instanceType = config.get('instanceType') ?? 'ml.g5.xlarge';

@@ -1,7 +1,7 @@
 // CloudWatch alarms (5xx errors, model latency, sessions refused by admission control; no instances
 // reporting and no load metric, both created once the endpoint is in service) and a small
 // dashboard for one endpoint variant. The 5xx alarm also rolls back blue/green deployments (see
-// ttsEndpoint.ts).
+// tts-endpoint.ts).
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
 import { LOAD_METRIC_NAMESPACE, LOAD_RATIO_METRIC, REFUSALS_METRIC } from './autoscaling.ts';

@@ -1,8 +1,8 @@
 // foundation under Pulumi mocks: outputs, bucket and repository hardening, exact IAM policies.
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { foundationOutputs } from '../shared/outputs.ts';
-import { policyViolations } from '../testing/policyCheck.ts';
-import { policyDocumentsOf, referenceProblems } from '../testing/iamReference.ts';
+import { policyViolations } from '../testing/policy-check.ts';
+import { policyDocumentsOf, referenceProblems } from '../testing/iam-reference.ts';
 import { account, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
 
 let run: ProgramRun;

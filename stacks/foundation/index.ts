@@ -3,11 +3,11 @@
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
 import { defaultTags, intSetting, resourceName } from '../shared/index.ts';
-import { ImageRepository } from './imageRepository.ts';
+import { ImageRepository } from './image-repository.ts';
 import { awsScope } from '../shared/iam.ts';
-import { ServiceRole, takesOver } from '../shared/serviceRole.ts';
+import { ServiceRole, takesOver } from '../shared/service-role.ts';
 import { agentRuntimePolicy, sagemakerPolicy } from './policies.ts';
-import { WeightsBucket } from './weightsBucket.ts';
+import { WeightsBucket } from './weights-bucket.ts';
 
 const config = new pulumi.Config();
 const weightsPrefixSetting = config.get('weightsPrefix') ?? 'models/';

@@ -1,6 +1,6 @@
 // The policy-document builders on their own: argument checks and the `*` resources they allow.
 import { describe, expect, test } from '@jest/globals';
-import { keepLastImagesPolicy } from './imageRepository.ts';
+import { keepLastImagesPolicy } from './image-repository.ts';
 import { agentRuntimePolicy, bedrockModelArns, sagemakerPolicy } from './policies.ts';
 
 const scope = { partition: 'aws', region: 'eu-west-1', account: '111122223333' };

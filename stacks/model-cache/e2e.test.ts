@@ -11,8 +11,8 @@ import { buildSyncDefinition } from './definition.ts';
 import { handler as copyHandler } from './handlers/copy.ts';
 import { handler as manifestHandler } from './handlers/manifest.ts';
 import { handler as resolveHandler } from './handlers/resolve.ts';
-import { startSfnStandIn } from '../testing/sfnStandIn.ts';
-import { executionName, runSyncExecution, type SyncRequest } from './syncExecution.ts';
+import { startSfnStandIn } from '../testing/sfn-stand-in.ts';
+import { executionName, runSyncExecution, type SyncRequest } from './sync-execution.ts';
 
 const REPO = 'onnx-community/Kokoro-82M-v1.0-ONNX';
 const MiB = 1024 * 1024;

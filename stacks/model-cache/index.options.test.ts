@@ -1,9 +1,9 @@
 // model-cache under Pulumi mocks with options set: no sync during `up` (outputs computed from the
 // pinned commit), a Hugging Face token kept in a stack secret, other concurrency and part size.
 import { beforeAll, expect, test } from '@jest/globals';
-import { policyViolations } from '../testing/policyCheck.ts';
-import { policyDocumentsOf, referenceProblems } from '../testing/iamReference.ts';
-import { account, region, runModelCache } from '../testing/modelCache.ts';
+import { policyViolations } from '../testing/policy-check.ts';
+import { policyDocumentsOf, referenceProblems } from '../testing/iam-reference.ts';
+import { account, region, runModelCache } from '../testing/model-cache.ts';
 
 const commit = 'c'.repeat(40);
 let run: Awaited<ReturnType<typeof runModelCache>>;

@@ -3,9 +3,9 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { KOKORO_ONNX_REPO, KOKORO_ONNX_REVISION, KOKORO_SYNC_INCLUDES } from '@kokoro-speech/weights/kokoro';
 import { modelCacheOutputs } from '../shared/index.ts';
-import { policyViolations } from '../testing/policyCheck.ts';
-import { policyDocumentsOf, referenceProblems } from '../testing/iamReference.ts';
-import { account, region, runModelCache } from '../testing/modelCache.ts';
+import { policyViolations } from '../testing/policy-check.ts';
+import { policyDocumentsOf, referenceProblems } from '../testing/iam-reference.ts';
+import { account, region, runModelCache } from '../testing/model-cache.ts';
 
 let run: Awaited<ReturnType<typeof runModelCache>>;
 const prefix = `models/${KOKORO_ONNX_REPO}/${KOKORO_ONNX_REVISION}/`;

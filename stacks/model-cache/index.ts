@@ -6,8 +6,8 @@ import * as pulumi from '@pulumi/pulumi';
 import { modelKeyPrefix } from '@kokoro-speech/weights/layout';
 import { defaultTags, projectNames, requireFoundationRegion, resourceName, stackRef } from '../shared/index.ts';
 import { readSettings } from './settings.ts';
-import { SyncExecution } from './syncExecution.ts';
-import { WeightSync } from './weightSync.ts';
+import { SyncExecution } from './sync-execution.ts';
+import { WeightSync } from './weight-sync.ts';
 
 const config = new pulumi.Config();
 const hfToken = config.getSecret('hfToken');

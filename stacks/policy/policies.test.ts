@@ -1,7 +1,7 @@
 // Each CrossGuard policy called directly with passing and failing resources.
 import { describe, expect, test } from '@jest/globals';
 import type { ResourceValidationPolicy, StackValidationPolicy } from '@pulumi/policy';
-import { policyResources, policyViolations, resourceArgs, stackArgs } from '../testing/policyCheck.ts';
+import { policyResources, policyViolations, resourceArgs, stackArgs } from '../testing/policy-check.ts';
 import { policies } from './policies.ts';
 
 const byName = (name: string) => {

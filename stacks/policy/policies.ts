@@ -7,8 +7,8 @@ import {
   iamNoWildcardResourceOnSensitiveActions,
   resourcesTagged,
   sagemakerApprovedInstanceTypes,
-} from './otherPolicies.ts';
-import { s3BucketHardened, s3NoPublicAcl, s3PolicyTlsOnly, s3PublicAccessBlocked } from './s3Policies.ts';
+} from './other-policies.ts';
+import { s3BucketHardened, s3NoPublicAcl, s3PolicyTlsOnly, s3PublicAccessBlocked } from './s3-policies.ts';
 
 export const policies: Policies = [
   s3BucketHardened,

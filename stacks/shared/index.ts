@@ -12,7 +12,7 @@
 //   requireFoundationRegion(foundation, region)  the layer's region, refused unless it is foundation's
 //   Output name lists: see ./outputs.ts (re-exported here).
 // Beside it: ./iam.ts (policy document types, AWS scope and ARN builders, serviceTrustPolicy) and
-// ./serviceRole.ts (ServiceRole: one service's role and its inline policy), imported directly.
+// ./service-role.ts (ServiceRole: one service's role and its inline policy), imported directly.
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
 

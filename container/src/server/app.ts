@@ -10,7 +10,7 @@ import type { Engine } from '../engine/types.ts';
 import type { Logger } from '../log.ts';
 import { BIDI_PATH } from '@kokoro-speech/protocol';
 import { BidiSession } from './bidi-session.ts';
-import { SpeechError } from '../speech/errors.ts';
+import { SpeechError } from '../tts/errors.ts';
 import { handleInvocation, sendError } from './invocations.ts';
 import {
   handleOpenAIModels,
@@ -20,7 +20,7 @@ import {
   sendOpenAIError,
 } from './openai-speech.ts';
 import { withSimulatedDelay } from '../engine/simulated-delay.ts';
-import { SpeechService } from '../speech/speech-service.ts';
+import { SpeechService } from '../tts/speech-service.ts';
 import type { Refused } from '../admission/index.ts';
 import { LoadMetrics } from '../metrics/load-metrics.ts';
 

@@ -3,9 +3,9 @@ import type { WebSocket } from 'ws';
 import { MAX_AUDIO_FRAME_BYTES, PROTOCOL_VERSION, type ServerMessage, type TextMessage } from '@kokoro-speech/protocol';
 import { effectiveSampleRate } from '../audio/index.ts';
 import { MessageError, parseClientMessage } from './client-message.ts';
-import { SpeechError, asSpeechError } from '../speech/errors.ts';
-import type { Settings, SpeechService } from '../speech/speech-service.ts';
-import { UtteranceStream, type UtteranceSink } from '../speech/utterance-stream.ts';
+import { SpeechError, asSpeechError } from '../tts/errors.ts';
+import type { Settings, SpeechService } from '../tts/speech-service.ts';
+import { UtteranceStream, type UtteranceSink } from '../tts/utterance-stream.ts';
 import type { Admitted } from '../admission/index.ts';
 
 export class BidiSession {

@@ -1,7 +1,7 @@
 // Parses one WebSocket message (text or binary frame: SageMaker may deliver JSON in either) into
 // a validated protocol v1 client message, or a SpeechError naming the problem.
 import { clientMessageSchema, type ClientMessage } from '@kokoro-speech/protocol';
-import { SpeechError } from '../speech/errors.ts';
+import { SpeechError } from '../tts/errors.ts';
 
 const TYPES = ['config', 'text', 'cancel', 'end'];
 const utf8 = new TextDecoder('utf-8', { fatal: true });

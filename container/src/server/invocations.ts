@@ -3,9 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { audioHeaders } from '../audio/index.ts';
 import { invocationRequestSchema } from '@kokoro-speech/protocol';
 import { readBody } from '@kokoro-speech/protocol/server';
-import { SpeechError, asSpeechError } from '../speech/errors.ts';
-import type { SpeechService } from '../speech/speech-service.ts';
-import { UtteranceStream } from '../speech/utterance-stream.ts';
+import { SpeechError, asSpeechError } from '../tts/errors.ts';
+import type { SpeechService } from '../tts/speech-service.ts';
+import { UtteranceStream } from '../tts/utterance-stream.ts';
 
 export async function handleInvocation(
   req: IncomingMessage,

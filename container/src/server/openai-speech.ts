@@ -8,9 +8,9 @@ import { MAX_SPEED, MIN_SPEED } from '@kokoro-speech/protocol';
 import { OggOpusWriter, OpusStreamEncoder } from '@kokoro-speech/protocol/audio';
 import { readBody } from '@kokoro-speech/protocol/server';
 import { audioHeaders } from '../audio/index.ts';
-import { asSpeechError, SpeechError } from '../speech/errors.ts';
-import type { SpeechService } from '../speech/speech-service.ts';
-import { UtteranceStream } from '../speech/utterance-stream.ts';
+import { asSpeechError, SpeechError } from '../tts/errors.ts';
+import type { SpeechService } from '../tts/speech-service.ts';
+import { UtteranceStream } from '../tts/utterance-stream.ts';
 
 /** Model names accepted: ours, and OpenAI's TTS models, so that existing clients work unchanged. */
 export const OPENAI_MODELS = ['kokoro', 'tts-1', 'tts-1-hd', 'gpt-4o-mini-tts'] as const;

@@ -8,7 +8,7 @@ import { checkBidiInput, openBidiStream, runtimeEndpoint } from '@kokoro-speech/
 import type { BidiStream } from '@kokoro-speech/sagemaker';
 import type { DataType } from '@kokoro-speech/sagemaker';
 import type { Channel, ChannelHandlers, ChannelOpener } from './channel.ts';
-import { ProtocolSession } from './protocol-session.ts';
+import { BidiSession } from './bidi-session.ts';
 import { sageMakerError, sageMakerStreamEventError } from './sagemaker-errors.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsSession, TtsTransport, VoiceSettings } from './types.ts';
@@ -83,7 +83,7 @@ export class SageMakerBidiTransport implements TtsTransport {
   }
 
   open(settings: VoiceSettings, signal?: AbortSignal): Promise<TtsSession> {
-    return ProtocolSession.open(this.#opener, settings, signal, undefined, this.#options.retry);
+    return BidiSession.open(this.#opener, settings, signal, undefined, this.#options.retry);
   }
 
   readonly #opener: ChannelOpener = async (handlers, signal) => {

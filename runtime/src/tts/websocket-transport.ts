@@ -2,7 +2,7 @@
 import WebSocket from 'ws';
 import { BIDI_PATH } from '@kokoro-speech/protocol';
 import type { Channel, ChannelOpener } from './channel.ts';
-import { ProtocolSession } from './protocol-session.ts';
+import { BidiSession } from './bidi-session.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsSession, TtsTransport, VoiceSettings } from './types.ts';
 import { refusalMessage } from './sagemaker-errors.ts';
@@ -44,7 +44,7 @@ export class WebSocketTransport implements TtsTransport {
   }
 
   open(settings: VoiceSettings, signal?: AbortSignal): Promise<TtsSession> {
-    return ProtocolSession.open(this.#opener, settings, signal, this.#connectTimeoutMs, this.#retry);
+    return BidiSession.open(this.#opener, settings, signal, this.#connectTimeoutMs, this.#retry);
   }
 
   readonly #opener: ChannelOpener = (handlers, signal) =>

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startSfnStandIn, type SfnStandIn } from '../testing/sfnStandIn.ts';
-import { syncProvider, type SyncRequest } from './syncExecution.ts';
+import { startSfnStandIn, type SfnStandIn } from '../testing/sfn-stand-in.ts';
+import { syncProvider, type SyncRequest } from './sync-execution.ts';
 
 const commit = 'd'.repeat(40);
 const request: SyncRequest = {
@@ -46,7 +46,7 @@ async function createInFreshProcess(executionName: string): Promise<{ code: numb
   const script = `
     import * as pulumi from '@pulumi/pulumi';
     import { createRequire } from 'node:module';
-    const { syncProvider } = await import('./syncExecution.ts');
+    const { syncProvider } = await import('./sync-execution.ts');
     const { text } = await pulumi.runtime.serializeFunction(() => syncProvider, { allowSecrets: true });
     const provider = createRequire(import.meta.url)('require-from-string')(text).handler();
     const inputs = ${JSON.stringify({ stateMachineArn, region: 'us-east-1', executionName, request, timeoutMinutes: 1 })};

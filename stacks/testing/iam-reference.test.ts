@@ -1,7 +1,7 @@
 // The service-authorization-reference check on its own: it passes correct statements and names
 // each kind of mistake it exists to catch (the stack tests then run it over every document).
 import { describe, expect, test } from '@jest/globals';
-import { arnFits, policyDocumentsOf, referenceProblems, statementProblems } from './iamReference.ts';
+import { arnFits, policyDocumentsOf, referenceProblems, statementProblems } from './iam-reference.ts';
 
 const group = 'arn:aws:logs:us-east-1:123456789012:log-group:/aws/sagemaker/Endpoints/tts';
 const streams = 'arn:aws:logs:us-east-1:123456789012:log-group:${LogGroupName}:log-stream:${LogStreamName}';

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import * as pulumi from '@pulumi/pulumi';
 import { mockEngine, resolve, type MockEngine } from '../testing/mocks.ts';
-import { ServiceRole, takesOver } from './serviceRole.ts';
+import { ServiceRole, takesOver } from './service-role.ts';
 
 const policy = {
   Version: '2012-10-17' as const,

@@ -32,7 +32,7 @@ export async function runModelCache(config: Record<string, string>, secretKeys: 
         }),
       ),
   }));
-  jest.unstable_mockModule(fileURLToPath(program('syncExecution.ts')), () => {
+  jest.unstable_mockModule(fileURLToPath(program('sync-execution.ts')), () => {
     class SyncExecution extends pulumi.CustomResource {
       declare readonly executionArn: pulumi.Output<string>;
       declare readonly commit: pulumi.Output<string>;

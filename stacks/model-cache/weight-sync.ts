@@ -6,7 +6,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { handlerArchive } from './bundle.ts';
 import { buildSyncDefinition } from './definition.ts';
 import { awsScope } from '../shared/iam.ts';
-import { ServiceRole, takesOver } from '../shared/serviceRole.ts';
+import { ServiceRole, takesOver } from '../shared/service-role.ts';
 import { functionPolicy, stateMachinePolicy, type SyncFunction } from './policies.ts';
 
 export interface WeightSyncArgs {

@@ -32,7 +32,7 @@ type Pending = { id: string; text: string };
 /** Characters of text sent whose audio has not arrived, at most (about a minute of speech). */
 export const TEXT_AHEAD_CHARS = 1000;
 
-export class ProtocolSession implements TtsSession {
+export class BidiSession implements TtsSession {
   ready!: Promise<Ready>;
   readonly #opener: ChannelOpener;
   readonly #settings: VoiceSettings;
@@ -74,10 +74,10 @@ export class ProtocolSession implements TtsSession {
     signal?: AbortSignal,
     readyTimeoutMs = 15_000,
     retry: RetryPolicy = { budgetMs: DEFAULT_RETRY_BUDGET_MS },
-  ): Promise<ProtocolSession> {
+  ): Promise<BidiSession> {
     const parsed = voiceSettingsSchema.strict().safeParse(settings);
     if (!parsed.success) throw new TypeError(`invalid voice settings: ${parsed.error.message}`);
-    const session = new ProtocolSession(opener, parsed.data, readyTimeoutMs, retry);
+    const session = new BidiSession(opener, parsed.data, readyTimeoutMs, retry);
     const ready = await session.#connectRetrying(signal);
     session.ready = Promise.resolve({
       sample_rate: parsed.data.sample_rate ?? ready.sample_rate,

@@ -1,8 +1,8 @@
 // The IAM role Pulumi Deployments assumes (by OIDC) to deploy the four layers: its trust policy and
 // its permissions, as typed documents. Scoped by the names the stacks give their resources
 // (`kokoro-` prefixes, `kokoro_` for AgentCore runtimes) in one account and region. Print them:
-//   node stacks/gitops/deployRole.ts trust <account> <pulumi-org>
-//   node stacks/gitops/deployRole.ts permissions <account> <region> [partition]
+//   node stacks/gitops/deploy-role.ts trust <account> <pulumi-org>
+//   node stacks/gitops/deploy-role.ts permissions <account> <region> [partition]
 import {
   arn,
   logDeliveryActions,
@@ -400,7 +400,7 @@ export function deployRolePolicy(scope: AwsScope): PolicyDocument {
 if (import.meta.main) {
   const [kind, account = '', third = '', partition = 'aws'] = process.argv.slice(2);
   if (!(kind === 'trust' || kind === 'permissions') || account === '' || third === '') {
-    console.error('usage: deployRole.ts trust <account> <pulumi-org> | permissions <account> <region> [partition]');
+    console.error('usage: deploy-role.ts trust <account> <pulumi-org> | permissions <account> <region> [partition]');
     process.exit(2);
   }
   const doc =

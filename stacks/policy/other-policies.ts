@@ -1,6 +1,6 @@
 // CrossGuard policies for IAM, ECR, SageMaker instance types and tagging.
 import type { ResourceValidationPolicy } from '@pulumi/policy';
-import { iamStatements, unscopedSensitiveActions, wildcardActionStatements } from './iamDocuments.ts';
+import { iamStatements, unscopedSensitiveActions, wildcardActionStatements } from './iam-documents.ts';
 
 export const iamNoWildcardActions: ResourceValidationPolicy = {
   name: 'iam-no-wildcard-actions',
