@@ -1,11 +1,8 @@
-// Structured JSON logs (pino): one line per request or session, start-up stages with durations.
-import { pino, type Logger } from 'pino';
+// The Kokoro server's logger: the project's one factory (protocol/src/server/logger.ts) with this
+// service's name on every line.
+import { createLogger as createServiceLogger, type Logger } from '@kokoro-speech/protocol/server';
 
 export type { Logger };
 
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
-  return pino(
-    { level, base: { service: 'kokoro-server' }, timestamp: pino.stdTimeFunctions.isoTime },
-    destination ?? pino.destination({ fd: 1, sync: false }),
-  );
-}
+export const createLogger = (level: string, destination?: NodeJS.WritableStream): Logger =>
+  createServiceLogger('kokoro-server', level, destination);

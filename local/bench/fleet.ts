@@ -25,6 +25,7 @@ import { LOCAL_CREDENTIALS } from '@kokoro-speech/sagemaker/router';
 import { numericFlags, planOptionsFrom, planSessions, PLAN_FLAGS } from '../../container/bench/plans.ts';
 import type { SessionPlan } from '../../container/bench/session.ts';
 import { loadAverage, percentile } from '../../container/bench/stats.ts';
+import { errorMessage } from '@kokoro-speech/protocol/errors';
 
 const { values: flags } = parseArgs({
   options: {
@@ -103,7 +104,7 @@ async function runCaller(endpoint: string, plan: SessionPlan, retryBudgetMs: num
       session.close();
     } catch (error) {
       if (error instanceof TtsTransportError && error.code === 'overloaded') result.refusedTurns++;
-      else result.failedTurns.push(error instanceof Error ? error.message : String(error));
+      else result.failedTurns.push(errorMessage(error));
     }
     result.retries.push(retries);
     await sleep(Math.max(0, playoutEnd - performance.now()) + plan.thinkMs);

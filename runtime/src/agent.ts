@@ -1,5 +1,5 @@
 // Builds the agent from its configuration: the LLM provider, the TTS transport and the server.
-import { pino, type Logger } from 'pino';
+import { createLogger, type Logger } from './server/log.ts';
 import type { AgentConfig } from './config.ts';
 import { createLlmProvider } from './llm/index.ts';
 import { createTransport } from './tts/index.ts';
@@ -7,7 +7,7 @@ import { startAgentServer, type AgentServer } from './server/index.ts';
 import { openSessionStore } from './conversation/storage.ts';
 
 export async function startAgentFromConfig(config: AgentConfig, logger?: Logger): Promise<AgentServer> {
-  const log = logger ?? pino({ level: config.logLevel });
+  const log = logger ?? createLogger(config.logLevel);
   // The clients' own per-attempt waits fit the first-token timeout (llm/retries.ts).
   const firstTokenMs = config.llmTimeouts?.firstTokenMs;
   const llm = createLlmProvider(

@@ -10,6 +10,7 @@ import type { VoiceDefaults } from './pipeline/turn.ts';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './tools/builtin.ts';
 import { parseSessionStore, type SessionStoreConfig } from './conversation/storage.ts';
 import { normalizeOrigin, type OriginAllowList } from './server/origins.ts';
+import { KokoroError } from '@kokoro-speech/protocol/errors';
 
 /** Tool settings from the environment (absent when none is set: the server's defaults apply). */
 export interface ToolConfig {
@@ -53,8 +54,11 @@ export interface AgentConfig {
   allowedOrigins?: OriginAllowList | undefined;
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
+/** A bad environment variable (the message names it and what it takes). */
+export class ConfigError extends KokoroError<'config'> {
+  constructor(message: string) {
+    super('config', message);
+  }
 }
 
 const empty = (v: unknown) => (v === '' ? undefined : v);

@@ -1,8 +1,8 @@
 // Entry point of the agent (AgentCore Runtime container, or `npm run -w runtime start`): reads the
 // environment, serves on PORT (8080), shuts down cleanly on SIGTERM/SIGINT.
-import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { startAgentFromConfig } from './agent.ts';
+import { createLogger } from './server/log.ts';
 import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
 
 let config;
@@ -13,7 +13,7 @@ try {
   console.error(`kokoro-speech agent: ${error.message}\nSee runtime/README.md for the environment variables.`);
   process.exit(2);
 }
-const log = pino({ level: config.logLevel });
+const log = createLogger(config.logLevel);
 const server = await startAgentFromConfig(config, log);
 
 handleShutdownSignals({

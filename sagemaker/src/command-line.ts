@@ -1,8 +1,9 @@
 // What this workspace's two commands (sagemaker-local, bidi-smoke) do with their arguments alike:
 // a mistake prints its message and the usage and exits 2; --help prints the usage and exits 0.
 
-/** A mistake in the command line (the message names the flag). */
-export class UsageError extends Error {}
+import { UsageError } from '@kokoro-speech/protocol/errors';
+
+export { UsageError };
 
 /** `parse(argv)`, or the process exits: 2 on a UsageError, 0 when `parse` returns null (--help). */
 export function argumentsOrExit<T>(command: string, usage: string, parse: (argv: string[]) => T | null): T {

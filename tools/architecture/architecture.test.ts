@@ -109,7 +109,7 @@ const ALLOWED: Record<string, string[]> = {
   protocol: [],
   sagemaker: ['protocol'],
   container: ['protocol'],
-  weights: [],
+  weights: ['protocol'],
   runtime: ['protocol', 'sagemaker'],
   local: ['protocol', 'sagemaker', 'container', 'runtime', 'weights'],
   stacks: ['weights'],

@@ -9,19 +9,17 @@
 //   DigestMismatch         no         the bytes do not match the listed size and digest
 //   InvalidSyncInput       no         bad input (repository id, revision, include patterns, paths)
 //   IntegrityError         no         the listing contradicts a pinned expectation
-export class WeightsError extends Error {
-  readonly retryable: boolean;
-
-  constructor(name: string, message: string, retryable: boolean, options?: ErrorOptions) {
-    super(message, options);
+import { KokoroError } from '@kokoro-speech/protocol/errors';
+export class WeightsError extends KokoroError {
+  constructor(name: string, message: string, retryable: boolean, options?: { cause?: unknown; status?: number }) {
+    super(name, message, { retryable, cause: options?.cause, status: options?.status });
     this.name = name;
-    this.retryable = retryable;
   }
 }
 
 /** Hugging Face answered with an HTTP status we could not recover from. */
 export class HubHttpError extends WeightsError {
-  readonly status: number;
+  declare readonly status: number;
   /** The server's Retry-After, in milliseconds, when it sent one. */
   readonly retryAfterMs: number | undefined;
 
@@ -31,8 +29,8 @@ export class HubHttpError extends WeightsError {
       name,
       `Hugging Face answered HTTP ${status} for ${url}${detail ? `: ${detail}` : ''}`,
       name !== 'HubRequestFailed',
+      { status },
     );
-    this.status = status;
     this.retryAfterMs = retryAfterMs;
   }
 }

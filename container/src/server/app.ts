@@ -7,7 +7,7 @@ import { WebSocketServer } from 'ws';
 import type { ServerConfig } from '../config.ts';
 import { loadKokoroEngine } from '../engine/index.ts';
 import type { Engine } from '../engine/types.ts';
-import type { Logger } from '../log.ts';
+import { refuseUpgrade, type Logger } from '@kokoro-speech/protocol/server';
 import { BIDI_PATH } from '@kokoro-speech/protocol';
 import { BidiSession } from './bidi-session.ts';
 import { SpeechError } from '../tts/errors.ts';
@@ -126,22 +126,18 @@ export async function startKokoroServer({
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxWsMessageBytes * 4 });
   http.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '/').split('?')[0];
-    const refuse = (status: number, reason: string) => {
-      socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    };
-    if (path !== BIDI_PATH) return refuse(404, 'Not Found');
-    if (!service || closing) return refuse(503, 'Service Unavailable');
+    if (path !== BIDI_PATH) return refuseUpgrade(socket, 404);
+    if (!service || closing) return refuseUpgrade(socket, 503);
     const svc = service;
     // Admission before the upgrade: a refused session costs one HTTP response, no WebSocket.
     const decision = svc.admission.admit('session');
     if (!decision.admitted) {
       logRefusal('websocket', decision);
       const body = JSON.stringify(new SpeechError('overloaded', decision.message, decision.retryAfterS).body);
-      socket.end(
-        `HTTP/1.1 503 Service Unavailable\r\nRetry-After: ${decision.retryAfterS}\r\n` +
-          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-      return;
+      return refuseUpgrade(socket, 503, {
+        body,
+        headers: { 'content-type': 'application/json', 'retry-after': decision.retryAfterS },
+      });
     }
     socket.once('close', decision.release);
     wss.handleUpgrade(req, socket, head, (ws) => {

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { MAX_SPEED, MIN_SPEED } from '@kokoro-speech/protocol';
 import { OggOpusWriter, OpusStreamEncoder } from '@kokoro-speech/protocol/audio';
+import { KokoroError } from '@kokoro-speech/protocol/errors';
 import { readBody } from '@kokoro-speech/protocol/server';
 import { audioHeaders } from '../audio/index.ts';
 import { asSpeechError, SpeechError } from '../tts/errors.ts';
@@ -20,10 +21,10 @@ const OPENAI_ALL_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'];
 /** OpenAI's input limit. */
 export const OPENAI_MAX_INPUT = 4096;
 
-export class OpenAIError extends Error {
-  readonly status: number;
+/** An error in OpenAI's shape (`{error: {message, type, param, code}}`). */
+export class OpenAIError extends KokoroError {
+  declare readonly status: number;
   readonly param: string | null;
-  readonly code: string | null;
   readonly type: string;
   /** Sent as Retry-After (a 503 overloaded); the openai client waits that long before its retry. */
   readonly retryAfterS: number | undefined;
@@ -31,14 +32,12 @@ export class OpenAIError extends Error {
     status: number,
     message: string,
     param: string | null,
-    code: string | null,
+    code: string,
     type = 'invalid_request_error',
     retryAfterS?: number,
   ) {
-    super(message);
-    this.status = status;
+    super(code, message, { status, retryable: status === 503 });
     this.param = param;
-    this.code = code;
     this.type = type;
     this.retryAfterS = retryAfterS;
   }

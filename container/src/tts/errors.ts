@@ -1,5 +1,6 @@
 // The one error type of the server: a protocol error code plus the HTTP status it maps to.
 import type { ErrorCode, HttpErrorBody } from '@kokoro-speech/protocol';
+import { KokoroError, errorMessage } from '@kokoro-speech/protocol/errors';
 
 const STATUS: Record<ErrorCode, number> = {
   invalid_message: 400,
@@ -9,20 +10,14 @@ const STATUS: Record<ErrorCode, number> = {
   internal: 500,
 };
 
-export class SpeechError extends Error {
-  readonly code: ErrorCode;
+export class SpeechError extends KokoroError<ErrorCode> {
+  declare readonly status: number;
   /** Seconds a client should wait before retrying (overloaded only). */
   readonly retryAfterS: number | undefined;
 
   constructor(code: ErrorCode, message: string, retryAfterS?: number) {
-    super(message);
-    this.name = 'SpeechError';
-    this.code = code;
+    super(code, message, { status: STATUS[code], retryable: code === 'overloaded' });
     this.retryAfterS = retryAfterS;
-  }
-
-  get status(): number {
-    return STATUS[this.code];
   }
 
   get body(): HttpErrorBody {
@@ -34,5 +29,5 @@ export class SpeechError extends Error {
 /** Any thrown value as a SpeechError; unknown errors become `internal`. */
 export function asSpeechError(error: unknown): SpeechError {
   if (error instanceof SpeechError) return error;
-  return new SpeechError('internal', error instanceof Error ? error.message : String(error));
+  return new SpeechError('internal', errorMessage(error));
 }

@@ -1,7 +1,7 @@
 // What every session and request shares: the engine, the scheduler, the limits and the load count.
 import { availableParallelism } from 'node:os';
 import type { Engine } from '../engine/types.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '@kokoro-speech/protocol/server';
 import type { ServerConfig } from '../config.ts';
 import type { AudioFormat, SampleRate, VoiceSettings } from '@kokoro-speech/protocol';
 import { AudioDurationEstimator, Scheduler } from '../scheduler/index.ts';

@@ -3,11 +3,10 @@
 // and where the WAV file goes (relative to the folder the command was typed in, not npm's).
 import { isAbsolute, resolve } from 'node:path';
 import { MAX_SPEED, MIN_SPEED, SAMPLE_RATES } from '@kokoro-speech/protocol';
+import { UsageError } from '@kokoro-speech/protocol/errors';
 
 /** Bad usage: say prints the message and its usage, and exits with status 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError };
 
 /** node:util parseArgs errors (unknown option, missing value) are usage errors. */
 export function isParseArgsError(error: unknown): boolean {

@@ -14,6 +14,7 @@ import { requireAwsCredentials } from '../stack/preflight.ts';
 import { StartupError } from '../stack/startup-error.ts';
 import { connectionHint, describeRequestIssues, isParseArgsError, outputPath, UsageError } from './say-messages.ts';
 import { sayOutput } from './say-output.ts';
+import { errorMessage } from '@kokoro-speech/protocol/errors';
 
 const USAGE = `usage: npm run say -- "prompt" [options]
        npm run say -- --list-voices [--target URL|ARN]
@@ -186,7 +187,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     const usage = err instanceof UsageError || isParseArgsError(err);
-    console.error(`say: ${connectionHint(err, targetShown) ?? (err instanceof Error ? err.message : String(err))}`);
+    console.error(`say: ${connectionHint(err, targetShown) ?? errorMessage(err)}`);
     if (usage) console.error(USAGE);
     process.exit(usage || err instanceof StartupError ? 2 : 1);
   },

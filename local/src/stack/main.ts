@@ -1,10 +1,11 @@
 // `npm start`: the whole voice pipeline on this machine (Kokoro server, local SageMaker router,
 // agent, web page) on loopback, or the page alone in front of a deployed AgentCore runtime.
 // Ctrl-C (SIGINT) or SIGTERM shuts everything down cleanly.
-import { OptionsError, parseLocalOptions, USAGE } from './options.ts';
+import { UsageError, parseLocalOptions, USAGE } from './options.ts';
 import { startLocalStack } from './stack.ts';
 import { StartupError } from './startup-error.ts';
 import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
+import { errorMessage } from '@kokoro-speech/protocol/errors';
 
 async function main(): Promise<void> {
   const options = parseLocalOptions(process.argv.slice(2));
@@ -38,13 +39,13 @@ async function main(): Promise<void> {
     close: () => stack.close(),
     onSignal: (signal) => console.log(`\n${signal}: shutting down...`),
     onClosed: () => console.log('stopped'),
-    onError: (err) => console.error(`shutdown failed: ${err instanceof Error ? err.message : String(err)}`),
+    onError: (err) => console.error(`shutdown failed: ${errorMessage(err)}`),
     onSecondSignal: () => console.log('stopping now'),
   });
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof OptionsError) {
+  if (err instanceof UsageError) {
     console.error(`npm start: ${err.message}\n\n${USAGE}`);
     process.exit(2);
   }
@@ -52,6 +53,6 @@ main().catch((err: unknown) => {
     console.error(`npm start: ${err.message}`);
     process.exit(2);
   }
-  console.error(`npm start: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(`npm start: ${errorMessage(err)}`);
   process.exit(1);
 });

@@ -18,6 +18,7 @@ import {
 } from '@kokoro-speech/weights';
 import { checkModelFolder, describeModelFolder, type ModelDirSource } from './model-dir.ts';
 import { StartupError } from './startup-error.ts';
+import { KokoroError, errorMessage } from '@kokoro-speech/protocol/errors';
 
 export type LocalDtype = 'q8' | 'fp32';
 
@@ -48,7 +49,7 @@ export interface ResolveModelOptions {
 }
 
 /** Weights could not be had; the message names every way out. */
-export class WeightsUnavailableError extends Error {
+export class WeightsUnavailableError extends KokoroError<'weights_unavailable'> {
   /**
    * `repo` and `revision`: the pinned export asked for; `files`: what the cache folder needs;
    * `mismatched`: files found there that are not the pinned ones (copied from another revision, or
@@ -63,9 +64,10 @@ export class WeightsUnavailableError extends Error {
     files: readonly string[] = [],
     mismatched: readonly string[] = [],
   ) {
-    const why = cause instanceof Error ? cause.message : String(cause);
+    const why = errorMessage(cause);
     const names = files.length > 0 ? files.join(', ') : 'the files';
     super(
+      'weights_unavailable',
       [
         `Could not get the Kokoro-82M weights (${repo} @ ${revision.slice(0, 12)}) from ${endpoint}: ${why}`,
         ...(mismatched.length > 0
@@ -82,7 +84,6 @@ export class WeightsUnavailableError extends Error {
       ].join('\n'),
       { cause },
     );
-    this.name = 'WeightsUnavailableError';
   }
 }
 

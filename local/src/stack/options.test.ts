@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { OptionsError, parseLocalOptions } from './options.ts';
+import { UsageError, parseLocalOptions } from './options.ts';
 
 const ARN = 'arn:aws:bedrock-agentcore:us-west-2:123456789012:runtime/kokoro_agent-AbC123';
 
@@ -134,7 +134,7 @@ describe('npm start options', () => {
       [['--nope'], {}, /Unknown option '--nope'/],
     ];
     for (const [argv, env, message] of bad) {
-      expect(() => parseLocalOptions(argv, env)).toThrow(OptionsError);
+      expect(() => parseLocalOptions(argv, env)).toThrow(UsageError);
       expect(() => parseLocalOptions(argv, env)).toThrow(message);
     }
   });
@@ -144,7 +144,7 @@ describe('npm start options', () => {
     expect(parseLocalOptions(['--instances', '3'], {}).instances).toBe(3);
     for (const bad of ['0', '9', '2.5', 'two'])
       expect(() => parseLocalOptions(['--instances', bad], {})).toThrow(
-        new OptionsError(`--instances must be a whole number from 1 to 8, not ${bad}`),
+        new UsageError(`--instances must be a whole number from 1 to 8, not ${bad}`),
       );
   });
 });

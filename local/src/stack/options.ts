@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName, type LlmConfig } from '@kokoro-speech/runtime';
 import { isRuntimeArn } from '../agentcore/agentcore.ts';
 import type { LocalDtype } from './model.ts';
+import { UsageError } from '@kokoro-speech/protocol/errors';
 
 export const USAGE = `usage: npm start -- [options]
   --port N             page port on 127.0.0.1 (default 3000; 0 picks a free one)
@@ -71,9 +72,8 @@ export interface LocalOptions {
   };
 }
 
-export class OptionsError extends Error {
-  override name = 'OptionsError';
-}
+/** A bad option of `npm start`: it prints the message and the usage, and exits 2. */
+export { UsageError };
 
 export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): LocalOptions {
   let values;
@@ -100,22 +100,22 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
       },
     }));
   } catch (err) {
-    throw new OptionsError((err as Error).message);
+    throw new UsageError((err as Error).message);
   }
   const port = Number(values.port ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new OptionsError(`--port must be 0-65535, not ${values.port}`);
+    throw new UsageError(`--port must be 0-65535, not ${values.port}`);
   const instances = Number(values.instances ?? 1);
   if (!Number.isInteger(instances) || instances < 1 || instances > 8)
-    throw new OptionsError(`--instances must be a whole number from 1 to 8, not ${values.instances}`);
+    throw new UsageError(`--instances must be a whole number from 1 to 8, not ${values.instances}`);
   const dtype = values.dtype ?? 'q8';
-  if (dtype !== 'q8' && dtype !== 'fp32') throw new OptionsError(`--dtype must be q8 or fp32, not ${dtype}`);
+  if (dtype !== 'q8' && dtype !== 'fp32') throw new UsageError(`--dtype must be q8 or fp32, not ${dtype}`);
   const exportName = values.export ?? env['KOKORO_EXPORT'] ?? 'standard';
   if (exportName !== 'standard' && exportName !== 'timestamped')
-    throw new OptionsError(`--export must be standard or timestamped, not ${exportName}`);
+    throw new UsageError(`--export must be standard or timestamped, not ${exportName}`);
   const target = values.target ?? env['KOKORO_AGENT_RUNTIME_ARN'] ?? undefined;
   if (target !== undefined && !isRuntimeArn(target)) {
-    throw new OptionsError(
+    throw new UsageError(
       `--target must be an AgentCore runtime ARN (arn:aws:bedrock-agentcore:<region>:<account>:runtime/<id>), not ${target}`,
     );
   }
@@ -123,9 +123,9 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
   if (values.agent !== undefined) {
     agentUrl = URL.canParse(values.agent) ? new URL(values.agent) : undefined;
     if (!agentUrl || !/^https?:$/.test(agentUrl.protocol))
-      throw new OptionsError(`--agent must be an http(s) URL, not ${values.agent}`);
+      throw new UsageError(`--agent must be an http(s) URL, not ${values.agent}`);
   }
-  if (target !== undefined && agentUrl !== undefined) throw new OptionsError('give --target or --agent, not both');
+  if (target !== undefined && agentUrl !== undefined) throw new UsageError('give --target or --agent, not both');
   const requested = values.llm ?? env['LLM_PROVIDER'] ?? undefined;
   const tools = (values.tools ?? env['BUILTIN_TOOLS'] ?? '')
     .split(',')
@@ -133,11 +133,11 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
     .filter((t) => t !== '' && t !== 'none');
   for (const t of tools)
     if (!(BUILTIN_TOOL_NAMES as readonly string[]).includes(t))
-      throw new OptionsError(`--tools takes ${BUILTIN_TOOL_NAMES.join(', ')} (comma-separated), not ${t}`);
+      throw new UsageError(`--tools takes ${BUILTIN_TOOL_NAMES.join(', ')} (comma-separated), not ${t}`);
   const fillerText = values.filler ?? env['TOOL_FILLER_TEXT'] ?? '';
   const afterMs = Number(env['TOOL_FILLER_AFTER_MS'] ?? 1500);
   if (!Number.isInteger(afterMs) || afterMs < 0)
-    throw new OptionsError(`TOOL_FILLER_AFTER_MS must be an integer >= 0, not ${env['TOOL_FILLER_AFTER_MS']}`);
+    throw new UsageError(`TOOL_FILLER_AFTER_MS must be an integer >= 0, not ${env['TOOL_FILLER_AFTER_MS']}`);
   const from: NonNullable<LocalOptions['from']> = {};
   if (values['model-dir'] !== undefined) from.modelDir = '--model-dir';
   else if (env['KOKORO_MODEL_DIR'] !== undefined) from.modelDir = 'KOKORO_MODEL_DIR';
@@ -190,7 +190,7 @@ function llmConfig(choice: string, env: NodeJS.ProcessEnv, source: '--llm' | 'LL
       const baseURL = env['OPENAI_BASE_URL'];
       const model = env['OPENAI_MODEL'];
       if (!baseURL || !model)
-        throw new OptionsError(
+        throw new UsageError(
           `${given} needs OPENAI_BASE_URL and OPENAI_MODEL (and OPENAI_API_KEY if the server wants one)`,
         );
       return {
@@ -210,6 +210,6 @@ function llmConfig(choice: string, env: NodeJS.ProcessEnv, source: '--llm' | 'LL
       };
     }
     default:
-      throw new OptionsError(`${source} must be echo, bedrock or openai, not ${choice}`);
+      throw new UsageError(`${source} must be echo, bedrock or openai, not ${choice}`);
   }
 }

@@ -31,6 +31,7 @@ import { consoleServerLogger, formatServerLogLine, type ServerLogOptions } from 
 import { StartupError } from './startup-error.ts';
 import { agentCoreUpstream, agentServerUpstream } from '../web-server/upstream.ts';
 import { startWebServer, type PageInfo } from '../web-server/web-server.ts';
+import { errorMessage } from '@kokoro-speech/protocol/errors';
 
 /** The endpoint name the agent asks the local router for (any name is routed to the one container). */
 export const LOCAL_ENDPOINT_NAME = 'kokoro-local';
@@ -110,7 +111,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       }).catch((error: unknown) => {
         if (options.modelDir === undefined) throw error;
         // The user's own folder passed the file checks but did not load: say so once, with the way out.
-        const why = error instanceof Error ? error.message : String(error);
+        const why = errorMessage(error);
         const given =
           options.from?.modelDir === '--model-dir' ? `--model-dir ${model.dir}` : `KOKORO_MODEL_DIR=${model.dir}`;
         throw new StartupError(

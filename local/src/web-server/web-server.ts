@@ -6,11 +6,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import WebSocket, { WebSocketServer } from 'ws';
-import { readBody } from '@kokoro-speech/protocol/server';
+import { readBody, refuseUpgrade } from '@kokoro-speech/protocol/server';
 import { isRuntimeSessionId, newRuntimeSessionId } from '../agentcore/agentcore.ts';
 import { originPolicy, refusal } from './origin.ts';
 import { serveStatic } from './static-files.ts';
 import type { Upstream } from './upstream.ts';
+import { KokoroError, errorMessage } from '@kokoro-speech/protocol/errors';
 
 const MAX_BODY_BYTES = 256 * 1024;
 const AGENTCORE_SESSION_HEADER = 'x-amzn-bedrock-agentcore-runtime-session-id';
@@ -98,8 +99,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const url = new URL(req.url ?? '/', 'http://localhost');
     const why = url.pathname === '/api/ws' || url.pathname === '/ws' ? refusal(req, policy) : 'no WebSocket here';
     if (why) {
-      socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${why}\n`);
-      return;
+      return refuseUpgrade(socket, 403, { body: `${why}\n` });
     }
     wss.handleUpgrade(req, socket, head, (client) =>
       relayWebSocket(client, sessionOf(url.searchParams.get('session') ?? req.headers[AGENTCORE_SESSION_HEADER])),
@@ -157,13 +157,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 }
 
 /** A refusal of the web server's own (not the upstream's). */
-class HttpError extends Error {
-  readonly status: number;
-  readonly code: string;
+class HttpError extends KokoroError {
+  declare readonly status: number;
   constructor(status: number, code: string, message: string) {
-    super(message);
-    this.status = status;
-    this.code = code;
+    super(code, message, { status });
   }
 }
 
@@ -174,8 +171,4 @@ function sessionOf(value: string | string[] | null | undefined): string {
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-cache' }).end(text);
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

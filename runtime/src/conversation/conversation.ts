@@ -3,7 +3,7 @@
 // the caller heard when a turn is interrupted (heard.ts), and persistence through Strands' session
 // manager (restored when the agent first runs, saved after each turn's history is final).
 import { SessionManager, type Agent, type Message, type Storage } from '@strands-agents/sdk';
-import type { Logger } from 'pino';
+import type { Logger } from '@kokoro-speech/protocol/server';
 import type { LlmFailureSource } from '../llm/types.ts';
 import type { AnswerSource, TurnResult } from '../pipeline/types.ts';
 import { createAgent, type AgentRecipe } from './agents.ts';

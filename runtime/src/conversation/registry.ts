@@ -3,6 +3,7 @@
 // at most `maxSessions` at once: a new one evicts the least recently active idle one (a persisted
 // conversation is restored from its store when it comes back).
 import type { Conversation } from './conversation.ts';
+import { KokoroError } from '@kokoro-speech/protocol/errors';
 
 export interface SessionLimits {
   idleMs: number;
@@ -12,8 +13,10 @@ export interface SessionLimits {
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 900_000, maxSessions: 256 };
 
 /** Every live conversation is busy: none can make room for a new one. */
-export class SessionLimitError extends Error {
-  override name = 'SessionLimitError';
+export class SessionLimitError extends KokoroError<'busy'> {
+  constructor(message: string) {
+    super('busy', message, { status: 503, retryable: true });
+  }
 }
 
 export class ConversationRegistry {

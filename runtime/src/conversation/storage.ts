@@ -6,6 +6,7 @@
 // again), a failed read starts the conversation afresh and a failed write is dropped.
 import { LocalFileStorage, S3Storage } from '@strands-agents/sdk/storage';
 import type { Storage } from '@strands-agents/sdk';
+import { errorMessage } from '@kokoro-speech/protocol/errors';
 
 export type SessionStoreConfig =
   { kind: 'file'; dir: string } | { kind: 's3'; bucket: string; prefix: string; region?: string };
@@ -64,7 +65,7 @@ export class ResilientStorage implements Storage {
       if (!this.#failing) {
         this.#failing = true;
         this.#options.warn(
-          `session store unavailable (${what}: ${error instanceof Error ? error.message : String(error)}); ` +
+          `session store unavailable (${what}: ${errorMessage(error)}); ` +
             'turns go on without persistence until it answers again',
           error,
         );

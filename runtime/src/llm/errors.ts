@@ -1,13 +1,11 @@
 // Errors of LLM providers: one class with a stable code the pipeline forwards to the caller.
+import { KokoroError, errorMessage } from '@kokoro-speech/protocol/errors';
 
 export type LlmErrorCode = 'llm_error' | 'llm_unavailable' | 'llm_unauthorized' | 'llm_timeout';
 
-export class LlmError extends Error {
-  readonly code: LlmErrorCode;
+export class LlmError extends KokoroError<LlmErrorCode> {
   constructor(code: LlmErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'LlmError';
-    this.code = code;
+    super(code, message, { cause: options?.cause, retryable: code === 'llm_unavailable' || code === 'llm_timeout' });
   }
 }
 
@@ -26,7 +24,7 @@ export function toLlmError(provider: string, error: unknown, signal?: AbortSigna
   if (signal?.aborted) return signal.reason;
   if (error instanceof LlmError || isAbortError(error)) return error;
   const status = httpStatus(error);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const noCredentials = [...causes(error)].some((e) => (e as { name?: unknown }).name === 'CredentialsProviderError');
   const code = status === 401 || status === 403 || noCredentials ? 'llm_unauthorized' : 'llm_error';
   const where = status === undefined ? '' : ` (HTTP ${status})`;

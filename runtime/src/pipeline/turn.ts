@@ -23,6 +23,7 @@ import { OpusTurnOutput } from '../audio/opus-output.ts';
 import { planFor, type PolicyPlan, type TurnPolicy } from './policies.ts';
 import { SentenceLedger, type SentencePlace } from './sentences.ts';
 import type { AnswerEvent, AnswerSource, PipelineEvent, TurnContext, TurnOptions, TurnResult } from './types.ts';
+import { errorMessage } from '@kokoro-speech/protocol/errors';
 
 /** PCM waiting for the Opus encoder at most before the turn stops pulling audio (~11 s at 24 kHz). */
 export const OPUS_BACKLOG_BYTES = 512 * 1024;
@@ -208,7 +209,7 @@ class Turn {
       try {
         await session.end();
       } catch (error) {
-        this.#fail(ttsFailure(error), `TTS session failed: ${describe(error)}`);
+        this.#fail(ttsFailure(error), `TTS session failed: ${errorMessage(error)}`);
       }
     }
     session?.close();
@@ -263,7 +264,7 @@ class Turn {
       this.#llmError =
         error instanceof LlmError
           ? { code: error.code, message: error.message }
-          : { code: 'llm_error', message: `${this.#context.llm.name} LLM failed: ${describe(error)}` };
+          : { code: 'llm_error', message: `${this.#context.llm.name} LLM failed: ${errorMessage(error)}` };
     }
     if (this.#stopped) return;
     endCycle();
@@ -332,7 +333,7 @@ class Turn {
       }
       return session;
     } catch (error) {
-      if (!this.#cancelled) this.#fail(ttsFailure(error), `cannot open a TTS session: ${describe(error)}`);
+      if (!this.#cancelled) this.#fail(ttsFailure(error), `cannot open a TTS session: ${errorMessage(error)}`);
       return null;
     }
   }
@@ -349,7 +350,7 @@ class Turn {
       try {
         session.speak(spoken, timing.id);
       } catch (error) {
-        this.#fail(ttsFailure(error), `TTS session failed: ${describe(error)}`);
+        this.#fail(ttsFailure(error), `TTS session failed: ${errorMessage(error)}`);
         return;
       }
       if (waitForPrevious) await audioDone;
@@ -367,7 +368,7 @@ class Turn {
     } catch (error) {
       if (!this.#cancelled) {
         const code = error instanceof TtsTransportError ? error.code : 'internal';
-        this.#fail(ttsFailure(error), `TTS stream failed (${code}): ${describe(error)}`);
+        this.#fail(ttsFailure(error), `TTS stream failed (${code}): ${errorMessage(error)}`);
       }
     } finally {
       this.#ledger.releaseAll();
@@ -416,8 +417,4 @@ class Turn {
       ...(this.#error ? { error: this.#error } : {}),
     };
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -5,9 +5,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { pino, type Logger } from 'pino';
 import type { Storage } from '@strands-agents/sdk';
 import { SESSION_ID_RULE, type TurnRequest } from '@kokoro-speech/protocol';
+import { errorMessage } from '@kokoro-speech/protocol/errors';
+import { refuseUpgrade } from '@kokoro-speech/protocol/server';
+import { createLogger, type Logger } from './log.ts';
 import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
 import type { PipelineEvent, VoiceDefaults } from '../pipeline/turn.ts';
@@ -112,7 +114,7 @@ function headerSession(req: IncomingMessage): string | undefined {
 export async function startAgentServer(options: AgentServerOptions): Promise<AgentServer> {
   const defaults = { ...DEFAULT_VOICE, ...options.defaults };
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const log = options.logger ?? pino({ level: 'silent' });
+  const log = options.logger ?? createLogger('silent');
   const tools = options.tools instanceof ToolBox ? options.tools : new ToolBox(options.tools);
   const sessionOptions: SessionOptions = {
     ...DEFAULT_SESSION_LIMITS,
@@ -285,25 +287,17 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxRequestBytes });
   server.on('upgrade', (req, socket, head) => {
     if ((req.url ?? '').split('?')[0] !== '/ws') {
-      socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-      return;
+      return refuseUpgrade(socket, 404);
     }
     const refused = origins.refusal(req);
     if (refused) {
-      socket.end(
-        `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(refused)}\r\nconnection: close\r\n\r\n${refused}`,
-      );
-      return;
+      return refuseUpgrade(socket, 403, { body: refused });
     }
     let header: string | undefined;
     try {
       header = headerSession(req);
     } catch (error) {
-      const body = (error as Error).message;
-      socket.end(
-        `HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-      );
-      return;
+      return refuseUpgrade(socket, 400, { body: errorMessage(error) });
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       // The connection is one conversation: the header's session, else its own (never persisted,

@@ -2,6 +2,7 @@
 // and a stable code (the table is in runtime/README.md); one function writes them as JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '@kokoro-speech/protocol/server';
+import { KokoroError } from '@kokoro-speech/protocol/errors';
 
 export type RequestErrorCode =
   | 'invalid_request'
@@ -13,14 +14,10 @@ export type RequestErrorCode =
   | 'tts_unavailable'
   | 'internal';
 
-export class RequestError extends Error {
-  readonly status: number;
-  readonly code: RequestErrorCode;
+export class RequestError extends KokoroError<RequestErrorCode> {
+  declare readonly status: number;
   constructor(status: number, code: RequestErrorCode, message: string) {
-    super(message);
-    this.name = 'RequestError';
-    this.status = status;
-    this.code = code;
+    super(code, message, { status, retryable: code === 'busy' || code === 'tts_unavailable' });
   }
 }
 

@@ -1,7 +1,7 @@
 // Runs turns for the server's routes: admission against the concurrency limit, the health status
 // (/ping is HealthyBusy while turns run), one log line per turn, and cancelling all on shutdown.
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
+import type { Logger } from '@kokoro-speech/protocol/server';
 import { runTurn, type AnswerSource, type PipelineEvent, type TurnContext, type TurnResult } from '../pipeline/turn.ts';
 import type { TurnRequest } from '@kokoro-speech/protocol';
 import { RequestError } from './errors.ts';

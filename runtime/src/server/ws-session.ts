@@ -11,6 +11,7 @@ import { RequestError } from './errors.ts';
 import { parseWsMessage } from './requests.ts';
 import type { VoiceList } from './voices.ts';
 import { CallerOutput, DEFAULT_FLOW_LIMITS, type FlowLimits } from './caller-flow.ts';
+import { errorMessage } from '@kokoro-speech/protocol/errors';
 
 export type StartTurn = (
   request: TurnRequest,
@@ -86,7 +87,7 @@ export class WsSession {
         this.#send({
           type: 'error',
           code: 'tts_unavailable',
-          message: `cannot read the voice list: ${error instanceof Error ? error.message : String(error)}`,
+          message: `cannot read the voice list: ${errorMessage(error)}`,
         }),
     );
   }

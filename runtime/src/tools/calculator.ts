@@ -2,9 +2,12 @@
 // parentheses, unary minus. Hand-written (a small recursive-descent parser, no eval): the general
 // expression libraries bring a whole algebra system (mathjs) or have had code-injection advisories
 // (expr-eval), while the tool needs only arithmetic and a clear error for anything else.
+import { KokoroError } from '@kokoro-speech/protocol/errors';
 
-export class CalculationError extends Error {
-  override name = 'CalculationError';
+export class CalculationError extends KokoroError<'calculation'> {
+  constructor(message: string) {
+    super('calculation', message);
+  }
 }
 
 const MAX_LENGTH = 500;

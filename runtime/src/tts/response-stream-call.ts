@@ -10,14 +10,12 @@ import type { ErrorCode, VoiceSettings } from '@kokoro-speech/protocol';
 import { fromUtf8 } from '@smithy/util-utf8';
 import { sageMakerError } from './sagemaker-errors.ts';
 import { TtsTransportError } from './types.ts';
+import { KokoroError } from '@kokoro-speech/protocol/errors';
 
 /** The container refused this utterance (its POST /invocations answered 4xx/5xx). */
-export class UtteranceRefused extends Error {
-  readonly code: ErrorCode;
+export class UtteranceRefused extends KokoroError<ErrorCode> {
   constructor(code: ErrorCode, message: string) {
-    super(message);
-    this.name = 'UtteranceRefused';
-    this.code = code;
+    super(code, message, { retryable: code === 'overloaded' });
   }
 }
 

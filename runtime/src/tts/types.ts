@@ -1,6 +1,7 @@
 // The TTS session interface every transport implements (direct WebSocket, SageMaker bidirectional
 // stream, SageMaker response stream). The agent pipeline depends on this file only.
 import type { AudioFormat, ErrorCode, VoiceInfo, VoiceSettings, WordTiming } from '@kokoro-speech/protocol';
+import { KokoroError } from '@kokoro-speech/protocol/errors';
 
 export type { VoiceInfo, VoiceSettings, WordTiming };
 
@@ -38,14 +39,11 @@ export type TransportErrorCode = 'connection_lost' | 'model_stream_error' | 'int
 /** A fatal transport failure (reconnect failed, signature rejected, ...). Carries a stable code.
  *  `overloaded`: the TTS server refused the session (or its first utterance) and the retries
  *  within the retry budget were refused too. */
-export class TtsTransportError extends Error {
-  readonly code: TransportErrorCode | 'unauthorized' | 'bad_response' | 'overloaded';
-  readonly retryable: boolean;
+export class TtsTransportError extends KokoroError<
+  TransportErrorCode | 'unauthorized' | 'bad_response' | 'overloaded'
+> {
   constructor(code: TtsTransportError['code'], message: string, options?: { cause?: unknown; retryable?: boolean }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'TtsTransportError';
-    this.code = code;
-    this.retryable = options?.retryable ?? false;
+    super(code, message, { cause: options?.cause, retryable: options?.retryable });
   }
 }
 

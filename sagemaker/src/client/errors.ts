@@ -1,10 +1,10 @@
 // Errors of the SageMaker streaming client, with the AWS error code and HTTP status when known.
+import { KokoroError } from '@kokoro-speech/protocol/errors';
 
-export class SageMakerStreamError extends Error {
-  /** AWS error code (InvalidSignatureException, ValidationError, ModelError, ...) or a local one. */
-  readonly code: string;
-  /** HTTP status of a rejected call; undefined for failures after the stream opened. */
-  readonly status: number | undefined;
+export class SageMakerStreamError extends KokoroError {
+  // code: the AWS error code (InvalidSignatureException, ValidationError, ModelError, ...) or a
+  // local one; status: the HTTP status of a rejected call, undefined after the stream opened.
+  // Whether one is worth retrying is the caller's call (runtime/src/tts/sagemaker-errors.ts).
   /** ModelError only: the status and body the model container answered with (the model's members). */
   readonly originalStatusCode: number | undefined;
   readonly originalMessage: string | undefined;
@@ -13,10 +13,7 @@ export class SageMakerStreamError extends Error {
     message: string,
     options?: { status?: number; cause?: unknown; originalStatusCode?: number; originalMessage?: string },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'SageMakerStreamError';
-    this.code = code;
-    this.status = options?.status;
+    super(code, message, { status: options?.status, cause: options?.cause });
     this.originalStatusCode = options?.originalStatusCode;
     this.originalMessage = options?.originalMessage;
   }

@@ -24,6 +24,7 @@ import { LOCAL_CREDENTIALS } from './credentials.ts';
 import { InstancePool } from './instances.ts';
 import { bridgeResponseStream } from './response-stream-bridge.ts';
 import { SignatureError, verifyRequest } from './verify.ts';
+import { KokoroError } from '@kokoro-speech/protocol/errors';
 
 export interface LocalSageMakerRouterOptions {
   /** The container: http://host:port (or ws://host:port). Give this or `containerUrls`. */
@@ -64,9 +65,11 @@ const H2_PREFACE = Buffer.from('PRI * HTTP/2.0');
 /** InvokeEndpoint's documented maximum Body length (25,165,824 bytes). */
 const MAX_PAYLOAD_BYTES = 25_165_824;
 
-class PayloadTooLarge extends Error {
+class PayloadTooLarge extends KokoroError<'ValidationError'> {
   constructor(bytes: number) {
-    super(`the request body (${bytes} bytes) is over the limit of ${MAX_PAYLOAD_BYTES} bytes`);
+    super('ValidationError', `the request body (${bytes} bytes) is over the limit of ${MAX_PAYLOAD_BYTES} bytes`, {
+      status: 413,
+    });
   }
 }
 
@@ -197,7 +200,7 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
       }
     } catch (error) {
       if (error instanceof SignatureError) return sendAwsError(res, 403, error.code, error.message);
-      if (error instanceof PayloadTooLarge) return sendAwsError(res, 413, 'ValidationError', error.message);
+      if (error instanceof PayloadTooLarge) return sendAwsError(res, error.status!, error.code, error.message);
       sendAwsError(res, 500, 'InternalFailure', (error as Error).message);
     }
   };

@@ -14,14 +14,14 @@ import type { Message } from '@smithy/core/event-streams';
 import type { AwsCredentialIdentity } from '@smithy/types';
 import { STREAMING_PAYLOAD_HASH } from '../client/index.ts';
 import { createSigner, SIGNING_SERVICE } from '../client/index.ts';
+import { KokoroError } from '@kokoro-speech/protocol/errors';
 
 /** A rejected signature; `code` is the AWS error type the router answers with (HTTP 403). */
-export class SignatureError extends Error {
-  readonly code: 'InvalidSignatureException' | 'UnrecognizedClientException' | 'IncompleteSignatureException';
+export class SignatureError extends KokoroError<
+  'InvalidSignatureException' | 'UnrecognizedClientException' | 'IncompleteSignatureException'
+> {
   constructor(code: SignatureError['code'], message: string) {
-    super(message);
-    this.name = 'SignatureError';
-    this.code = code;
+    super(code, message, { status: 403 });
   }
 }
 
