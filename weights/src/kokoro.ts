@@ -1,5 +1,6 @@
 // The pinned Kokoro-82M ONNX export that local mode downloads and the model-cache stack syncs.
-// Commit and digests as published on the Hub for onnx-community/Kokoro-82M-v1.0-ONNX (field notes §2).
+// Commit and digests as the Hub lists them for onnx-community/Kokoro-82M-v1.0-ONNX
+// (docs/design/kokoro-model.md#pinned-exports).
 export const KOKORO_ONNX_REPO = 'onnx-community/Kokoro-82M-v1.0-ONNX';
 export const KOKORO_ONNX_REVISION = '1939ad2a8e416c0acfeecc08a694d14ef25f2231';
 
@@ -62,11 +63,11 @@ export const KOKORO_ONNX_PINNED: Readonly<Record<string, { size: number; sha256:
  * `durations` float32 [1, tokens] (predictions before Round and Clip(min=1)), which the container
  * turns into word times. Same config and tokenizer files as the standard export.
  *
- * Where these pins come from: the Hub cannot be reached from this workplace, so the commit, sizes
- * and SHA-256 digests below were NOT read from the Hub here. They are the values that several
+ * Where these pins come from (docs/design/kokoro-model.md#pinned-exports): the commit, sizes and
+ * SHA-256 digests below were not read from the Hub's listing but are the values that several
  * independent public repositories pin for this repository and commit (and the config and tokenizer
- * digests equal the standard export's, which were checked). A sync checks every file against them
- * and refuses a mismatch (DigestMismatch / IntegrityError): wrong pins fail loudly, never silently.
+ * digests equal the standard export's). A sync checks every file against them and refuses a
+ * mismatch (DigestMismatch / IntegrityError): wrong pins fail loudly, never silently.
  */
 export const KOKORO_TIMESTAMPED_REPO = 'onnx-community/Kokoro-82M-v1.0-ONNX-timestamped';
 export const KOKORO_TIMESTAMPED_REVISION = 'dd4401a9add81ac692d20e240d22ec9dda82cc29';

@@ -21,7 +21,7 @@ export type Dtype = (typeof DTYPES)[number];
 export const DEVICES = ['cpu', 'cuda'] as const;
 export type Device = (typeof DEVICES)[number];
 
-/** The ONNX file transformers.js loads for each dtype (field notes, section 2). */
+/** The ONNX file transformers.js loads for each dtype (docs/design/kokoro-model.md#files-and-dtypes). */
 export const MODEL_FILE: Record<Dtype, string> = {
   fp32: 'onnx/model.onnx',
   fp16: 'onnx/model_fp16.onnx',

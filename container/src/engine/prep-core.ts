@@ -1,5 +1,5 @@
 // The prep worker's body (loaded by prep-worker.ts once onnxruntime-node is stubbed out):
-// kokoro-js's own text normalisation, espeak-ng phonemisation and tokenisation, off the event loop (about 7 ms of CPU per sentence, field notes section 1). It reuses
+// kokoro-js's own text normalisation, espeak-ng phonemisation and tokenisation, off the event loop (about 7 ms of CPU per sentence: docs/design/kokoro-model.md#text-preparation-cost). It reuses
 // KokoroTTS.generate() with the model call cut off, so the text goes through exactly the code
 // kokoro-js runs, and it splits what would overflow the model instead of letting the tokenizer
 // truncate it silently.

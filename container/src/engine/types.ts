@@ -34,7 +34,7 @@ export interface Synthesis {
   frames: number[] | null;
 }
 
-/** The model's input limit: 512 positions minus the two pads (field notes, section 2). */
+/** The model's input limit: 512 positions minus the two pads (docs/design/kokoro-model.md#onnx-inputs-and-outputs). */
 export const MAX_PIECE_TOKENS = 510;
 
 /** Native output rate of Kokoro-82M. */

@@ -1,7 +1,7 @@
 // Debian's Chromium, launched the one way this project's browser tests, benchmark and screenshot
-// need: headless, with the flags that keep it off the network (field notes, section 1: without the
-// background-networking flags its connections are refused by the closed network), and audio that
-// starts without a user gesture. playwright gives each launch a fresh profile folder of its own.
+// need: headless, with the flags that keep it off the network (docs/testing.md#the-browser-tests: without
+// them it opens background connections of its own, which a network without internet refuses), and
+// audio that starts without a user gesture. playwright gives each launch a fresh profile folder of its own.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 

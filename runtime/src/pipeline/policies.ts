@@ -1,7 +1,7 @@
 // Turn policies: how the answer's text becomes utterances and when each is sent to Kokoro.
 // `stream` is ours; `batch` is the baseline; `reference` and `stream-no-early-first` exist for the
 // first-audio benchmark (reference: the aws-samples agent's regex split, each sentence waiting for
-// the previous one's audio; field notes, section 9).
+// the previous one's audio; docs/design/streaming-and-segmenter.md#turn-policies).
 import { SentenceSegmenter } from '../text/index.ts';
 
 export const TURN_POLICIES = ['stream', 'batch', 'reference', 'stream-no-early-first'] as const;

@@ -1,6 +1,6 @@
 // The bidirectional-stream client on the wire, against a recording HTTP/2 peer: request headers,
 // the signed outer / unsigned inner event layout, the signature chain (recomputed here with
-// node:crypto from the field notes' description, independently of @smithy/signature-v4), the end
+// node:crypto from docs/design/sagemaker-contracts.md#event-signing, independently of @smithy/signature-v4), the end
 // event, response decoding, a reset told apart from a clean end, and AWS error responses.
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { createHash, createHmac } from 'node:crypto';
@@ -106,7 +106,7 @@ describe('openBidiStream on the wire', () => {
       const signature = message.headers[':chunk-signature']!;
       expect(date.type).toBe('timestamp');
       expect(signature.type).toBe('binary');
-      // Recompute: signing key for that event's date, string to sign per the field notes.
+      // Recompute: signing key for that event's date, string to sign per docs/design/sagemaker-contracts.md#event-signing.
       const when = date.value as Date;
       const iso = when
         .toISOString()

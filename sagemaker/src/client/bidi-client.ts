@@ -1,5 +1,5 @@
-// A client for SageMaker's InvokeEndpointWithBidirectionalStream (not on the npm registry as a
-// package: field notes, section 4), built from the SDK's own pieces: SigV4 request signing and
+// A client for SageMaker's InvokeEndpointWithBidirectionalStream (the official one is not on the npm
+// registry: docs/design/sagemaker-contracts.md#sources), built from the SDK's own pieces: SigV4 request signing and
 // chained event signing (@smithy/signature-v4 through @aws-sdk/eventstream-handler-node), the
 // event-stream codec, and NodeHttp2Handler as the HTTP/2 transport. NodeHttp2Handler is used rather
 // than node:http2 directly because it is what the SDK's own bidirectional clients run on (TLS and
@@ -175,7 +175,7 @@ export async function openBidiStream(options: BidiStreamOptions): Promise<BidiSt
           cause: error,
         });
       }
-      // A reset ends the body like a clean end (field notes, section 4), and behind
+      // A reset ends the body like a clean end (docs/design/sagemaker-contracts.md#resets-and-clean-ends), and behind
       // NodeHttp2Handler the RST_STREAM code is not kept (rstCode reads 0). So: a response that
       // ends while our input is still open is a reset unless an exception event said why; after
       // our end, an aborted stream is a reset.

@@ -35,7 +35,7 @@ export const BIDI_INPUT_CONSTRAINTS: Record<keyof BidiInput, Constraint> = {
   },
 };
 
-/** The default container path, sent explicitly (field notes, section 11: an earlier contract named another). */
+/** The default container path, sent explicitly (docs/design/sagemaker-contracts.md#the-invocation-path). */
 export const DEFAULT_MODEL_INVOCATION_PATH = 'invocations-bidirectional-stream';
 
 export interface InputViolation {

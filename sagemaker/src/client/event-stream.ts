@@ -1,6 +1,6 @@
 // The SageMaker streaming wire format on top of the AWS event-stream codec: PayloadPart events in
 // both directions, ModelStreamError / InternalStreamFailure exceptions, and the signed outer
-// messages that carry the client's events (field notes, section 4).
+// messages that carry the client's events (docs/design/sagemaker-contracts.md#bidi-wire-format).
 import { EventStreamCodec, getChunkedStream } from '@smithy/core/event-streams';
 import type { Message, MessageHeaders } from '@smithy/core/event-streams';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';

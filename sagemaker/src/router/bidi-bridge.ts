@@ -1,12 +1,13 @@
 // One bidirectional-stream call of the local router, bridged to a WebSocket on the container
-// exactly as SageMaker does it (field notes, section 3): each client PayloadPart becomes one
+// exactly as SageMaker does it (docs/design/sagemaker-contracts.md#container-contract): each client PayloadPart becomes one
 // WebSocket frame (UTF8 -> text, BINARY or absent -> binary, PARTIAL..COMPLETE -> one fragmented
 // message); container frames come back as PayloadParts (text -> UTF8, binary -> BINARY); a close
 // from the container reaches the client as a ModelStreamError; the client's end-of-input event
 // closes the WebSocket. Like SageMaker, the router pings the container (every 60 s by default) and
 // gives up after 5 unanswered pings.
 //
-// Two behaviours AWS does not document, modelled so that clients meet them locally (sagemaker/README.md):
+// Two behaviours AWS does not document, modelled so that clients meet them locally
+// (docs/design/sagemaker-contracts.md#the-local-router-documented-and-inferred):
 // a container message longer than `maxResponsePartBytes` goes back as PARTIAL..COMPLETE parts, and
 // a stream older than `maxStreamLifetimeMs` (30 minutes, as a seller's guide reports) ends with a
 // ModelStreamError whose ErrorCode is ModelInvocationTimeExceeded (the code AWS documents for the
