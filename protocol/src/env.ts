@@ -67,7 +67,7 @@ export function parseEnv<S extends z.ZodType>(
   env: Record<string, string | undefined>,
   names: Readonly<Record<string, string>> = {},
 ): z.output<S> {
-  const parsed = schema.safeParse(env);
+  const parsed = schema.safeParse(env, { reportInput: true });
   if (parsed.success) return parsed.data;
   throw ConfigError.of(
     parsed.error.issues.map((issue) => {

@@ -3,7 +3,7 @@
 // rule that spans variables (OpenAI needs a URL and a model) adds a problem naming them.
 import type { LlmConfig } from '../llm/index.ts';
 import type { VoiceDefaults } from '../pipeline/types.ts';
-import type { AgentEnv, LlmProviderName } from './agent-env.ts';
+import type { AgentEnv, LlmProviderName, LlmVariable } from './agent-env.ts';
 import { DEFAULT_FILLER_AFTER_MS, DEFAULT_VOICE } from './defaults.ts';
 import type { BuiltinToolName } from './tool-names.ts';
 
@@ -30,7 +30,7 @@ export const seconds = (s: number | undefined): number | undefined =>
  * messages name the choice (npm start: `--llm openai`).
  */
 export function llmFromEnv(
-  e: AgentEnv<'llm'>,
+  e: AgentEnv<LlmVariable>,
   problems: string[],
   provider: LlmProviderName = e.LLM_PROVIDER ?? 'bedrock',
   given = `LLM_PROVIDER=${provider}`,
@@ -68,12 +68,16 @@ export function llmFromEnv(
 }
 
 /** The filler, when TOOL_FILLER_TEXT has words (after TOOL_FILLER_AFTER_MS). */
-export function fillerFromEnv(e: AgentEnv<'filler'>): ToolConfig['filler'] {
+export function fillerFromEnv(e: AgentEnv<'TOOL_FILLER_TEXT' | 'TOOL_FILLER_AFTER_MS'>): ToolConfig['filler'] {
   const text = e.TOOL_FILLER_TEXT?.trim();
   return text ? { text, afterMs: e.TOOL_FILLER_AFTER_MS ?? DEFAULT_FILLER_AFTER_MS } : undefined;
 }
 
-export function toolsFromEnv(e: AgentEnv<'tools' | 'filler'>): ToolConfig | undefined {
+export function toolsFromEnv(
+  e: AgentEnv<
+    'BUILTIN_TOOLS' | 'TOOL_TIMEOUT_SECONDS' | 'TOOL_MAX_RESULT_CHARS' | 'TOOL_FILLER_TEXT' | 'TOOL_FILLER_AFTER_MS'
+  >,
+): ToolConfig | undefined {
   return defined<ToolConfig>({
     builtin: e.BUILTIN_TOOLS?.length ? e.BUILTIN_TOOLS : undefined,
     limits: defined({ timeoutMs: seconds(e.TOOL_TIMEOUT_SECONDS), maxResultChars: e.TOOL_MAX_RESULT_CHARS }),
@@ -81,7 +85,9 @@ export function toolsFromEnv(e: AgentEnv<'tools' | 'filler'>): ToolConfig | unde
   });
 }
 
-export function voiceFromEnv(e: AgentEnv<'voice'>): VoiceDefaults {
+export function voiceFromEnv(
+  e: AgentEnv<'KOKORO_VOICE' | 'KOKORO_SPEED' | 'AUDIO_FORMAT' | 'AUDIO_SAMPLE_RATE'>,
+): VoiceDefaults {
   return {
     voice: e.KOKORO_VOICE ?? DEFAULT_VOICE.voice,
     speed: e.KOKORO_SPEED ?? DEFAULT_VOICE.speed,
