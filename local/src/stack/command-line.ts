@@ -7,7 +7,9 @@ import { UsageError, errorMessage } from '@kokoro-speech/protocol/errors';
  * the command (`npm run say --`) it is about.
  */
 export function commandLineError(error: unknown, command = 'npm start --'): UsageError {
-  const message = errorMessage(error);
+  // Read as a shape: parseArgs' errors come from Node's own realm (not `instanceof Error` under jest).
+  const own = (error as { message?: unknown } | null)?.message;
+  const message = typeof own === 'string' ? own : errorMessage(error);
   const unknown = /^Unknown option '(.*?)'\. To specify a positional argument starting with a '-'/s.exec(message);
   if (!unknown) return new UsageError(message);
   const option = unknown[1]!;

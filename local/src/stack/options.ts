@@ -195,20 +195,25 @@ function agentSettings(
   if (!(LLM_PROVIDERS as readonly string[]).includes(choice))
     throw new UsageError(`${source} must be ${PROVIDERS}, not ${choice}`);
   const given = source === '--llm' ? `--llm ${choice}` : `LLM_PROVIDER=${choice}`;
-  const flags = { BUILTIN_TOOLS: values.tools, TOOL_FILLER_TEXT: values.filler, KOKORO_VOICE: values.voice };
-  const named = { BUILTIN_TOOLS: '--tools', TOOL_FILLER_TEXT: '--filler', KOKORO_VOICE: '--voice' };
-  const set = Object.entries(flags).filter(([, v]) => v !== undefined);
   if (values.tools !== undefined) {
     const unknown = list(values.tools).find((t) => !builtinToolId(t));
     if (unknown !== undefined)
       throw new UsageError(`--tools takes ${BUILTIN_TOOL_CHOICES}, comma-separated, not ${unknown}`);
   }
+  // A flag stands in for its variable, and is what a message names.
+  const flags = (
+    [
+      ['BUILTIN_TOOLS', '--tools', values.tools],
+      ['TOOL_FILLER_TEXT', '--filler', values.filler],
+      ['KOKORO_VOICE', '--voice', values.voice],
+    ] as const
+  ).filter(([, , value]) => value !== undefined);
   let e;
   try {
     e = readAgentEnv(
-      { ...env, ...Object.fromEntries(set), LLM_PROVIDER: choice },
+      { ...env, ...Object.fromEntries(flags.map(([variable, , value]) => [variable, value])), LLM_PROVIDER: choice },
       [...LLM_VARIABLES, 'BUILTIN_TOOLS', 'TOOL_FILLER_TEXT', 'TOOL_FILLER_AFTER_MS', 'KOKORO_VOICE', 'SYSTEM_PROMPT'],
-      { ...Object.fromEntries(set.map(([k]) => [k, named[k as keyof typeof named]])), LLM_PROVIDER: source },
+      Object.fromEntries(flags.map(([variable, flag]) => [variable, flag])),
     );
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.problems.join('; '));
