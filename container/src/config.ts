@@ -1,39 +1,44 @@
-// Server settings from environment variables, validated once at start-up (README lists them all).
+// Server settings from environment variables, validated once at start-up (README lists them all):
+// the project's one way to read them (protocol/src/env.ts), so a bad one is a ConfigError naming
+// each variable, what it takes and what it got.
 import { z } from 'zod';
+import { ConfigError, envEnum, envInt, envNumber, parseEnv } from '@kokoro-speech/protocol/env';
+import { LOG_LEVELS } from '@kokoro-speech/protocol/server';
 import { DEVICES, DTYPES } from './engine/index.ts';
 
-const int = (min: number) => z.coerce.number().int().min(min);
-const num = (min: number) => z.coerce.number().min(min);
+export { ConfigError };
+
+const text = (max = Infinity) => z.string().max(max, { error: `must be at most ${max} characters` });
 
 const envSchema = z.object({
-  PORT: int(0).max(65535).default(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  KOKORO_MODEL_DIR: z.string().min(1).default('/opt/ml/model'),
-  KOKORO_DTYPE: z.enum(DTYPES).default('fp32'),
-  KOKORO_DEVICE: z.enum(DEVICES).default('cpu'),
-  KOKORO_VOICE: z.string().min(1).default('af_heart'),
-  MAX_CONCURRENT_RUNS: int(1).default(1),
-  MAX_TEXT_CHARS: int(1).default(5000),
-  MAX_QUEUED_PER_SESSION: int(1).default(64),
-  MAX_QUEUED_TOTAL: int(1).default(1024),
-  MAX_WS_MESSAGE_BYTES: int(256).default(64 * 1024),
-  MAX_SESSIONS: int(1).default(256),
-  MAX_WS_BUFFERED_BYTES: int(65536).default(16 * 1024 * 1024),
-  SCHEDULER: z.enum(['deadline', 'fifo']).default('deadline'),
-  PREP_WORKERS: int(1).optional(),
-  SHUTDOWN_GRACE_MS: int(0).default(10_000),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ADMISSION: z.enum(['on', 'off']).default('on'),
-  ADMISSION_MAX_UTILIZATION: z.coerce.number().gt(0).max(1).default(0.7),
-  ADMISSION_FIRST_AUDIO_MS: num(1).default(400),
-  ADMISSION_WINDOW_S: num(1).default(30),
-  ADMISSION_PRIOR_SPEAKING_SHARE: z.coerce.number().min(0).max(1).default(0.5),
-  METRICS_INTERVAL_S: num(0).default(60),
-  METRICS_NAMESPACE: z.string().min(1).max(255).default('KokoroSpeech'),
-  METRICS_ENDPOINT_NAME: z.string().min(1).max(255).optional(),
-  METRICS_VARIANT_NAME: z.string().min(1).max(255).optional(),
-  SIMULATED_DELAY_MS: num(0).default(0),
-  SIMULATED_DELAY_PER_CHAR_MS: num(0).default(0),
+  PORT: envInt(0, 65535).default(8080),
+  HOST: text().default('0.0.0.0'),
+  KOKORO_MODEL_DIR: text().default('/opt/ml/model'),
+  KOKORO_DTYPE: envEnum(DTYPES).default('fp32'),
+  KOKORO_DEVICE: envEnum(DEVICES).default('cpu'),
+  KOKORO_VOICE: text().default('af_heart'),
+  MAX_CONCURRENT_RUNS: envInt(1).default(1),
+  MAX_TEXT_CHARS: envInt(1).default(5000),
+  MAX_QUEUED_PER_SESSION: envInt(1).default(64),
+  MAX_QUEUED_TOTAL: envInt(1).default(1024),
+  MAX_WS_MESSAGE_BYTES: envInt(256).default(64 * 1024),
+  MAX_SESSIONS: envInt(1).default(256),
+  MAX_WS_BUFFERED_BYTES: envInt(65536).default(16 * 1024 * 1024),
+  SCHEDULER: envEnum(['deadline', 'fifo']).default('deadline'),
+  PREP_WORKERS: envInt(1).optional(),
+  SHUTDOWN_GRACE_MS: envInt(0).default(10_000),
+  LOG_LEVEL: envEnum(LOG_LEVELS).default('info'),
+  ADMISSION: envEnum(['on', 'off']).default('on'),
+  ADMISSION_MAX_UTILIZATION: envNumber(0, 1, 'above').default(0.7),
+  ADMISSION_FIRST_AUDIO_MS: envNumber(1).default(400),
+  ADMISSION_WINDOW_S: envNumber(1).default(30),
+  ADMISSION_PRIOR_SPEAKING_SHARE: envNumber(0, 1).default(0.5),
+  METRICS_INTERVAL_S: envNumber(0).default(60),
+  METRICS_NAMESPACE: text(255).default('KokoroSpeech'),
+  METRICS_ENDPOINT_NAME: text(255).optional(),
+  METRICS_VARIANT_NAME: text(255).optional(),
+  SIMULATED_DELAY_MS: envNumber(0).default(0),
+  SIMULATED_DELAY_PER_CHAR_MS: envNumber(0).default(0),
 });
 
 export interface ServerConfig {
@@ -81,15 +86,11 @@ export interface ServerConfig {
   simulatedDelayPerCharMs: number;
 }
 
-/** Reads the configuration; throws one error naming every bad variable. */
+/** Reads the configuration; throws one ConfigError naming every bad variable. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  // Blank is unset, as everywhere in the project.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`bad environment: ${problems}`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(envSchema, present);
   return {
     port: e.PORT,
     host: e.HOST,

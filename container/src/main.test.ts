@@ -87,6 +87,11 @@ test('bad arguments and bad environment stop it with a clear message', async () 
   expect(await env.exit).toBe(2);
   expect(env.err()).toMatch(/PORT/);
   expect(env.err()).toMatch(/KOKORO_DEVICE/);
+  // One ConfigError: each variable with what it takes, and where they are all described.
+  expect(env.err()).toContain(
+    'kokoro server: invalid configuration: PORT: must be a whole number from 0 to 65535, not "eighty"; KOKORO_DEVICE: must be one of',
+  );
+  expect(env.err()).toContain('See container/README.md for the environment variables.');
 });
 
 test('a missing model folder is fatal: logged, exit 1', async () => {

@@ -1,5 +1,5 @@
 // Container entry point: `node src/main.ts [serve]` (SageMaker runs `docker run IMAGE serve`).
-import { configFromEnv } from './config.ts';
+import { ConfigError, configFromEnv } from './config.ts';
 import { createLogger } from './log.ts';
 import { startKokoroServer } from './server/index.ts';
 import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
@@ -14,7 +14,8 @@ let config;
 try {
   config = configFromEnv();
 } catch (error) {
-  console.error((error as Error).message);
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`kokoro server: ${error.message}\nSee container/README.md for the environment variables.`);
   process.exit(2);
 }
 const log = createLogger(config.logLevel);

@@ -144,6 +144,37 @@ describe('loadConfig: tools and sessions', () => {
   });
 });
 
+describe('loadConfig: what each variable takes', () => {
+  test('a bad variable is named with what it takes and what it got; every one in one error', () => {
+    let error: unknown;
+    try {
+      loadConfig({ KOKORO_URL: 'ws://k', PORT: 'eighty', TOOL_FILLER_AFTER_MS: '60001', KOKORO_VOICE: 'v'.repeat(65) });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'PORT: must be a whole number from 0 to 65535, not "eighty"',
+      `KOKORO_VOICE: must be at most 64 characters, not "${'v'.repeat(65)}"`,
+      'TOOL_FILLER_AFTER_MS: must be a whole number from 0 to 60000, not "60001"',
+    ]);
+  });
+
+  test('built-in tools by either name: the short ones or the names the model calls them', () => {
+    expect(loadConfig({ KOKORO_URL: 'ws://k', BUILTIN_TOOLS: 'current_time,calculate' }).tools).toEqual({
+      builtin: ['current_time', 'calculate'],
+    });
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', BUILTIN_TOOLS: 'calculator,clock' })).toThrow(
+      'BUILTIN_TOOLS.1: must list time, calculator (or by the names the model calls them, current_time, calculate), comma-separated, not "clock"',
+    );
+  });
+
+  test('blank is unset, except SYSTEM_PROMPT, where empty turns the prompt off', () => {
+    const config = loadConfig({ KOKORO_URL: 'ws://k', PORT: '', KOKORO_VOICE: '', SYSTEM_PROMPT: '' });
+    expect(config).toMatchObject({ port: 8080, defaults: { voice: 'af_heart' }, systemPrompt: '' });
+  });
+});
+
 describe('loadConfig: browser origins', () => {
   test('ALLOWED_ORIGINS: none by default, a list of origins, or * for any; a bad entry is named', () => {
     expect(loadConfig({ KOKORO_URL: 'ws://k' }).allowedOrigins).toBeUndefined();

@@ -4,6 +4,19 @@ export { startAgentServer, DEFAULT_LIMITS, DEFAULT_VOICE, RequestError } from '.
 export type { AgentServer, AgentServerOptions, AgentLimits, RequestErrorCode, SessionOptions } from './server/index.ts';
 export { startAgentFromConfig } from './agent.ts';
 export { loadConfig, ConfigError, DEFAULT_SYSTEM_PROMPT, type AgentConfig } from './config.ts';
+// The variables and their parsers, for a command that starts the agent itself (npm start).
+export {
+  readAgentEnv,
+  AGENT_ENV,
+  LLM_PROVIDERS,
+  LLM_VARIABLES,
+  type AgentEnv,
+  type AgentVariable,
+  type LlmProviderName,
+  type LlmVariable,
+} from './config/agent-env.ts';
+export { llmFromEnv, toolsFromEnv, fillerFromEnv, voiceFromEnv, type ToolConfig } from './config/from-env.ts';
+export { DEFAULT_FILLER_AFTER_MS, DEFAULT_FLOW_LIMITS, DEFAULT_LISTEN, type FlowLimits } from './config/defaults.ts';
 export {
   runTurn,
   oneShotAnswer,

@@ -145,18 +145,21 @@ test("the agent's code reaches only the SageMaker client, never the router", () 
   expect(wrong).toEqual([]);
 });
 
-// Inside the agent, data flows one way: llm/text/tts/tools/audio -> conversation -> pipeline -> server -> the entry files.
+// Inside the agent, data flows one way: config -> llm/text/tts/tools/audio -> conversation -> pipeline -> server -> the entry files.
 // A conversation is the LLM's side of a turn (one Strands agent per session, its tools): the
-// pipeline reads its answer.
+// pipeline reads its answer. config/ is the bottom: the agent's defaults, its variables and what
+// each accepts, and the built-in tools' names, which the server, the tools and the echo model all
+// read (the entry file config.ts composes the whole configuration from the layers).
 const RUNTIME_LAYERS: Record<string, string[]> = {
-  llm: [],
-  text: [],
-  tts: [],
-  tools: [],
-  audio: [],
-  conversation: ['llm', 'tools'],
-  pipeline: ['llm', 'text', 'tts', 'tools', 'conversation', 'audio'],
-  server: ['pipeline', 'conversation', 'tools', 'llm', 'text', 'tts'],
+  config: [],
+  llm: ['config'],
+  text: ['config'],
+  tts: ['config'],
+  tools: ['config'],
+  audio: ['config'],
+  conversation: ['config', 'llm', 'tools'],
+  pipeline: ['config', 'llm', 'text', 'tts', 'tools', 'conversation', 'audio'],
+  server: ['config', 'pipeline', 'conversation', 'tools', 'llm', 'text', 'tts'],
 };
 
 test("every folder of the agent's code is in its layer table", () => {

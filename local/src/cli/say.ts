@@ -14,6 +14,7 @@ import { requireAwsCredentials } from '../stack/preflight.ts';
 import { StartupError } from '../stack/startup-error.ts';
 import { connectionHint, describeRequestIssues, isParseArgsError, outputPath, UsageError } from './say-messages.ts';
 import { sayOutput } from './say-output.ts';
+import { commandLineError } from '../stack/command-line.ts';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 
 const USAGE = `usage: npm run say -- "prompt" [options]
@@ -185,8 +186,9 @@ function parseUrl(value: string): URL {
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (err: unknown) => {
-    const usage = err instanceof UsageError || isParseArgsError(err);
+  (thrown: unknown) => {
+    const err = isParseArgsError(thrown) ? commandLineError(thrown, 'npm run say --') : thrown;
+    const usage = err instanceof UsageError;
     console.error(`say: ${connectionHint(err, targetShown) ?? errorMessage(err)}`);
     if (usage) console.error(USAGE);
     process.exit(usage || err instanceof StartupError ? 2 : 1);

@@ -1,5 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
+import { parseArgs } from 'node:util';
 import { UsageError, parseLocalOptions } from './options.ts';
+import { commandLineError } from './command-line.ts';
 
 const ARN = 'arn:aws:bedrock-agentcore:us-west-2:123456789012:runtime/kokoro_agent-AbC123';
 
@@ -146,5 +148,95 @@ describe('npm start options', () => {
       expect(() => parseLocalOptions(['--instances', bad], {})).toThrow(
         new UsageError(`--instances must be a whole number from 1 to 8, not ${bad}`),
       );
+  });
+
+  test("the agent's variables are read by the runtime's parsers: its ranges, each bad one named", () => {
+    const refused: [string[], NodeJS.ProcessEnv, string][] = [
+      [
+        [],
+        { TOOL_FILLER_AFTER_MS: '60001' },
+        'TOOL_FILLER_AFTER_MS: must be a whole number from 0 to 60000, not "60001"',
+      ],
+      [[], { ECHO_TOKENS_PER_SECOND: '0' }, 'ECHO_TOKENS_PER_SECOND: must be a number from 0.1 to 100000, not "0"'],
+      [[], { ECHO_FIRST_TOKEN_MS: 'soon' }, 'ECHO_FIRST_TOKEN_MS: must be a number from 0 to 600000, not "soon"'],
+      [[], { LLM_MAX_TOKENS: '0' }, 'LLM_MAX_TOKENS: must be a whole number from 1 to 200000, not "0"'],
+      [
+        ['--llm', 'echo'],
+        { OPENAI_BASE_URL: 'localhost:11434/v1' },
+        'OPENAI_BASE_URL: must be an http(s):// URL, not "localhost:11434/v1"',
+      ],
+      [[], { BUILTIN_TOOLS: 'time,shell' }, 'BUILTIN_TOOLS.1: must list time, calculator'],
+      // A flag that sets one of them is named in its place.
+      [['--filler', 'x'.repeat(201)], {}, '--filler: must be at most 200 characters'],
+      [['--voice', 'v'.repeat(65)], {}, '--voice: must be at most 64 characters'],
+    ];
+    for (const [argv, env, message] of refused) {
+      expect(() => parseLocalOptions(argv, env)).toThrow(UsageError);
+      expect(() => parseLocalOptions(argv, env)).toThrow(message);
+    }
+    // Every problem in one message.
+    expect(() => parseLocalOptions([], { TOOL_FILLER_AFTER_MS: '-1', ECHO_TOKENS_PER_SECOND: '0' })).toThrow(
+      /ECHO_TOKENS_PER_SECOND: .*; TOOL_FILLER_AFTER_MS: /,
+    );
+    // What the agent gets from them, as the agent itself reads it.
+    expect(
+      parseLocalOptions([], { LLM_MAX_TOKENS: '300', TOOL_FILLER_TEXT: '  Hm.  ', TOOL_FILLER_AFTER_MS: '' }),
+    ).toMatchObject({
+      llm: { provider: 'echo' },
+      filler: { text: 'Hm.', afterMs: 1500 },
+    });
+    expect(
+      parseLocalOptions(['--llm', 'openai'], {
+        OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1',
+        OPENAI_MODEL: 'm',
+        LLM_MAX_TOKENS: '300',
+      }).llm,
+    ).toEqual({ provider: 'openai', baseURL: 'http://127.0.0.1:8000/v1', model: 'm', maxTokens: 300 });
+    expect(parseLocalOptions([], { SYSTEM_PROMPT: '' }).systemPrompt).toBeUndefined();
+  });
+
+  test('tools by either name; an unknown one is refused naming the valid ones', () => {
+    expect(parseLocalOptions(['--tools', 'current_time, calculate'], {}).tools).toEqual(['current_time', 'calculate']);
+    expect(parseLocalOptions([], { BUILTIN_TOOLS: 'calculator,current_time' }).tools).toEqual([
+      'calculator',
+      'current_time',
+    ]);
+    expect(() => parseLocalOptions(['--tools', 'time,clock'], {})).toThrow(
+      new UsageError(
+        '--tools takes time, calculator (or by the names the model calls them, current_time, calculate), comma-separated, not clock',
+      ),
+    );
+  });
+
+  test('command-line mistakes are usage errors whose quotes are balanced', () => {
+    const thrown = (args: string[], allowPositionals: boolean): unknown => {
+      try {
+        parseArgs({ args, allowPositionals, options: { out: { type: 'string' } } });
+      } catch (error) {
+        return error;
+      }
+      throw new Error('parsed');
+    };
+    const balanced = (text: string) =>
+      (text.match(/'/g) ?? []).length % 2 === 0 && (text.match(/"/g) ?? []).length % 2 === 0;
+    // Node's hint when positionals are allowed leaves a quote open; said our way, closed.
+    const say = commandLineError(thrown(['--nope'], true), 'npm run say --');
+    expect(say).toBeInstanceOf(UsageError);
+    expect(say.message).toBe(
+      `Unknown option '--nope' (an argument that starts with '-' goes last, after '--': npm run say -- -- "--nope")`,
+    );
+    expect(balanced(say.message)).toBe(true);
+    for (const [args, positionals] of [
+      [['--nope'], false],
+      [['--out'], false],
+      [['extra'], false],
+      [['-x'], true],
+    ] as const) {
+      const error = commandLineError(thrown([...args], positionals));
+      expect(error).toBeInstanceOf(UsageError);
+      expect(balanced(error.message)).toBe(true);
+    }
+    expect(commandLineError(thrown(['--nope'], false)).message).toBe("Unknown option '--nope'");
+    expect(() => parseLocalOptions(['--nope'], {})).toThrow(new UsageError("Unknown option '--nope'"));
   });
 });

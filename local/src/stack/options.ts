@@ -1,8 +1,25 @@
 // Command line and environment of `npm start`: which port, which model, which LLM, which agent.
+// The agent's variables (LLM, tools, filler, voice, prompt) are read by the runtime's own parsers,
+// with the runtime's ranges; a flag that sets one is named in place of the variable.
 import { parseArgs } from 'node:util';
-import { BUILTIN_TOOL_NAMES, type BuiltinToolName, type LlmConfig } from '@kokoro-speech/runtime';
+import {
+  BUILTIN_TOOL_CHOICES,
+  ConfigError,
+  DEFAULT_FILLER_AFTER_MS,
+  DEFAULT_VOICE,
+  LLM_PROVIDERS,
+  LLM_VARIABLES,
+  builtinToolId,
+  fillerFromEnv,
+  llmFromEnv,
+  readAgentEnv,
+  type BuiltinToolName,
+  type LlmConfig,
+  type LlmProviderName,
+} from '@kokoro-speech/runtime';
 import { isRuntimeArn } from '../agentcore/agentcore.ts';
 import type { LocalDtype } from './model.ts';
+import { commandLineError } from './command-line.ts';
 import { UsageError } from '@kokoro-speech/protocol/errors';
 
 export const USAGE = `usage: npm start -- [options]
@@ -22,10 +39,12 @@ export const USAGE = `usage: npm start -- [options]
                        default: LLM_PROVIDER, else openai when OPENAI_BASE_URL is set, else echo
                        bedrock: BEDROCK_MODEL_ID, AWS_REGION (or AWS_DEFAULT_REGION) and AWS credentials;
                        openai: OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API_KEY
-  --voice ID           default voice (or KOKORO_VOICE; default af_heart)
-  --tools LIST         built-in tools for the agent: time, calculator (or BUILTIN_TOOLS; default none)
+  --voice ID           default voice (or KOKORO_VOICE; default ${DEFAULT_VOICE.voice})
+  --tools LIST         built-in tools for the agent, comma-separated: time, calculator (or by the
+                       names the model calls them, current_time, calculate; or BUILTIN_TOOLS;
+                       default none). The echo model calls one for <tool name="NAME">{json}</tool>
   --filler TEXT        spoken while a tool runs with nothing playing (or TOOL_FILLER_TEXT; default none),
-                       after TOOL_FILLER_AFTER_MS (default 1500)
+                       after TOOL_FILLER_AFTER_MS (default ${DEFAULT_FILLER_AFTER_MS})
   --instances N        Kokoro containers behind the local SageMaker router, as one variant's
                        instances (default 1; 2-8 run as separate processes, routed by least
                        outstanding requests)
@@ -75,6 +94,8 @@ export interface LocalOptions {
 /** A bad option of `npm start`: it prints the message and the usage, and exits 2. */
 export { UsageError };
 
+const PROVIDERS = `${LLM_PROVIDERS.slice(0, -1).join(', ')} or ${LLM_PROVIDERS.at(-1)}`;
+
 export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): LocalOptions {
   let values;
   try {
@@ -100,7 +121,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
       },
     }));
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw commandLineError(err);
   }
   const port = Number(values.port ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -126,27 +147,16 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
       throw new UsageError(`--agent must be an http(s) URL, not ${values.agent}`);
   }
   if (target !== undefined && agentUrl !== undefined) throw new UsageError('give --target or --agent, not both');
-  const requested = values.llm ?? env['LLM_PROVIDER'] ?? undefined;
-  const tools = (values.tools ?? env['BUILTIN_TOOLS'] ?? '')
-    .split(',')
-    .map((t) => t.trim())
-    .filter((t) => t !== '' && t !== 'none');
-  for (const t of tools)
-    if (!(BUILTIN_TOOL_NAMES as readonly string[]).includes(t))
-      throw new UsageError(`--tools takes ${BUILTIN_TOOL_NAMES.join(', ')} (comma-separated), not ${t}`);
-  const fillerText = values.filler ?? env['TOOL_FILLER_TEXT'] ?? '';
-  const afterMs = Number(env['TOOL_FILLER_AFTER_MS'] ?? 1500);
-  if (!Number.isInteger(afterMs) || afterMs < 0)
-    throw new UsageError(`TOOL_FILLER_AFTER_MS must be an integer >= 0, not ${env['TOOL_FILLER_AFTER_MS']}`);
   const from: NonNullable<LocalOptions['from']> = {};
   if (values['model-dir'] !== undefined) from.modelDir = '--model-dir';
   else if (env['KOKORO_MODEL_DIR'] !== undefined) from.modelDir = 'KOKORO_MODEL_DIR';
   if (values.voice !== undefined) from.voice = '--voice';
   else if (env['KOKORO_VOICE']) from.voice = 'KOKORO_VOICE';
   if (values.llm !== undefined) from.llm = '--llm';
-  else if (env['LLM_PROVIDER'] !== undefined) from.llm = 'LLM_PROVIDER';
+  else if (env['LLM_PROVIDER']) from.llm = 'LLM_PROVIDER';
   if (values.target !== undefined) from.target = '--target';
   else if (target !== undefined) from.target = 'KOKORO_AGENT_RUNTIME_ARN';
+  const agent = agentSettings(values, env, from.llm ?? '--llm');
   return {
     port,
     host: values.host ?? '127.0.0.1',
@@ -158,12 +168,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
     dtype,
     export: exportName,
     modelDir: values['model-dir'] ?? env['KOKORO_MODEL_DIR'] ?? undefined,
-    llm: llmConfig(requested ?? (env['OPENAI_BASE_URL'] ? 'openai' : 'echo'), env, from.llm ?? '--llm'),
-    llmRequested: requested !== undefined,
-    systemPrompt: env['SYSTEM_PROMPT'] || undefined,
-    voice: values.voice ?? (env['KOKORO_VOICE'] || undefined),
-    tools: tools as BuiltinToolName[],
-    filler: fillerText.trim() ? { text: fillerText.trim(), afterMs } : undefined,
+    ...agent,
     instances,
     target,
     qualifier: values.qualifier ?? env['KOKORO_AGENT_QUALIFIER'] ?? undefined,
@@ -173,43 +178,67 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
   };
 }
 
-function llmConfig(choice: string, env: NodeJS.ProcessEnv, source: '--llm' | 'LLM_PROVIDER'): LlmConfig {
+type AgentSettings = Pick<LocalOptions, 'llm' | 'llmRequested' | 'systemPrompt' | 'voice' | 'tools' | 'filler'>;
+
+/**
+ * The local agent's settings: the flags in place of their variables, then the runtime's parsers
+ * (a bad value is named by the flag or variable that gave it). The LLM is the one asked for, else
+ * openai when OPENAI_BASE_URL is set, else echo (the agent itself defaults to Bedrock).
+ */
+function agentSettings(
+  values: { llm?: string; tools?: string; filler?: string; voice?: string },
+  env: NodeJS.ProcessEnv,
+  source: '--llm' | 'LLM_PROVIDER',
+): AgentSettings {
+  const requested = values.llm ?? (env['LLM_PROVIDER'] || undefined);
+  const choice = requested ?? (env['OPENAI_BASE_URL'] ? 'openai' : 'echo');
+  if (!(LLM_PROVIDERS as readonly string[]).includes(choice))
+    throw new UsageError(`${source} must be ${PROVIDERS}, not ${choice}`);
   const given = source === '--llm' ? `--llm ${choice}` : `LLM_PROVIDER=${choice}`;
-  const num = (name: string): number | undefined => (env[name] ? Number(env[name]) : undefined);
-  switch (choice) {
-    case 'echo': {
-      const firstTokenMs = num('ECHO_FIRST_TOKEN_MS');
-      const tokensPerSecond = num('ECHO_TOKENS_PER_SECOND');
-      return {
-        provider: 'echo',
-        ...(firstTokenMs === undefined ? {} : { firstTokenMs }),
-        ...(tokensPerSecond === undefined ? {} : { tokensPerSecond }),
-      };
-    }
-    case 'openai': {
-      const baseURL = env['OPENAI_BASE_URL'];
-      const model = env['OPENAI_MODEL'];
-      if (!baseURL || !model)
-        throw new UsageError(
-          `${given} needs OPENAI_BASE_URL and OPENAI_MODEL (and OPENAI_API_KEY if the server wants one)`,
-        );
-      return {
-        provider: 'openai',
-        baseURL,
-        model,
-        ...(env['OPENAI_API_KEY'] ? { apiKey: env['OPENAI_API_KEY'] } : {}),
-      };
-    }
-    case 'bedrock': {
-      // As the agent reads it (runtime/src/config.ts); the AWS SDK itself ignores AWS_DEFAULT_REGION.
-      const region = env['AWS_REGION'] || env['AWS_DEFAULT_REGION'];
-      return {
-        provider: 'bedrock',
-        ...(env['BEDROCK_MODEL_ID'] ? { modelId: env['BEDROCK_MODEL_ID'] } : {}),
-        ...(region ? { region } : {}),
-      };
-    }
-    default:
-      throw new UsageError(`${source} must be echo, bedrock or openai, not ${choice}`);
+  if (values.tools !== undefined) {
+    const unknown = list(values.tools).find((t) => !builtinToolId(t));
+    if (unknown !== undefined)
+      throw new UsageError(`--tools takes ${BUILTIN_TOOL_CHOICES}, comma-separated, not ${unknown}`);
   }
+  // A flag stands in for its variable, and is what a message names.
+  const flags = (
+    [
+      ['BUILTIN_TOOLS', '--tools', values.tools],
+      ['TOOL_FILLER_TEXT', '--filler', values.filler],
+      ['KOKORO_VOICE', '--voice', values.voice],
+    ] as const
+  ).filter(([, , value]) => value !== undefined);
+  let e;
+  try {
+    e = readAgentEnv(
+      { ...env, ...Object.fromEntries(flags.map(([variable, , value]) => [variable, value])), LLM_PROVIDER: choice },
+      [...LLM_VARIABLES, 'BUILTIN_TOOLS', 'TOOL_FILLER_TEXT', 'TOOL_FILLER_AFTER_MS', 'KOKORO_VOICE', 'SYSTEM_PROMPT'],
+      Object.fromEntries(flags.map(([variable, flag]) => [variable, flag])),
+    );
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.problems.join('; '));
+    throw error;
+  }
+  const problems: string[] = [];
+  const llm = llmFromEnv(e, problems, choice as LlmProviderName, given);
+  if (!llm)
+    throw new UsageError(
+      choice === 'openai'
+        ? `${given} needs OPENAI_BASE_URL and OPENAI_MODEL (and OPENAI_API_KEY if the server wants one)`
+        : problems.join('; '),
+    );
+  return {
+    llm,
+    llmRequested: requested !== undefined,
+    systemPrompt: e.SYSTEM_PROMPT || undefined,
+    voice: e.KOKORO_VOICE,
+    tools: (e.BUILTIN_TOOLS ?? []) as BuiltinToolName[],
+    filler: fillerFromEnv(e),
+  };
 }
+
+const list = (text: string): string[] =>
+  text
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '' && t !== 'none');

@@ -5,12 +5,16 @@
 // - a prompt with tool directives, `<tool name="NAME">{json input}</tool>`, is spoken in parts: the
 //   text before the first directive, then a call of that tool, then (once its result is in the
 //   conversation) the text after it, with `{result}` replaced by the tool's result text, and so on;
+//   a built-in tool may be named either way (`calculator` or `calculate`), and a tool that is not
+//   enabled is still called (its result is the loop's error, as for a real model) and the answer
+//   says which tools are enabled;
 // - anything else is echoed back.
 // Hand-written because no library offers a scripted Strands model (Strands' own test doubles are
 // not part of its package).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Model, type Message, type ModelStreamEvent, type StreamOptions } from '@strands-agents/sdk';
 import type { JSONValue } from '@strands-agents/sdk';
+import { BUILTIN_TOOL_IDS, builtinToolId } from '../config/tool-names.ts';
 
 export interface EchoModelConfig {
   modelId?: string;
@@ -50,8 +54,25 @@ const isPrompt = (m: Message): boolean =>
   m.role === 'user' && m.content.some((b) => b.type === 'textBlock') && !m.content.some(isToolResult);
 const isToolResult = (b: { type: string }): boolean => b.type === 'toolResultBlock';
 
-/** What the echo model answers to this conversation (its last message is the user's turn). */
-export function echoReply(messages: readonly Message[]): EchoReply {
+/** The tool a directive names: itself, or the enabled built-in tool it is another name of. */
+function toolNamed(name: string, enabled: readonly string[] | undefined): string {
+  if (!enabled || enabled.includes(name)) return name;
+  const id = builtinToolId(name);
+  return id && enabled.includes(id) ? id : name;
+}
+
+/** Said after the result of a tool that is not enabled: which ones are, and how to enable the built-ins. */
+function notEnabled(name: string, enabled: readonly string[]): string {
+  const on = enabled.length > 0 ? `the enabled tools are ${enabled.join(', ')}` : 'no tools are enabled';
+  const builtins = Object.keys(BUILTIN_TOOL_IDS).join(' and ');
+  return ` (there is no tool ${name} here: ${on}; BUILTIN_TOOLS turns on the built-in ones, ${builtins})`;
+}
+
+/**
+ * What the echo model answers to this conversation (its last message is the user's turn).
+ * `enabled`: the names of the agent's tools (Strands' tool specs), when known.
+ */
+export function echoReply(messages: readonly Message[], enabled?: readonly string[]): EchoReply {
   const at = messages.findLastIndex(isPrompt);
   if (at < 0) return { text: '' };
   const prompt = textOf(messages[at]!);
@@ -83,10 +104,15 @@ export function echoReply(messages: readonly Message[]): EchoReply {
     .flatMap((m) => m.content)
     .findLast(isToolResult) as
     { status: string; content: { type: string; text?: string; json?: unknown }[] } | undefined;
-  const resultText = lastResult
+  let resultText = lastResult
     ? lastResult.content.map((c) => c.text ?? (c.json === undefined ? '' : JSON.stringify(c.json))).join('')
     : '';
-  const text = cycle > 0 ? segment.replaceAll('{result}', resultText) : segment;
+  const called = cycle > 0 ? toolNamed(directives[cycle - 1]![1]!, enabled) : undefined;
+  const missing = called !== undefined && enabled !== undefined && !enabled.includes(called);
+  if (missing) resultText += notEnabled(called, enabled);
+  let text = cycle > 0 ? segment.replaceAll('{result}', resultText) : segment;
+  // Without {result} in the prompt, the reason is said anyway: a silent failure explains nothing.
+  if (missing && !segment.includes('{result}')) text = `${resultText.trim()}. ${text.trimStart()}`.trimEnd();
   const directive = directives[cycle];
   if (!directive) return { text };
   let input: JSONValue = {};
@@ -95,7 +121,7 @@ export function echoReply(messages: readonly Message[]): EchoReply {
   } catch {
     input = { raw: directive[2]! };
   }
-  return { text, toolUse: { name: directive[1]!, input, toolUseId: `echo_tool_${at}_${cycle}` } };
+  return { text, toolUse: { name: toolNamed(directive[1]!, enabled), input, toolUseId: `echo_tool_${at}_${cycle}` } };
 }
 
 export class EchoModel extends Model<EchoModelConfig> {
@@ -117,7 +143,10 @@ export class EchoModel extends Model<EchoModelConfig> {
   async *stream(messages: Message[], options: StreamOptions = {}): AsyncIterable<ModelStreamEvent> {
     const signal = options.cancelSignal;
     signal?.throwIfAborted();
-    const reply = echoReply(messages);
+    const reply = echoReply(
+      messages,
+      options.toolSpecs?.map((spec) => spec.name),
+    );
     const start = performance.now();
     const interval = 1000 / this.#config.tokensPerSecond;
     /** Waits until token i is due: absolute times, so slow consumers or timer jitter do not drift. */

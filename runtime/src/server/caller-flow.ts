@@ -7,27 +7,10 @@
 // request and TTS session. A turn's slot is released only once its last byte is written or the
 // caller is gone (`flushed`).
 import type { CallerFlow } from '../pipeline/types.ts';
+import type { FlowLimits } from '../config/defaults.ts';
 
-export interface FlowLimits {
-  /**
-   * Bytes waiting to be written to the caller above which it is behind. Default 64 KiB. Small on
-   * purpose: the operating system's socket buffers hold the backlog beyond it (megabytes on
-   * loopback), and Node hands what waits to the OS as one write that completes only when all of
-   * it is taken, so the mark is also the granularity at which a slow reader is seen to progress:
-   * a caller must take this much every CALLER_STALL_SECONDS.
-   */
-  bufferBytes: number;
-  /**
-   * A caller that takes nothing for this long while the turn waits for it is dropped. Default
-   * 30 s. Progress is seen in the operating system's units: a write completes when the kernel
-   * has room again, and it signals room only once about a third of the socket's send buffer is
-   * free (megabytes on loopback), so a caller has to read about a megabyte per this bound to be
-   * seen alive; PCM at 24 kHz played in real time over SSE reads 64 KB/s.
-   */
-  stallMs: number;
-}
-
-export const DEFAULT_FLOW_LIMITS: FlowLimits = { bufferBytes: 64 * 1024, stallMs: 30_000 };
+// The limits and their defaults (and why the mark is small): config/defaults.ts.
+export { DEFAULT_FLOW_LIMITS, type FlowLimits } from '../config/defaults.ts';
 
 /** The connection as the flow sees it. */
 export interface CallerConnection {

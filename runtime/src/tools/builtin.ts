@@ -1,12 +1,20 @@
 // The built-in tools (off unless configured, BUILTIN_TOOLS): small, safe, offline ones that make
-// the demo useful: the current date and time in a time zone, and an arithmetic calculator.
+// the demo useful: the current date and time in a time zone, and an arithmetic calculator. Their
+// names (`time` or `current_time`, `calculator` or `calculate`): config/tool-names.ts.
 import { tool } from '@strands-agents/sdk';
 import type { Tool } from '@strands-agents/sdk';
 import { z } from 'zod';
 import { calculate } from './calculator.ts';
+import { builtinToolId, type BuiltinToolId, type BuiltinToolName } from '../config/tool-names.ts';
 
-export const BUILTIN_TOOL_NAMES = ['time', 'calculator'] as const;
-export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
+export {
+  BUILTIN_TOOL_CHOICES,
+  BUILTIN_TOOL_IDS,
+  BUILTIN_TOOL_NAMES,
+  builtinToolId,
+  type BuiltinToolId,
+  type BuiltinToolName,
+} from '../config/tool-names.ts';
 
 /** `now` is for tests; the tool reads the clock otherwise. */
 export function currentTimeTool(now: () => Date = () => new Date()): Tool {
@@ -48,6 +56,16 @@ export function calculatorTool(): Tool {
   });
 }
 
+const MAKERS: Record<BuiltinToolId, () => Tool> = { current_time: () => currentTimeTool(), calculate: calculatorTool };
+
+/** The tools of these names (either spelling; a tool named twice is made once). */
 export function builtinTools(names: readonly BuiltinToolName[]): Tool[] {
-  return [...new Set(names)].map((name) => (name === 'time' ? currentTimeTool() : calculatorTool()));
+  const ids = new Set(
+    names.map((name) => {
+      const id = builtinToolId(name);
+      if (!id) throw new RangeError(`no built-in tool is named ${JSON.stringify(name)}`);
+      return id;
+    }),
+  );
+  return [...ids].map((id) => MAKERS[id]());
 }

@@ -1,0 +1,179 @@
+// What the agent server's routes and its WebSocket upgrade share: the options resolved against
+// their defaults (config/defaults.ts), the turn runner, the conversations, the voice list, the
+// origin policy, and one way to run a turn (in its session's conversation, or one-shot).
+import type { Storage } from '@strands-agents/sdk';
+import type { TurnRequest } from '@kokoro-speech/protocol';
+import { createLogger, type Logger } from './log.ts';
+import type { LlmProvider } from '../llm/types.ts';
+import type { TtsTransport } from '../tts/types.ts';
+import type { PipelineEvent, VoiceDefaults } from '../pipeline/turn.ts';
+import { ToolBox, type ToolOptions } from '../tools/toolbox.ts';
+import { DEFAULT_LLM_TIMEOUTS, type LlmTimeouts } from '../llm/model-watch.ts';
+import {
+  Conversation,
+  ConversationRegistry,
+  DEFAULT_SESSION_LIMITS,
+  DEFAULT_WINDOW_MESSAGES,
+  ResilientStorage,
+  SessionLimitError,
+  type SessionLimits,
+  type TurnRecord,
+} from '../conversation/index.ts';
+import {
+  DEFAULT_FLOW_LIMITS,
+  DEFAULT_LIMITS,
+  DEFAULT_VOICE,
+  type AgentLimits,
+  type FlowLimits,
+} from '../config/defaults.ts';
+import { RequestError } from './errors.ts';
+import { TurnRunner } from './turn-runner.ts';
+import { VoiceCatalog, type VoiceList } from './voices.ts';
+import { OriginPolicy, type OriginAllowList } from './origins.ts';
+import type { CallerOutput } from './caller-flow.ts';
+
+/** Conversations (sessions): their bounds and where they are persisted. */
+export interface SessionOptions extends SessionLimits {
+  /** Messages each conversation keeps (Strands' sliding window). Default DEFAULT_WINDOW_MESSAGES. */
+  windowMessages: number;
+  /** Persist conversations in this Strands storage (LocalFileStorage, S3Storage...); default: memory only. */
+  storage?: Storage;
+}
+
+/** What every part of the server is started with; each default is in config/defaults.ts or its layer. */
+export interface AgentServerOptions {
+  llm: LlmProvider;
+  tts: TtsTransport;
+  /** The agent's tools: the embedder's Strands tools and MCP clients, built-ins, limits, filler. */
+  tools?: ToolOptions | ToolBox;
+  sessions?: Partial<SessionOptions>;
+  /** Voice settings used when a request does not give them. Default DEFAULT_VOICE. */
+  defaults?: Partial<VoiceDefaults>;
+  systemPrompt?: string;
+  /** Default DEFAULT_LIMITS. */
+  limits?: Partial<AgentLimits>;
+  /** The LLM's first-token and idle timeouts, every provider (LLM_FIRST_TOKEN_SECONDS,
+   *  LLM_IDLE_SECONDS); default DEFAULT_LLM_TIMEOUTS. */
+  llmTimeouts?: Partial<LlmTimeouts>;
+  /** Default 127.0.0.1 (the container entry point passes 0.0.0.0). */
+  host?: string;
+  /** Default 0: any free port. */
+  port?: number;
+  /** Default: a silent logger. */
+  logger?: Logger;
+  /** Slow callers (CALLER_BUFFER_BYTES, CALLER_STALL_SECONDS): how much may wait for a caller
+   *  before its turn slows down, and how long a caller may take nothing before it is dropped.
+   *  Default DEFAULT_FLOW_LIMITS. */
+  flow?: Partial<FlowLimits>;
+  /** Browser origins whose pages may use the agent (`ALLOWED_ORIGINS`), or '*' for any; requests
+   *  without an Origin header (AgentCore, the CLI) are always served. Default: none. */
+  allowedOrigins?: OriginAllowList;
+}
+
+/** Runs one turn: see AgentCore.runTurn. */
+export type RunTurn = (
+  request: TurnRequest,
+  sessionId: string | undefined,
+  emit: (event: PipelineEvent) => void,
+  signal: AbortSignal,
+  via: 'sse' | 'ws',
+  flow: CallerOutput,
+  onRecord?: (record: TurnRecord) => void,
+  persist?: boolean,
+) => Promise<void>;
+
+export interface AgentCore {
+  limits: AgentLimits;
+  log: Logger;
+  turns: TurnRunner;
+  sessions: ConversationRegistry;
+  origins: OriginPolicy;
+  flowLimits: FlowLimits;
+  listVoices: () => Promise<VoiceList>;
+  /** The conversation of a session id; a full registry is a 503 busy. */
+  conversationOf(id: string, persist?: boolean): Conversation;
+  /** Runs a turn: in its session's conversation when it has one, else one-shot. */
+  runTurn: RunTurn;
+}
+
+export function createAgentCore(options: AgentServerOptions): AgentCore {
+  const defaults = { ...DEFAULT_VOICE, ...options.defaults };
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const log = options.logger ?? createLogger('silent');
+  const tools = options.tools instanceof ToolBox ? options.tools : new ToolBox(options.tools);
+  const sessionOptions: SessionOptions = {
+    ...DEFAULT_SESSION_LIMITS,
+    windowMessages: DEFAULT_WINDOW_MESSAGES,
+    ...options.sessions,
+  };
+  const store =
+    sessionOptions.storage &&
+    new ResilientStorage(sessionOptions.storage, {
+      warn: (message, error) => log.warn({ err: error }, message),
+    });
+  const llmTimeouts = { ...DEFAULT_LLM_TIMEOUTS, ...options.llmTimeouts };
+  const context = {
+    llm: options.llm,
+    tts: options.tts,
+    defaults,
+    tools,
+    llmTimeouts,
+    ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+  };
+  const turns = new TurnRunner(context, limits, log);
+  const sessions = new ConversationRegistry(
+    sessionOptions,
+    (id, persist) =>
+      new Conversation(id, {
+        recipe: {
+          model: options.llm.model,
+          tools,
+          windowMessages: sessionOptions.windowMessages,
+          ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+        },
+        provider: options.llm,
+        llmTimeouts,
+        log,
+        ...(persist && store ? { storage: store } : {}),
+      }),
+  );
+  const voices = new VoiceCatalog(options.tts, defaults.voice);
+
+  function conversationOf(id: string, persist = true): Conversation {
+    try {
+      return sessions.get(id, { persist });
+    } catch (error) {
+      if (error instanceof SessionLimitError) throw new RequestError(503, 'busy', error.message);
+      throw error;
+    }
+  }
+
+  const runTurn: RunTurn = async (request, sessionId, emit, signal, via, flow, onRecord, persist = true) => {
+    if (sessionId === undefined) {
+      await turns.run(request, emit, signal, via, {}, flow);
+      return;
+    }
+    turns.validate(request); // an invalid request must not barge in on the session's running turn
+    await conversationOf(sessionId, persist).turn(
+      {
+        prompt: request.prompt,
+        ...(request.previous_played_ms === undefined ? {} : { previousPlayedMs: request.previous_played_ms }),
+      },
+      signal,
+      (answer, turnSignal) => turns.run(request, emit, turnSignal, via, { sessionId, answer }, flow),
+      onRecord,
+    );
+  };
+
+  return {
+    limits,
+    log,
+    turns,
+    sessions,
+    origins: new OriginPolicy(options.allowedOrigins),
+    flowLimits: { ...DEFAULT_FLOW_LIMITS, ...options.flow },
+    listVoices: () => voices.list(),
+    conversationOf,
+    runTurn,
+  };
+}
