@@ -210,7 +210,7 @@ export function renderHistory(list, turns) {
           'li',
           {},
           el('strong', {}, `#${t.n} ${t.transport === 'ws' ? 'WebSocket' : 'SSE'}`),
-          ` first sound ${fmt(first?.playStart)}, first audio ${fmt(first?.firstAudioAt)}, ${t.sentences.length} sentences, ${how}`,
+          ` first sound ${fmt(first?.playStart)}, first audio ${fmt(first?.firstAudioAt)}, ${t.sentences.length} sentence${t.sentences.length === 1 ? '' : 's'}, ${how}`,
         );
       }),
   );

@@ -1,8 +1,10 @@
 // `npm start --instances 2`: two Kokoro container processes behind the local router as one
-// variant's instances; concurrent turns are spread over both, and every turn is spoken whole.
+// variant's instances; concurrent turns are spread over both, every turn is spoken whole, and the
+// set-up says how many there are.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { TurnRecorder } from '../caller/timeline.ts';
 import { streamTurn } from '../caller/turn-client.ts';
+import { bannerLines } from './banner.ts';
 import { parseLocalOptions } from './options.ts';
 import { startLocalStack, type LocalStack } from './stack.ts';
 
@@ -39,3 +41,8 @@ test('concurrent turns go to both instances (least outstanding requests) and are
   expect(instances.every((i) => i.healthy && i.routed >= 1)).toBe(true);
   expect(instances.reduce((n, i) => n + i.routed, 0)).toBe(4);
 }, 60_000);
+
+test('the set-up counts the instances: the Speech line of the banner and of the page says 2', () => {
+  expect(stack.info.model.description).toBe('stand-in model: a tone (--offline), 2 instances');
+  expect(bannerLines(stack.info, stack.url)).toContain('  Speech  stand-in model: a tone (--offline), 2 instances');
+});

@@ -11,7 +11,7 @@ import { DEFAULT_SYSTEM_PROMPT } from '@kokoro-speech/runtime';
 import { createLlmProvider, type LlmConfig } from '@kokoro-speech/runtime';
 import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import type { LocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
-import { startAgentServer } from '@kokoro-speech/runtime';
+import { startAgentServer, ToolBox } from '@kokoro-speech/runtime';
 import { SageMakerBidiTransport } from '@kokoro-speech/runtime';
 import { AgentCoreTarget } from '../agentcore/agentcore.ts';
 import { resolveModel, type LocalDtype } from './model.ts';
@@ -27,6 +27,7 @@ import {
   type AwsRegion,
 } from './preflight.ts';
 import { progressBar } from './progress.ts';
+import { toolInfo } from './tool-info.ts';
 import { consoleServerLogger, formatServerLogLine, type ServerLogOptions } from './server-log.ts';
 import { StartupError } from './startup-error.ts';
 import { agentCoreUpstream, agentServerUpstream } from '../web-server/upstream.ts';
@@ -143,6 +144,8 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         endpoint: router.url,
         credentials: LOCAL_CREDENTIALS,
       });
+      // Made here, so that the page and the banner show the tools the agent itself has.
+      const tools = new ToolBox({ builtin: options.tools, ...(options.filler ? { filler: options.filler } : {}) });
       const agent = await startAgentServer({
         llm,
         tts,
@@ -150,15 +153,19 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         port: 0,
         systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
         ...(options.voice === undefined ? {} : { defaults: { voice: options.voice } }),
-        tools: { builtin: options.tools, ...(options.filler ? { filler: options.filler } : {}) },
+        tools,
       });
       closers.push(() => agent.close());
       upstream = agentServerUpstream(new URL(agent.url));
       info = {
         llm: { name: llm.name, description: llm.name === 'echo' ? 'echo (repeats your prompt)' : llm.description },
-        model: { kind: model.kind, description: model.description },
+        model: {
+          kind: model.kind,
+          description: `${model.description}${options.instances > 1 ? `, ${options.instances} instances` : ''}`,
+        },
         target: { kind: 'local', description: 'local, through the SageMaker bidirectional stream' },
         ...(region === undefined ? {} : { region: { name: region.region, source: region.source } }),
+        tools: toolInfo(await tools.tools(), { echo: llm.name === 'echo' }),
       };
     }
     const web = await startWebServer({

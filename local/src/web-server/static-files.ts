@@ -1,6 +1,6 @@
 // Static files of the page: local/page/*, plus what it shares with other code, served as is (the
-// page has no build step): eventsource-parser's ESM build, and the protocol's WebSocket turn framing
-// and Opus framing.
+// page has no build step): eventsource-parser's ESM build, and the protocol's plain-JavaScript
+// modules (WebSocket turn framing, Opus framing, the heard cut).
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
@@ -24,14 +24,14 @@ for (const name of readdirSync(WEB_ROOT)) {
   if (TYPES[path.extname(name)]) FILES.set(`/${name}`, path.join(WEB_ROOT, name));
 }
 FILES.set('/', path.join(WEB_ROOT, 'index.html'));
-FILES.set(
-  '/vendor/kokoro-speech/turn-ws-framing.js',
-  fileURLToPath(import.meta.resolve('@kokoro-speech/protocol/ws-framing')),
-);
-FILES.set(
-  '/vendor/kokoro-speech/opus-framing.js',
-  fileURLToPath(import.meta.resolve('@kokoro-speech/protocol/opus-framing')),
-);
+/** The protocol's modules the page imports, by the name it imports them under /vendor/kokoro-speech/. */
+const PROTOCOL_MODULES: Record<string, string> = {
+  'turn-ws-framing.js': '@kokoro-speech/protocol/ws-framing',
+  'opus-framing.js': '@kokoro-speech/protocol/opus-framing',
+  'heard-cut.js': '@kokoro-speech/protocol/heard-cut',
+};
+for (const [name, specifier] of Object.entries(PROTOCOL_MODULES))
+  FILES.set(`/vendor/kokoro-speech/${name}`, fileURLToPath(import.meta.resolve(specifier)));
 for (const name of readdirSync(PARSER_ROOT)) {
   if (name.endsWith('.js')) FILES.set(`/vendor/eventsource-parser/${name}`, path.join(PARSER_ROOT, name));
 }

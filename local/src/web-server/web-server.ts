@@ -23,6 +23,15 @@ export interface PageInfo {
   target: { kind: 'local' | 'agent' | 'agentcore'; description: string };
   /** The AWS region turns use, and where it came from (present when they use AWS). */
   region?: { name: string; source: string };
+  /** The agent's tools, by the names the model calls them (present when this server started the agent). */
+  tools?: ToolInfo[];
+}
+
+export interface ToolInfo {
+  name: string;
+  description: string;
+  /** With the echo model: the directive that, in a prompt, makes it call this tool. */
+  echo?: string;
 }
 
 export interface WebServerOptions {

@@ -1,12 +1,8 @@
 // History cut at what was heard: maps a caller's playback position (ms of the turn's audio played,
 // from its first sample) to a place in the answer's text, and rebuilds the turn's messages from its
-// transcript up to that place. The rule (documented in runtime/README.md):
-// - sentences in audio order, each lasting its `duration_ms` (an incompletely delivered one: what
-//   was delivered, or an estimate from the turn's speaking rate); fillers take time, map to no text;
-// - every sentence that ends at or before the position was heard whole; in the one playing at the
-//   position, the words that ended by then when the container timed them from the model's
-//   durations, else (no word timings, or timings the container only estimated from token counts)
-//   the same fraction of its characters, cut back to the last whole word;
+// transcript up to that place. Where the position falls in the sentences is the rule the page marks
+// too (@kokoro-speech/protocol/heard-cut, documented in runtime/README.md); here:
+// - fillers take time but map to no text;
 // - the stored text is the LLM's own (not the speech form), up to that place; text written but not
 //   heard is dropped; a tool the model called is kept with its result (it ran, or was cancelled),
 //   so the history stays valid for the model, which also needs the turn to end with an assistant
@@ -15,11 +11,10 @@
 import { Message, TextBlock, type ContentBlock } from '@strands-agents/sdk';
 import type { SentenceTiming } from '../pipeline/types.ts';
 import type { Transcript } from './transcript.ts';
+import { heardCut } from '@kokoro-speech/protocol/heard-cut';
 
 /** Stored for an answer of which the caller heard nothing. */
 export const NOTHING_HEARD = '…';
-/** When no sentence of the turn completed: Kokoro's pace on real text is about this. */
-const DEFAULT_MS_PER_CHAR = 60;
 
 export interface HeardPlace {
   /** Text of cycles before `cycle` was heard whole; of `cycle`, up to `offset`. */
@@ -34,40 +29,16 @@ export function deliveredMs(sentences: readonly SentenceTiming[]): number {
   return sentences.reduce((sum, s) => sum + s.deliveredMs, 0);
 }
 
+/** Where the caller stopped hearing, in the answer's text (fillers hold none). */
 export function heardPlace(sentences: readonly SentenceTiming[], playedMs: number): HeardPlace {
-  const complete = sentences.filter((s) => s.durationMs !== undefined && s.text.length > 0);
-  const msPerChar =
-    complete.length > 0
-      ? complete.reduce((a, s) => a + s.durationMs!, 0) / complete.reduce((a, s) => a + s.text.length, 0)
-      : DEFAULT_MS_PER_CHAR;
-  let place: HeardPlace = { cycle: 0, offset: 0, all: true };
-  let t = 0;
-  for (const s of sentences) {
-    if (s.durationMs === undefined && s.deliveredMs === 0) break; // nothing of it reached the caller
-    const d = s.durationMs ?? Math.max(s.deliveredMs, s.text.length * msPerChar);
-    if (playedMs >= t + d) {
-      if (s.kind === 'answer') place = { cycle: s.cycle, offset: s.textEnd, all: true };
-      t += d;
-      continue;
-    }
-    place = { ...place, all: false };
-    if (s.kind === 'answer' && playedMs > t) {
-      place = { cycle: s.cycle, offset: s.textStart + partialChars(s, playedMs - t, d), all: false };
-    }
-    return place;
-  }
+  const cut = heardCut(sentences, playedMs);
+  let place: HeardPlace = { cycle: 0, offset: 0, all: cut.all };
+  for (const s of sentences.slice(0, cut.whole))
+    if (s.kind === 'answer') place = { cycle: s.cycle, offset: s.textEnd, all: cut.all };
+  const playing = sentences[cut.whole];
+  if (playing?.kind === 'answer' && cut.chars !== null)
+    place = { cycle: playing.cycle, offset: playing.textStart + cut.chars, all: false };
   return place;
-}
-
-/** Characters of the sentence heard after `ms` of its audio (whole words only). */
-function partialChars(s: SentenceTiming, ms: number, duration: number): number {
-  if (s.words && s.words.length > 0 && !s.wordsEstimated)
-    return s.words.filter((w) => w.endMs <= ms).at(-1)?.textEnd ?? 0;
-  const chars = Math.floor((ms / duration) * s.text.length);
-  if (chars >= s.text.length) return s.text.length;
-  // Mid-word: back to the end of the last whole word.
-  const head = /\s/.test(s.text[chars] ?? ' ') ? s.text.slice(0, chars) : s.text.slice(0, chars).replace(/\S*$/, '');
-  return head.trimEnd().length;
 }
 
 export interface CutMeta {

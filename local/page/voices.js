@@ -1,0 +1,42 @@
+// The voice picker, filled from the agent's voice list (POST {"voices": true} through this
+// server), grouped by language, with the agent's default voice chosen.
+
+const LANGUAGES = { 'en-us': 'American English', 'en-gb': 'British English' };
+
+async function fetchVoices() {
+  const res = await fetch('/api/invocations', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ voices: true }),
+  });
+  if (!res.ok) throw new Error(`the voice list answered ${res.status}`);
+  return res.json();
+}
+
+function voiceOption(v, preferred) {
+  const option = document.createElement('option');
+  option.value = v.id;
+  const about = [v.gender?.toLowerCase(), v.overall_grade ? `grade ${v.overall_grade}` : null].filter(Boolean);
+  option.textContent = `${v.name ?? v.id}${about.length ? ` (${about.join(', ')})` : ''}`;
+  option.selected = v.id === preferred;
+  return option;
+}
+
+/** Fills `picker`; without a voice list it offers the default voice only, and `onMissing` says why. */
+export async function loadVoices(picker, onMissing) {
+  try {
+    const { voices, default: preferred } = await fetchVoices();
+    const groups = new Map();
+    for (const v of voices) {
+      const label = LANGUAGES[v.language] ?? v.language;
+      if (!groups.has(label)) groups.set(label, Object.assign(document.createElement('optgroup'), { label }));
+      groups.get(label).append(voiceOption(v, preferred));
+    }
+    picker.replaceChildren(...groups.values());
+    picker.disabled = voices.length === 0;
+  } catch (err) {
+    // An empty value: the request then names no voice (an option's value is its text otherwise).
+    picker.replaceChildren(Object.assign(document.createElement('option'), { value: '', textContent: 'default' }));
+    onMissing(`No voice list (${err.message}): the agent's default voice speaks.`);
+  }
+}
