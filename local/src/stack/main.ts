@@ -2,6 +2,7 @@
 // agent, web page) on loopback, or the page alone in front of a deployed AgentCore runtime.
 // Ctrl-C (SIGINT) or SIGTERM shuts everything down cleanly.
 import { UsageError, parseLocalOptions, USAGE } from './options.ts';
+import { bannerLines } from './banner.ts';
 import { startLocalStack } from './stack.ts';
 import { StartupError } from './startup-error.ts';
 import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
@@ -21,19 +22,8 @@ async function main(): Promise<void> {
   process.off('SIGINT', onSignalWhileStarting);
   process.off('SIGTERM', onSignalWhileStarting);
 
-  console.log('');
-  console.log(`  LLM     ${stack.info.llm.description}`);
-  console.log(`  Speech  ${stack.info.model.description}`);
-  console.log(`  Agent   ${stack.info.target.description}`);
-  if (stack.info.region) console.log(`  Region  ${stack.info.region.name} (${stack.info.region.source})`);
-  if (stack.info.llm.name === 'echo') {
-    console.log('');
-    console.log('  Note: the echo model is in use, so answers repeat your prompt. For a real LLM: --llm bedrock');
-    console.log('  (AWS credentials) or --llm openai (OPENAI_BASE_URL, OPENAI_MODEL).');
-  }
-  // The URL line comes last: scripts and tests wait for it, and then everything above is out.
-  console.log('');
-  console.log(`  Open ${stack.url} in your browser. Ctrl-C stops.`);
+  // The URL line comes last (bannerLines): scripts and tests wait for it.
+  for (const line of bannerLines(stack.info, stack.url)) console.log(line);
 
   handleShutdownSignals({
     close: () => stack.close(),

@@ -23,7 +23,12 @@ export function currentTimeTool(now: () => Date = () => new Date()): Tool {
     description:
       'The current date and time, optionally in a given IANA time zone such as "Europe/Paris" or "America/New_York" (default UTC).',
     inputSchema: z.object({
-      time_zone: z.string().max(64).optional().describe('IANA time zone name, e.g. "Asia/Tokyo"'),
+      time_zone: z
+        .string()
+        .max(64)
+        .optional()
+        .describe('IANA time zone name, e.g. "Asia/Tokyo"')
+        .meta({ examples: ['Europe/Paris'] }),
     }),
     callback: ({ time_zone }) => {
       const zone = time_zone?.trim() || 'UTC';
@@ -47,7 +52,13 @@ export function calculatorTool(): Tool {
     name: 'calculate',
     description:
       'Evaluates an arithmetic expression with numbers, + - * / % ^ and parentheses (no units, no currencies), e.g. "(12.5 * 4) / 3".',
-    inputSchema: z.object({ expression: z.string().min(1).max(500) }),
+    inputSchema: z.object({
+      expression: z
+        .string()
+        .min(1)
+        .max(500)
+        .meta({ examples: ['6 * 7'] }),
+    }),
     callback: ({ expression }) => {
       const value = calculate(expression);
       // Round off binary noise (0.1 + 0.2) without hiding real precision.
