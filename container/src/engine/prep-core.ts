@@ -20,9 +20,7 @@ export interface PrepRequest {
 }
 /** `code`: the error's protocol code when it has one (unsupported_language, unspeakable_text). */
 export type PrepReply =
-  | { id: number; pieces: PreparedPiece[] }
-  | { id: number; error: string; code?: string }
-  | { ready: true };
+  { id: number; pieces: PreparedPiece[] } | { id: number; error: string; code?: string } | { ready: true };
 
 const { modelDir, wordMaps = true } = workerData as { modelDir: string; wordMaps?: boolean };
 env.allowRemoteModels = false;

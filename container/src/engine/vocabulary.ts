@@ -9,7 +9,18 @@ import { KokoroError } from '@kokoro-speech/protocol/errors';
  * phonemizer keep (¡ ¿ « » [ ] { }) and combining marks that only refine the phoneme before them,
  * which is kept (U+0329 syllabic, U+032A dental).
  */
-export const DROPPED_SYMBOLS: ReadonlySet<string> = new Set(['¡', '¿', '«', '»', '[', ']', '{', '}', '\u0329', '\u032a']);
+export const DROPPED_SYMBOLS: ReadonlySet<string> = new Set([
+  '¡',
+  '¿',
+  '«',
+  '»',
+  '[',
+  ']',
+  '{',
+  '}',
+  '\u0329',
+  '\u032a',
+]);
 
 /** A phoneme the model cannot say (code unspeakable_text: the utterance fails, the session goes on). */
 export class UnspeakableTextError extends KokoroError<'unspeakable_text'> {

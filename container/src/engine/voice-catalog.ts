@@ -6,7 +6,9 @@ import type { VoiceInfo } from './types.ts';
 
 /** The voices/ folder of onnx-community/Kokoro-82M-v1.0-ONNX at the pinned revision, less af.bin (a v0.19 blend). */
 export const KOKORO_V1_VOICES: readonly string[] = [
-  ...['alloy', 'aoede', 'bella', 'heart', 'jessica', 'kore', 'nicole', 'nova', 'river', 'sarah', 'sky'].map((n) => `af_${n}`),
+  ...['alloy', 'aoede', 'bella', 'heart', 'jessica', 'kore', 'nicole', 'nova', 'river', 'sarah', 'sky'].map(
+    (n) => `af_${n}`,
+  ),
   ...['adam', 'echo', 'eric', 'fenrir', 'liam', 'michael', 'onyx', 'puck', 'santa'].map((n) => `am_${n}`),
   ...['bf_alice', 'bf_emma', 'bf_isabella', 'bf_lily', 'bm_daniel', 'bm_fable', 'bm_george', 'bm_lewis'],
   ...['ef_dora', 'em_alex', 'em_santa', 'ff_siwis', 'hf_alpha', 'hf_beta', 'hm_omega', 'hm_psi'],
