@@ -1,6 +1,6 @@
 // Kokoro-82M v1.0's 54 voices and what the voice list says of each: kokoro-js's metadata for its 28
 // English voices, and for the other 26 (bundled in kokoro-js's package too, but not in its list)
-// the language and gender the id spells and the grades hexgrad published (docs/design/languages.md).
+// the language and gender the id spells and the grades hexgrad lists (docs/design/languages.md).
 import { languageOf, voiceGender } from './languages.ts';
 import type { VoiceInfo } from './types.ts';
 
@@ -17,7 +17,7 @@ export const KOKORO_V1_VOICES: readonly string[] = [
   ...['zf_xiaobei', 'zf_xiaoni', 'zf_xiaoxiao', 'zf_xiaoyi', 'zm_yunjian', 'zm_yunxi', 'zm_yunxia', 'zm_yunyang'],
 ];
 
-/** Target quality and overall grade of the non-English voices (hexgrad's VOICES.md, also in kokoro-js's sources). */
+/** Target quality and overall grade of the non-English voices (hexgrad/kokoro kokoro.js/src/voices.js, commented out there). */
 const GRADES: Readonly<Record<string, readonly [string, string]>> = {
   ef_dora: ['C', 'D'],
   em_alex: ['C', 'D'],
