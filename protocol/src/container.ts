@@ -57,7 +57,19 @@ export type TextMessage = z.infer<typeof textMessageSchema>;
 
 // ---- server -> client -------------------------------------------------------------------------
 
-export const ERROR_CODES = ['invalid_message', 'unknown_voice', 'text_too_long', 'overloaded', 'internal'] as const;
+/**
+ * unsupported_language: the voice's language has no G2P here (Japanese, Mandarin); unspeakable_text:
+ * the G2P gave a phoneme Kokoro's vocabulary lacks. Both fail one utterance; the session goes on.
+ */
+export const ERROR_CODES = [
+  'invalid_message',
+  'unknown_voice',
+  'text_too_long',
+  'overloaded',
+  'internal',
+  'unsupported_language',
+  'unspeakable_text',
+] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** What a voice is, as the voice list shows it (kokoro-js's published metadata where it has some). */
@@ -71,6 +83,8 @@ export const voiceInfoSchema = z.object({
   /** kokoro-js's grades, A (best) to F. */
   target_quality: z.string().optional(),
   overall_grade: z.string().optional(),
+  /** Why this voice's utterances fail with unsupported_language (its language has no G2P); absent: it speaks. */
+  unavailable: z.string().optional(),
   source: z.enum(['kokoro-js', 'model-dir']),
 });
 export type VoiceInfo = z.infer<typeof voiceInfoSchema>;

@@ -1,10 +1,16 @@
 import { describe, expect, test } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   exportIncludes,
   KOKORO_EXPORTS,
   KOKORO_ONNX_PINNED,
   KOKORO_ONNX_REVISION,
   KOKORO_SYNC_INCLUDES,
+  KOKORO_VOICE_DIGESTS,
+  KOKORO_VOICES_PINNED,
   kokoroDtypesIn,
   kokoroIncludes,
   type KokoroDtype,
@@ -65,5 +71,33 @@ describe('the timestamped export (an option)', () => {
       /timestamped export has no pinned size and digest for onnx\/model_q4\.onnx .*refused/,
     );
     expect(() => exportIncludes('nope' as never, 'q8')).toThrow(/unknown Kokoro export "nope"/);
+  });
+});
+
+describe('the v1.0 voices', () => {
+  test('54 voices, each pinned with the voice file size (float32 [510, 1, 256])', () => {
+    const ids = Object.keys(KOKORO_VOICE_DIGESTS);
+    expect(ids).toHaveLength(54);
+    for (const id of ids) expect(id).toMatch(/^[abefhijpz][fm]_[a-z]+$/);
+    for (const [path, pin] of Object.entries(KOKORO_VOICES_PINNED)) {
+      expect(path).toMatch(/^voices\/[a-z]{2}_[a-z]+\.bin$/);
+      expect(pin).toEqual({ size: 510 * 256 * 4, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    }
+    // Every language letter has voices; af.bin (the v0.19 blend, 524,288 bytes) is not one of them.
+    expect(new Set(ids.map((id) => id[0])).size).toBe(9);
+    expect(KOKORO_VOICES_PINNED['voices/af.bin']).toBeUndefined();
+  });
+
+  test('kokoro-js 1.2.1 ships the same 54 files, byte for byte (the container offers those)', async () => {
+    const dir = join(dirname(fileURLToPath(import.meta.resolve('kokoro-js'))), '..', 'voices');
+    for (const [id, sha256] of Object.entries(KOKORO_VOICE_DIGESTS)) {
+      const bytes = await readFile(join(dir, `${id}.bin`));
+      expect([id, createHash('sha256').update(bytes).digest('hex')]).toEqual([id, sha256]);
+    }
+  });
+
+  test('the standard export checks voices against their pins when a sync takes them', () => {
+    expect(KOKORO_EXPORTS.standard.pinned['voices/ef_dora.bin']).toEqual(KOKORO_VOICES_PINNED['voices/ef_dora.bin']);
+    expect(KOKORO_SYNC_INCLUDES).toContain('voices/*.bin');
   });
 });

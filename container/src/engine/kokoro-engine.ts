@@ -9,7 +9,9 @@ import { KokoroTTS } from 'kokoro-js';
 import { PrepPool } from './prep-pool.ts';
 import type { Engine, PreparedPiece, RefusedVoice, Synthesis, VoiceInfo } from './types.ts';
 import { NATIVE_SAMPLE_RATE } from './types.ts';
-import { voiceLanguage, VoiceStore } from './voices.ts';
+import { voiceLanguage } from './languages.ts';
+import { describeVoice, KOKORO_V1_VOICES } from './voice-catalog.ts';
+import { VoiceStore } from './voices.ts';
 import { framesFromDurations } from './word-timings.ts';
 
 /** Output names of per-token durations in Kokoro exports (the timestamped onnx-community export
@@ -95,7 +97,7 @@ export async function loadKokoroEngine(options: EngineOptions): Promise<KokoroEn
       KokoroTTS.from_pretrained(modelDir, { dtype, device: device as 'cpu' }),
     );
     const voices = await timed('load_voices', options.onStage, () =>
-      VoiceStore.open(modelDir, new Set(Object.keys(tts.voices))),
+      VoiceStore.open(modelDir, new Set([...Object.keys(tts.voices), ...KOKORO_V1_VOICES])),
     );
     for (const r of voices.refused) options.onWarning?.(`voice refused: ${r.reason}`, { voice: r.id, file: r.file });
     await timed('start_prep_workers', options.onStage, () => pool.ready());
@@ -200,23 +202,4 @@ class KokoroJsEngine implements KokoroEngine {
     await Promise.allSettled(this.#running);
     await this.#tts.model.dispose();
   }
-}
-
-/** A voice's entry in the voice list, from kokoro-js's published metadata where it has some. */
-function describeVoice(
-  id: string,
-  meta: Record<string, string | undefined> | undefined,
-  source: 'kokoro-js' | 'model-dir',
-): VoiceInfo {
-  const optional = (key: keyof VoiceInfo, value: string | undefined) => (value ? { [key]: value } : {});
-  return {
-    id,
-    ...optional('name', meta?.['name']),
-    language: meta?.['language'] ?? (voiceLanguage(id) === 'b' ? 'en-gb' : 'en-us'),
-    ...optional('gender', meta?.['gender']),
-    ...optional('traits', meta?.['traits']),
-    ...optional('target_quality', meta?.['targetQuality']),
-    ...optional('overall_grade', meta?.['overallGrade']),
-    source,
-  };
 }

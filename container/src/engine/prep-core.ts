@@ -1,53 +1,39 @@
-// The prep worker's body (loaded by prep-worker.ts once onnxruntime-node is stubbed out):
-// kokoro-js's own text normalisation, espeak-ng phonemisation and tokenisation, off the event loop (about 7 ms of CPU per sentence: docs/design/kokoro-model.md#text-preparation-cost). It reuses
-// KokoroTTS.generate() with the model call cut off, so the text goes through exactly the code
-// kokoro-js runs, and it splits what would overflow the model instead of letting the tokenizer
-// truncate it silently.
+// The prep worker's body (loaded by prep-worker.ts once onnxruntime-node is stubbed out): text to
+// phonemes with the G2P of the voice's language (g2p.ts), the vocabulary check, tokenisation and
+// word maps, off the event loop (English costs about 7 ms of CPU per sentence:
+// docs/design/kokoro-model.md#text-preparation-cost). It splits what would overflow the model instead of letting the
+// tokenizer truncate it silently.
 import { parentPort, workerData } from 'node:worker_threads';
 import { AutoTokenizer, env, type Tensor } from '@huggingface/transformers';
-import { KokoroTTS } from 'kokoro-js';
+import { KokoroError, errorMessage } from '@kokoro-speech/protocol/errors';
+import { phonemize } from './g2p.ts';
+import { LANGUAGES, type LanguageCode } from './languages.ts';
 import { halveSpan, sentenceSpans, type Span } from './split.ts';
 import type { PreparedPiece } from './types.ts';
 import { MAX_PIECE_TOKENS } from './types.ts';
+import { checkVocabulary } from './vocabulary.ts';
 import { alignWords, wordsOf } from './word-align.ts';
 
 export interface PrepRequest {
   id: number;
   text: string;
-  lang: 'a' | 'b';
+  lang: LanguageCode;
 }
-export type PrepReply = { id: number; pieces: PreparedPiece[] } | { id: number; error: string } | { ready: true };
+/** `code`: the error's protocol code when it has one (unsupported_language, unspeakable_text). */
+export type PrepReply =
+  { id: number; pieces: PreparedPiece[] } | { id: number; error: string; code?: string } | { ready: true };
 
 const { modelDir, wordMaps = true } = workerData as { modelDir: string; wordMaps?: boolean };
 env.allowRemoteModels = false;
 const tokenizer = await AutoTokenizer.from_pretrained(modelDir);
+/** The model's symbols (one token per phoneme symbol), from the model folder's own tokenizer. */
+const vocab = (tokenizer as unknown as { model: { tokens_to_ids: Map<string, number> } }).model.tokens_to_ids;
 
-/** The ids generate() would run, carrying the phonemes they came from (no shared "last" variable,
- *  so that two preparations in flight in one worker cannot mix them up). */
-type PhonemeIds = Tensor & { phonemes: string };
-
-/** KokoroTTS with its model call replaced: generate() resolves with the token ids it would use. */
-class Preparer extends KokoroTTS {
-  override async generate_from_ids(ids: Tensor): Promise<never> {
-    return ids as never;
-  }
-}
-// The model is never called; only generate()'s text path runs.
-const preparer = new Preparer(
-  null as never,
-  ((phonemes: string) => {
-    const out = tokenizer(phonemes, { add_special_tokens: false, truncation: false }) as { input_ids: PhonemeIds };
-    out.input_ids.phonemes = phonemes;
-    return out;
-  }) as never,
-);
-
-// Any voice of the right language: only its first letter reaches the phonemiser.
-const LANGUAGE_VOICE = { a: 'af_heart', b: 'bf_emma' } as const;
-
-async function prepareOne(text: string, lang: 'a' | 'b'): Promise<PreparedPiece> {
-  const ids = (await preparer.generate(text, { voice: LANGUAGE_VOICE[lang] })) as unknown as PhonemeIds;
-  return { text, phonemes: ids.phonemes, tokenIds: Array.from(ids.data as BigInt64Array, Number) };
+async function prepareOne(text: string, lang: LanguageCode): Promise<PreparedPiece> {
+  const phonemes = await phonemize(text, lang);
+  checkVocabulary(phonemes, vocab, LANGUAGES[lang].name, text);
+  const { input_ids } = tokenizer(phonemes, { add_special_tokens: false, truncation: false }) as { input_ids: Tensor };
+  return { text, phonemes, tokenIds: Array.from(input_ids.data as BigInt64Array, Number) };
 }
 
 // ---- word maps: which tokens speak which word ----
@@ -66,7 +52,7 @@ function idsOfChar(ch: string): number[] {
 /** Phonemes of single words, per language: the same words recur in every answer. */
 const WORD_CACHE_SIZE = 20_000;
 const wordPhonemes = new Map<string, string>();
-async function phonemesOfWord(word: string, lang: 'a' | 'b'): Promise<string> {
+async function phonemesOfWord(word: string, lang: LanguageCode): Promise<string> {
   const key = `${lang}:${word}`;
   const cached = wordPhonemes.get(key);
   if (cached !== undefined) return cached;
@@ -76,7 +62,7 @@ async function phonemesOfWord(word: string, lang: 'a' | 'b'): Promise<string> {
   return phonemes;
 }
 
-async function withWords(piece: PreparedPiece, start: number, lang: 'a' | 'b'): Promise<PreparedPiece> {
+async function withWords(piece: PreparedPiece, start: number, lang: LanguageCode): Promise<PreparedPiece> {
   const words = wordsOf(piece.text, start);
   const chars = [...piece.phonemes];
   const perChar = chars.map((ch) => idsOfChar(ch));
@@ -112,7 +98,7 @@ async function withWords(piece: PreparedPiece, start: number, lang: 'a' | 'b'): 
   };
 }
 
-async function prepare(text: string, lang: 'a' | 'b'): Promise<PreparedPiece[]> {
+async function prepare(text: string, lang: LanguageCode): Promise<PreparedPiece[]> {
   const out: PreparedPiece[] = [];
   const visit = async (part: Span): Promise<void> => {
     const piece = await prepareOne(part.text, lang);
@@ -126,7 +112,7 @@ async function prepare(text: string, lang: 'a' | 'b'): Promise<PreparedPiece[]> 
     }
     for (const half of halveSpan(part)) await visit(half);
   };
-  for (const sentence of sentenceSpans(text)) await visit(sentence);
+  for (const sentence of sentenceSpans(text, LANGUAGES[lang].tag)) await visit(sentence);
   return out;
 }
 
@@ -136,14 +122,17 @@ const clip = <W extends { tokenStart: number; tokenEnd: number }>(w: W, n: numbe
   tokenEnd: Math.min(w.tokenEnd, n),
 });
 
-// Warm espeak-ng's wasm before declaring the worker ready: its first call costs ~0.5 s.
+// Warm kokoro-js's espeak-ng wasm before declaring the worker ready: its first call costs ~0.5 s.
+// (The espeak-ng build of the other languages loads on their first sentence: g2p.ts.)
 await prepareOne('Ready.', 'a');
 parentPort!.postMessage({ ready: true } satisfies PrepReply);
 
 parentPort!.on('message', (req: PrepRequest) => {
   prepare(req.text, req.lang).then(
     (pieces) => parentPort!.postMessage({ id: req.id, pieces } satisfies PrepReply),
-    (err: unknown) =>
-      parentPort!.postMessage({ id: req.id, error: String((err as Error)?.message ?? err) } satisfies PrepReply),
+    (err: unknown) => {
+      const code = err instanceof KokoroError ? { code: err.code } : {};
+      parentPort!.postMessage({ id: req.id, error: errorMessage(err), ...code } satisfies PrepReply);
+    },
   );
 });

@@ -1,5 +1,7 @@
 // A small pool of prep worker threads; each request goes to the worker with the least pending work.
 import { Worker } from 'node:worker_threads';
+import { KokoroError } from '@kokoro-speech/protocol/errors';
+import type { LanguageCode } from './languages.ts';
 import type { PrepReply, PrepRequest } from './prep-core.ts';
 import type { PreparedPiece } from './types.ts';
 
@@ -25,7 +27,8 @@ class PrepWorker {
         const p = this.pending.get(msg.id);
         if (!p) return;
         this.pending.delete(msg.id);
-        if ('error' in msg) p.reject(new Error(msg.error));
+        // A protocol code from the worker (a refused language, an unspeakable phoneme) survives the thread hop.
+        if ('error' in msg) p.reject(msg.code ? new KokoroError(msg.code, msg.error) : new Error(msg.error));
         else p.resolve(msg.pieces);
       });
       this.#worker.on('error', (err) => {
@@ -78,7 +81,7 @@ export class PrepPool {
     return Promise.all(this.#workers.map((w) => w.ready)).then(() => undefined);
   }
 
-  prepare(text: string, lang: 'a' | 'b'): Promise<PreparedPiece[]> {
+  prepare(text: string, lang: LanguageCode): Promise<PreparedPiece[]> {
     if (this.#closed) return Promise.reject(new Error('the engine is closed'));
     const worker = this.#workers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     return new Promise((resolve, reject) => worker.send({ id: this.#nextId++, text, lang }, { resolve, reject }));

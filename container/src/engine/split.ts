@@ -2,7 +2,13 @@
 // kokoro-js's TextSplitterStream, which can loop on a newline after a URL), then halves at the
 // clause boundary nearest the middle, then at the space nearest the middle, then hard halves.
 
-const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+const segmenters = new Map<string, Intl.Segmenter>();
+/** ICU's sentence rules are the same for every locale here (danda and 。 end sentences too). */
+const sentenceSegmenter = (locale: string): Intl.Segmenter => {
+  let s = segmenters.get(locale);
+  if (!s) segmenters.set(locale, (s = new Intl.Segmenter(locale, { granularity: 'sentence' })));
+  return s;
+};
 
 export function sentences(text: string): string[] {
   return sentenceSpans(text).map((s) => s.text);
@@ -14,10 +20,10 @@ export interface Span {
   start: number;
 }
 
-/** The sentences of `text`, trimmed, with their offsets. */
-export function sentenceSpans(text: string): Span[] {
+/** The sentences of `text`, trimmed, with their offsets (`locale`: the text's BCP 47 language). */
+export function sentenceSpans(text: string, locale = 'en'): Span[] {
   const out: Span[] = [];
-  for (const { segment, index } of sentenceSegmenter.segment(text)) {
+  for (const { segment, index } of sentenceSegmenter(locale).segment(text)) {
     const trimmed = segment.trim();
     if (trimmed) out.push({ text: trimmed, start: index + segment.indexOf(trimmed) });
   }

@@ -4,7 +4,7 @@
 export interface PreparedPiece {
   /** The source text of this piece (for logs and captions). */
   text: string;
-  /** espeak-ng phonemes as kokoro-js produces them. */
+  /** Phonemes from the voice language's G2P (kokoro-js for English, misaki's espeak path for e f h i p). */
   phonemes: string;
   /** Token ids WITHOUT the pad ids the model wants at both ends; at most MAX_PIECE_TOKENS. */
   tokenIds: number[];
@@ -57,7 +57,7 @@ export interface Engine {
   synthesizeTimed?(piece: PreparedPiece, voice: string, speed: number): Promise<Synthesis>;
   /** Where word timings come from: the model's durations output, or an estimate from token counts. */
   readonly wordTimings?: 'model' | 'estimate';
-  /** What each voice is (kokoro-js's published metadata; model-folder voices have their id only). */
+  /** What each voice is: language and gender for every Kokoro v1.0 voice (voice-catalog.ts). */
   readonly voiceInfo?: readonly VoiceInfo[];
   /** Voice files refused at start-up (wrong size). */
   readonly refusedVoices?: readonly RefusedVoice[];
@@ -70,13 +70,15 @@ export interface VoiceInfo {
   id: string;
   /** kokoro-js's name, e.g. "Heart"; model-folder voices have none. */
   name?: string;
-  /** BCP 47 tag, e.g. en-us (kokoro-js's); for model-folder voices guessed from the id's first letter. */
+  /** BCP 47 tag: kokoro-js's for its voices, else from the id's first letter (languages.ts). */
   language: string;
   gender?: string;
   traits?: string;
   /** kokoro-js's grades (A best, F worst): how good the training data was, and the voice overall. */
   target_quality?: string;
   overall_grade?: string;
+  /** Why this voice's utterances fail (its language has no G2P here: Japanese, Mandarin); absent: it speaks. */
+  unavailable?: string;
   /** kokoro-js (bundled with the package) or the model folder's voices/<id>.bin. */
   source: 'kokoro-js' | 'model-dir';
 }

@@ -1,4 +1,5 @@
-// Voice style vectors: kokoro-js's bundled voices, plus any <model dir>/voices/<id>.bin (which
+// Voice style vectors: kokoro-js's bundled voices (all 54 of Kokoro v1.0, byte for byte the Hub's
+// files at the pinned revision: docs/design/languages.md), plus any <model dir>/voices/<id>.bin (which
 // win over a bundled voice of the same name). Each file is float32 [510, 1, 256] little-endian;
 // one of another size is refused at start-up (named, with its size) and never offered.
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -47,7 +48,7 @@ export class VoiceStore {
     this.ids = [...paths.keys()].filter((id) => !this.#refusals.has(id)).sort();
   }
 
-  /** `allowed` filters the bundled voices (kokoro-js only vouches for its own list). */
+  /** `allowed` filters the bundled voices (kokoro-js's list and the Kokoro v1.0 voices it ships). */
   static async open(modelDir: string, allowed: ReadonlySet<string>): Promise<VoiceStore> {
     const paths = new Map<string, string>();
     const sources = new Map<string, 'kokoro-js' | 'model-dir'>();
@@ -103,6 +104,3 @@ export class VoiceStore {
 
 const wrongSize = (file: string, bytes: number): string =>
   `voice file ${file} has ${bytes} bytes, expected ${VOICE_FILE_BYTES} (float32 [510,1,256])`;
-
-/** kokoro-js's phonemiser language for a voice: the id's first letter, 'b' = British, else American. */
-export const voiceLanguage = (voice: string): 'a' | 'b' => (voice.startsWith('b') ? 'b' : 'a');

@@ -1,5 +1,5 @@
 // The one error type of the server: a protocol error code plus the HTTP status it maps to.
-import type { ErrorCode, HttpErrorBody } from '@kokoro-speech/protocol';
+import { ERROR_CODES, type ErrorCode, type HttpErrorBody } from '@kokoro-speech/protocol';
 import { KokoroError, errorMessage } from '@kokoro-speech/protocol/errors';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -8,6 +8,8 @@ const STATUS: Record<ErrorCode, number> = {
   text_too_long: 413,
   overloaded: 503,
   internal: 500,
+  unsupported_language: 400,
+  unspeakable_text: 422,
 };
 
 export class SpeechError extends KokoroError<ErrorCode> {
@@ -26,8 +28,9 @@ export class SpeechError extends KokoroError<ErrorCode> {
   }
 }
 
-/** Any thrown value as a SpeechError; unknown errors become `internal`. */
+/** Any thrown value as a SpeechError; a KokoroError keeps a protocol code, others become `internal`. */
 export function asSpeechError(error: unknown): SpeechError {
   if (error instanceof SpeechError) return error;
-  return new SpeechError('internal', errorMessage(error));
+  const code = error instanceof KokoroError ? ERROR_CODES.find((c) => c === error.code) : undefined;
+  return new SpeechError(code ?? 'internal', errorMessage(error));
 }
