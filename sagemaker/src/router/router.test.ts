@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { connect } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import { createLogger } from '@kokoro-speech/protocol/server';
 import { InvokeEndpointWithResponseStreamCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { HttpRequest } from '@smithy/protocol-http';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
@@ -245,6 +247,41 @@ describe('router and container failures', () => {
     } finally {
       await lonely.close();
     }
+  });
+
+  test('what fails on its side goes to its logger: a failing container (warn), a refused request (debug)', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        callback();
+      },
+    });
+    const logger = createLogger('sagemaker-local', 'debug', sink);
+    const lonely = await startLocalSageMakerRouter({ containerUrl: 'http://127.0.0.1:1', logger });
+    try {
+      await expect(
+        openBidiStream({ endpointName: NAME, region: REGION, endpoint: lonely.url, credentials: LOCAL_CREDENTIALS }),
+      ).rejects.toMatchObject({ status: 424 });
+      expect((await fetch(`${lonely.url}/nowhere`, { method: 'POST' })).status).toBe(404);
+    } finally {
+      await lonely.close();
+    }
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        service: 'sagemaker-local',
+        msg: 'container instance failed',
+        instance: 'http://127.0.0.1:1',
+        reason: expect.stringMatching(/^cannot reach its WebSocket at ws:\/\/127\.0\.0\.1:1\/.+: /),
+      }),
+      expect.objectContaining({
+        level: 20,
+        msg: 'no operation at POST /nowhere',
+        status: 404,
+        code: 'UnknownOperationException',
+      }),
+    ]);
   });
 
   test('the router pings the container and ends the stream with ModelStreamError when pongs stop', async () => {
