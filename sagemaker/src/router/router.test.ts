@@ -5,7 +5,6 @@ import { connect } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { createLogger } from '@kokoro-speech/protocol/server';
 import { InvokeEndpointWithResponseStreamCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { HttpRequest } from '@smithy/protocol-http';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
@@ -24,6 +23,7 @@ import { createSigner } from '../client/index.ts';
 import { fakeAudio, startFakeContainer } from '@kokoro-speech/protocol/testing';
 import type { FakeContainer } from '@kokoro-speech/protocol/testing';
 import { LOCAL_CREDENTIALS } from './credentials.ts';
+import { createLogger } from './log.ts';
 import { startLocalSageMakerRouter } from './router.ts';
 import type { LocalSageMakerRouter } from './router.ts';
 
@@ -257,7 +257,7 @@ describe('router and container failures', () => {
         callback();
       },
     });
-    const logger = createLogger('sagemaker-local', 'debug', sink);
+    const logger = createLogger('debug', sink);
     const lonely = await startLocalSageMakerRouter({ containerUrl: 'http://127.0.0.1:1', logger });
     try {
       await expect(

@@ -15,7 +15,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import type { AwsCredentialIdentity } from '@smithy/types';
 import { BIDI_PATH } from '@kokoro-speech/protocol';
-import { createLogger, readBody, type Logger } from '@kokoro-speech/protocol/server';
+import { readBody } from '@kokoro-speech/protocol/server';
+import { createLogger, type Logger } from './log.ts';
 import { checkBidiInput } from '../client/index.ts';
 import { sendAwsError } from './aws-errors.ts';
 import type { AnyResponse } from './aws-errors.ts';
@@ -52,7 +53,8 @@ export interface LocalSageMakerRouterOptions {
   maxStreamLifetimeMs?: number;
   /**
    * Where the router logs what fails on its side: a container instance that fails (warn), a request
-   * it fails (error), a request it refuses (debug). Default: none (the router prints nothing).
+   * it fails (error), a request it refuses (debug). Default: none (the router prints nothing). ./log.ts makes one with the router's
+   * service name.
    */
   logger?: Logger;
 }
@@ -137,7 +139,7 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
   });
   const known = options.credentials ?? [LOCAL_CREDENTIALS];
   const variant = options.variantName ?? 'AllTraffic';
-  const log = options.logger ?? createLogger('sagemaker-local', 'silent');
+  const log = options.logger ?? createLogger('silent');
   const instanceFailed = (instance: Instance) => (reason: string) => {
     log.warn({ instance: instance.http, reason }, 'container instance failed');
     pool.suspect(instance);
