@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import net from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import WebSocket from 'ws';
 import { createLogger } from './log.ts';
 import { agentServerUpstream } from './upstream.ts';
@@ -132,13 +132,7 @@ describe('web server', () => {
 });
 
 test('what fails on its side goes to its logger (service kokoro-web): the agent away (warn), a refusal (debug)', async () => {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      callback();
-    },
-  });
+  const sink = new PassThrough();
   const away = `http://127.0.0.1:${await closedPort()}`;
   const logged = await startWebServer({
     port: 0,
@@ -161,6 +155,10 @@ test('what fails on its side goes to its logger (service kokoro-web): the agent 
   } finally {
     await logged.close();
   }
+  const lines = String(sink.read() ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
   expect(lines).toEqual([
     expect.objectContaining({
       level: 40,

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { connect } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { InvokeEndpointWithResponseStreamCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { HttpRequest } from '@smithy/protocol-http';
@@ -250,13 +250,7 @@ describe('router and container failures', () => {
   });
 
   test('what fails on its side goes to its logger: a failing container (warn), a refused request (debug)', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        callback();
-      },
-    });
+    const sink = new PassThrough();
     const logger = createLogger('debug', sink);
     const lonely = await startLocalSageMakerRouter({ containerUrl: 'http://127.0.0.1:1', logger });
     try {
@@ -267,6 +261,10 @@ describe('router and container failures', () => {
     } finally {
       await lonely.close();
     }
+    const lines = String(sink.read() ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     expect(lines).toEqual([
       expect.objectContaining({
         level: 40,
