@@ -95,6 +95,43 @@ export interface NoInstancesAlarmArgs {
   tags: pulumi.Input<Record<string, string>>;
 }
 
+/** What every alarm of one variant shares: its dimensions, one-minute periods, actions and tags. */
+function alarmBasics(args: NoInstancesAlarmArgs) {
+  const actions = args.alarmTopicArn === undefined ? [] : [args.alarmTopicArn];
+  return {
+    dimensions: { EndpointName: args.endpointName, VariantName: args.variantName },
+    period: 60,
+    alarmActions: actions,
+    okActions: actions,
+    tags: args.tags,
+  };
+}
+
+/** An alarm on a metric falling silent: no sample for `minutes` minutes (missing data breaches). */
+function silenceAlarm(
+  name: string,
+  args: NoInstancesAlarmArgs,
+  metric: { namespace: string; metricName: string; minutes: number; description: pulumi.Output<string> },
+  opts?: pulumi.CustomResourceOptions,
+): aws.cloudwatch.MetricAlarm {
+  return new aws.cloudwatch.MetricAlarm(
+    name,
+    {
+      ...alarmBasics(args),
+      alarmDescription: metric.description,
+      namespace: metric.namespace,
+      metricName: metric.metricName,
+      statistic: 'SampleCount',
+      comparisonOperator: 'LessThanThreshold',
+      threshold: 1,
+      evaluationPeriods: metric.minutes,
+      datapointsToAlarm: metric.minutes,
+      treatMissingData: 'breaching',
+    },
+    opts,
+  );
+}
+
 /**
  * Every instance reports CPUUtilization each minute; no samples for 5 minutes means no instance is
  * up, and missing data counts as breaching. Create it once the endpoint is InService (pass the
@@ -106,24 +143,14 @@ export function noInstancesAlarm(
   args: NoInstancesAlarmArgs,
   opts?: pulumi.CustomResourceOptions,
 ): aws.cloudwatch.MetricAlarm {
-  const actions = args.alarmTopicArn === undefined ? [] : [args.alarmTopicArn];
-  return new aws.cloudwatch.MetricAlarm(
+  return silenceAlarm(
     `${name}-no-instances`,
+    args,
     {
-      dimensions: { EndpointName: args.endpointName, VariantName: args.variantName },
-      period: 60,
-      alarmActions: actions,
-      okActions: actions,
-      tags: args.tags,
-      alarmDescription: pulumi.interpolate`${args.endpointName}: no instance is reporting metrics`,
       namespace: '/aws/sagemaker/Endpoints',
       metricName: 'CPUUtilization',
-      statistic: 'SampleCount',
-      comparisonOperator: 'LessThanThreshold',
-      threshold: 1,
-      evaluationPeriods: 5,
-      datapointsToAlarm: 5,
-      treatMissingData: 'breaching',
+      minutes: 5,
+      description: pulumi.interpolate`${args.endpointName}: no instance is reporting metrics`,
     },
     opts,
   );
@@ -140,24 +167,14 @@ export function noLoadMetricAlarm(
   args: NoInstancesAlarmArgs,
   opts?: pulumi.CustomResourceOptions,
 ): aws.cloudwatch.MetricAlarm {
-  const actions = args.alarmTopicArn === undefined ? [] : [args.alarmTopicArn];
-  return new aws.cloudwatch.MetricAlarm(
+  return silenceAlarm(
     `${name}-no-load-metric`,
+    args,
     {
-      dimensions: { EndpointName: args.endpointName, VariantName: args.variantName },
-      period: 60,
-      alarmActions: actions,
-      okActions: actions,
-      tags: args.tags,
-      alarmDescription: pulumi.interpolate`${args.endpointName}: no ${LOAD_METRIC_NAMESPACE}/${LOAD_RATIO_METRIC} from the containers: autoscaling cannot see the load`,
       namespace: LOAD_METRIC_NAMESPACE,
       metricName: LOAD_RATIO_METRIC,
-      statistic: 'SampleCount',
-      comparisonOperator: 'LessThanThreshold',
-      threshold: 1,
-      evaluationPeriods: 10,
-      datapointsToAlarm: 10,
-      treatMissingData: 'breaching',
+      minutes: 10,
+      description: pulumi.interpolate`${args.endpointName}: no ${LOAD_METRIC_NAMESPACE}/${LOAD_RATIO_METRIC} from the containers: autoscaling cannot see the load`,
     },
     opts,
   );
@@ -168,9 +185,7 @@ export class EndpointMonitoring extends pulumi.ComponentResource {
 
   constructor(name: string, args: EndpointMonitoringArgs, opts?: pulumi.ComponentResourceOptions) {
     super('kokoro:endpoint:EndpointMonitoring', name, {}, opts);
-    const dimensions = { EndpointName: args.endpointName, VariantName: args.variantName };
-    const actions = args.alarmTopicArn === undefined ? [] : [args.alarmTopicArn];
-    const common = { dimensions, period: 60, alarmActions: actions, okActions: actions, tags: args.tags };
+    const common = alarmBasics(args);
 
     const errors = new aws.cloudwatch.MetricAlarm(
       `${name}-5xx`,

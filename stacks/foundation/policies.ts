@@ -13,7 +13,16 @@ import {
   type Statement,
 } from '../shared/iam.ts';
 
-const ecrPull = ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'];
+/** Pulling an image: the repository's layers, and the registry login (which takes '*' only). */
+const imagePull = (repositoryArn: string): Statement[] => [
+  {
+    Sid: 'PullImage',
+    Effect: 'Allow',
+    Action: ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'],
+    Resource: repositoryArn,
+  },
+  { Sid: 'EcrLogin', Effect: 'Allow', Action: ['ecr:GetAuthorizationToken'], Resource: '*' },
+];
 
 export interface SageMakerPolicyArgs extends AwsScope {
   bucketArn: string;
@@ -44,8 +53,7 @@ export function sagemakerPolicy(a: SageMakerPolicyArgs): PolicyDocument {
       Resource: a.keyArn,
       Condition: { StringEquals: { 'kms:ViaService': `s3.${a.region}.amazonaws.com` } },
     },
-    { Sid: 'PullImage', Effect: 'Allow', Action: ecrPull, Resource: a.repositoryArn },
-    { Sid: 'EcrLogin', Effect: 'Allow', Action: ['ecr:GetAuthorizationToken'], Resource: '*' },
+    ...imagePull(a.repositoryArn),
     // Each logs action takes one resource type: the group for these two, its streams for the next two.
     {
       Sid: 'EndpointLogGroup',
@@ -135,8 +143,7 @@ export function agentRuntimePolicy(a: AgentRuntimePolicyArgs): PolicyDocument {
   const runtimeLogs = '/aws/bedrock-agentcore/runtimes/*';
   const directory = arn(a, 'bedrock-agentcore', 'workload-identity-directory/default');
   return policyDocument([
-    { Sid: 'PullImage', Effect: 'Allow', Action: ecrPull, Resource: a.repositoryArn },
-    { Sid: 'EcrLogin', Effect: 'Allow', Action: ['ecr:GetAuthorizationToken'], Resource: '*' },
+    ...imagePull(a.repositoryArn),
     {
       Sid: 'RuntimeLogGroups',
       Effect: 'Allow',

@@ -1,7 +1,9 @@
-// The deploy role's documents: the permissions pass the service authorization reference check, the
-// trust admits only Pulumi Deployments of this org's kokoro-* projects, and the printer prints them.
+// The deploy role's documents: the permissions pass the service authorization reference check and
+// are still the statements of the snapshot taken before they were grouped by service, the trust
+// admits only Pulumi Deployments of this org's kokoro-* projects, and the printer prints them.
 import { describe, expect, test } from '@jest/globals';
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { referenceProblems } from '../testing/iam-reference.ts';
@@ -40,6 +42,15 @@ describe('deployRolePolicy', () => {
     expect(
       deployRolePolicy(scope).Statement.find((s) => s.Sid === 'PassRolesToTheirServices')!.Condition,
     ).toBeDefined();
+  });
+
+  test('the statements grouped by service are those of the one literal they were (its snapshot, sorted by Sid)', async () => {
+    const before = JSON.parse(
+      await readFile(new URL('./deploy-role-statements.snapshot.json', import.meta.url), 'utf8'),
+    );
+    const sorted = [...deployRolePolicy(scope).Statement].sort((a, b) => a.Sid!.localeCompare(b.Sid!));
+    expect(sorted).toEqual(before);
+    expect(before).toHaveLength(31);
   });
 
   test('refuses a malformed account or region', () => {

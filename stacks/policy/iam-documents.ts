@@ -53,6 +53,23 @@ export function wildcardActionStatements(statements: IamStatement[]): IamStateme
 }
 
 /**
+ * What a role needs to set up a state machine's CloudWatch Logs delivery. AWS documents these on
+ * "*" only (log delivery has no resource-level permissions): the model-cache state machine's role
+ * uses them, and the GitOps deploy role, which creates that state machine (both through
+ * ../shared/iam.ts; the list lives here because the policy pack is packed on its own).
+ */
+export const logDeliveryActions = [
+  'logs:CreateLogDelivery',
+  'logs:GetLogDelivery',
+  'logs:UpdateLogDelivery',
+  'logs:DeleteLogDelivery',
+  'logs:ListLogDeliveries',
+  'logs:PutResourcePolicy',
+  'logs:DescribeResourcePolicies',
+  'logs:DescribeLogGroups',
+];
+
+/**
  * Actions that have no resource-level permissions in IAM, so `Resource: "*"` is the only option.
  * Everything else is "sensitive": it must name ARNs.
  */
@@ -63,14 +80,7 @@ export const actionsWithoutResourceScope = new Set([
   'xray:PutTelemetryRecords',
   'xray:GetSamplingRules',
   'xray:GetSamplingTargets',
-  'logs:CreateLogDelivery',
-  'logs:GetLogDelivery',
-  'logs:UpdateLogDelivery',
-  'logs:DeleteLogDelivery',
-  'logs:ListLogDeliveries',
-  'logs:PutResourcePolicy',
-  'logs:DescribeResourcePolicies',
-  'logs:DescribeLogGroups',
+  ...logDeliveryActions,
   'sts:GetCallerIdentity',
 ]);
 

@@ -110,18 +110,5 @@ export function serviceTrustPolicy(service: TrustedService, scope: AwsScope): Po
   ]);
 }
 
-/**
- * What a role needs to set up a state machine's CloudWatch Logs delivery. AWS documents these on
- * "*" only (log delivery has no resource-level permissions): the model-cache state machine's role
- * uses them, and the GitOps deploy role, which creates that state machine.
- */
-export const logDeliveryActions = [
-  'logs:CreateLogDelivery',
-  'logs:GetLogDelivery',
-  'logs:UpdateLogDelivery',
-  'logs:DeleteLogDelivery',
-  'logs:ListLogDeliveries',
-  'logs:PutResourcePolicy',
-  'logs:DescribeResourcePolicies',
-  'logs:DescribeLogGroups',
-];
+/** The actions a state machine's log delivery needs, on "*" only (kept with the policy pack's list). */
+export { logDeliveryActions } from '../policy/iam-documents.ts';

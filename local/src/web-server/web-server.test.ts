@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import net from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { PassThrough } from 'node:stream';
 import WebSocket from 'ws';
+import { createLogger } from './log.ts';
 import { agentServerUpstream } from './upstream.ts';
 import { startWebServer, type PageInfo, type WebServer } from './web-server.ts';
 
@@ -136,6 +138,53 @@ describe('web server', () => {
     expect(res.status).toBe(502);
     expect(await res.json()).toEqual({ error: { code: 'upstream', message: expect.stringMatching(/ECONNREFUSED/) } });
   });
+});
+
+test('what fails on its side goes to its logger (service kokoro-web): the agent away (warn), a refusal (debug)', async () => {
+  const sink = new PassThrough();
+  const away = `http://127.0.0.1:${await closedPort()}`;
+  const logged = await startWebServer({
+    port: 0,
+    info,
+    upstream: agentServerUpstream(new URL(away)),
+    logger: createLogger('debug', sink),
+  });
+  try {
+    const turn = await fetch(new URL('/api/invocations', logged.url), { method: 'POST', body: '{"prompt":"hi"}' });
+    expect(turn.status).toBe(502);
+    const foreign = await fetch(new URL('/api/invocations', logged.url), {
+      method: 'POST',
+      headers: { origin: 'https://elsewhere.example' },
+      body: '{}',
+    });
+    expect(foreign.status).toBe(403);
+    const ws = new WebSocket(new URL('/api/ws', logged.url.replace(/^http/, 'ws')));
+    const closed = await new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    expect(closed).toBe(1011);
+  } finally {
+    await logged.close();
+  }
+  const lines = String(sink.read() ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  expect(lines).toEqual([
+    expect.objectContaining({
+      level: 40,
+      service: 'kokoro-web',
+      msg: 'the agent could not take the turn',
+      path: '/api/invocations',
+      status: 502,
+      err: expect.objectContaining({ message: expect.stringMatching(/ECONNREFUSED/) }),
+    }),
+    expect.objectContaining({ level: 20, service: 'kokoro-web', status: 403, msg: expect.stringMatching(/origin/) }),
+    expect.objectContaining({
+      level: 40,
+      service: 'kokoro-web',
+      msg: "the agent's WebSocket failed",
+      err: expect.objectContaining({ message: expect.stringMatching(/ECONNREFUSED/) }),
+    }),
+  ]);
 });
 
 describe('web server bound beyond loopback', () => {

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import WebSocket, { WebSocketServer } from 'ws';
 import { readBody, refuseUpgrade } from '@kokoro-speech/protocol/server';
+import { createLogger, type Logger } from './log.ts';
 import { isRuntimeSessionId, newRuntimeSessionId } from '../agentcore/agentcore.ts';
 import { originPolicy, refusal } from './origin.ts';
 import { serveStatic } from './static-files.ts';
@@ -44,6 +45,12 @@ export interface WebServerOptions {
   /** More Host names to serve (`--allow-host`), besides loopback and, bound beyond it, this
    *  machine's own addresses and host name (web-server/origin.ts). */
   allowedHosts?: readonly string[];
+  /**
+   * Where the server logs what fails on its side: a turn the agent could not take (warn), the agent's
+   * WebSocket failing (warn), a request or upgrade it refuses (debug). Default: none (it prints
+   * nothing; the page shows the errors). ./log.ts makes one with the server's service name.
+   */
+  logger?: Logger;
 }
 
 export interface WebServer {
@@ -58,10 +65,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const server = http.createServer();
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   let policy = originPolicy(host, options.port ?? 3000, options.allowedHosts);
+  const log = options.logger ?? createLogger('silent');
 
   server.on('request', (req, res) => {
     handle(req, res).catch((err: unknown) => {
       const [status, code] = err instanceof HttpError ? [err.status, err.code] : [502, 'upstream'];
+      const where = { method: req.method, path: req.url, status };
+      if (err instanceof HttpError) log.debug({ ...where, code }, err.message);
+      else log.warn({ ...where, err }, 'the agent could not take the turn');
       if (!res.headersSent) sendJson(res, status, { error: { code, message: errorMessage(err) } });
       else res.destroy();
     });
@@ -74,7 +85,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (url.pathname === '/api/invocations' || url.pathname === '/invocations') {
       if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'method', message: 'use POST' } });
       const why = refusal(req, policy);
-      if (why) return sendJson(res, 403, { error: { code: 'forbidden', message: why } });
+      if (why) {
+        log.debug({ method: req.method, path: url.pathname, status: 403 }, why);
+        return sendJson(res, 403, { error: { code: 'forbidden', message: why } });
+      }
       return relayInvocation(req, res);
     }
     if (req.method === 'GET' || req.method === 'HEAD') {
@@ -101,13 +115,17 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       'x-accel-buffering': 'no',
     });
     res.flushHeaders();
-    await pipeline(answer.body, res).catch(() => answer.body.destroy());
+    await pipeline(answer.body, res).catch((err: unknown) => {
+      log.debug({ err }, 'the answer stream to the page ended early'); // the page left or barged in
+      answer.body.destroy();
+    });
   }
 
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const why = url.pathname === '/api/ws' || url.pathname === '/ws' ? refusal(req, policy) : 'no WebSocket here';
     if (why) {
+      log.debug({ upgrade: url.pathname, status: 403 }, why);
       return refuseUpgrade(socket, 403, { body: `${why}\n` });
     }
     wss.handleUpgrade(req, socket, head, (client) =>
@@ -122,12 +140,19 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       if (client.readyState <= WebSocket.OPEN) client.close(code, reason);
       agent?.terminate();
     };
+    const agentFailed = (err: unknown): void => {
+      log.warn({ err, session: sessionId }, "the agent's WebSocket failed");
+      closeBoth(1011, `agent: ${errorMessage(err)}`.slice(0, 120));
+    };
     client.on('message', (data, isBinary) => {
       if (agent?.readyState === WebSocket.OPEN) agent.send(data, { binary: isBinary });
       else queued.push({ data, isBinary });
     });
     client.on('close', () => agent?.terminate());
-    client.on('error', () => closeBoth());
+    client.on('error', (err) => {
+      log.debug({ err }, "the page's WebSocket failed");
+      closeBoth();
+    });
     upstream.webSocketUrl(sessionId).then(
       (target) => {
         if (client.readyState !== WebSocket.OPEN) return;
@@ -140,9 +165,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
           if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
         });
         agent.on('close', (code, reason) => closeBoth(code === 1005 || code === 1006 ? 1011 : code, reason.toString()));
-        agent.on('error', (err) => closeBoth(1011, `agent: ${errorMessage(err)}`.slice(0, 120)));
+        agent.on('error', (err) => agentFailed(err));
       },
-      (err: unknown) => closeBoth(1011, `agent: ${errorMessage(err)}`.slice(0, 120)),
+      (err: unknown) => agentFailed(err),
     );
   }
 

@@ -20,16 +20,31 @@ function crc32(bytes: Uint8Array): number {
 }
 
 const PAGE_SAMPLES_48K = 48_000; // flush a page about once a second
+const MAX_SEGMENTS = 255; // lacing values a page header holds (RFC 3533 section 6)
 
+/**
+ * Granule positions follow RFC 7845 section 4: each audio page's is the 48 kHz sample count
+ * (pre-skip included) at the end of the last packet completing on it, so they never decrease.
+ * The end of the stream is the last page's granule (section 4.4, end trimming): it may stop short
+ * of its packets, by no more than its last packet decodes to, and that page carries the
+ * end-of-stream flag. So a page goes out only when the packet after it arrives: the last page
+ * always holds the last packet, and finish() can mark it and trim it. (Flushing a page as soon as
+ * it was full wrote, for a packet count that filled whole pages, an empty end-of-stream page whose
+ * trimmed granule was lower than the page before it.)
+ */
 export class OggOpusWriter {
   readonly #pages: Uint8Array[] = [];
   readonly #serial: number;
   readonly #factor: number;
   #sequence = 0;
+  /** Packets of the page being built, and their lacing values. */
   #packets: Uint8Array[] = [];
-  /** Decoded samples (48 kHz) up to the end of the packets written so far, pre-skip included. */
+  #segments = 0;
+  /** Decoded samples (48 kHz) up to the end of the packets added so far, pre-skip included. */
   #granule = 0;
+  /** The granule of the last page written (where the page being built starts). */
   #pageStartGranule = 0;
+  #finished = false;
   readonly #preSkip48: number;
   readonly frameSamples: number;
 
@@ -38,6 +53,7 @@ export class OggOpusWriter {
     this.frameSamples = frameSamples;
     this.#serial = serial;
     this.#factor = 48_000 / inputRate;
+    // The headers (RFC 7845 section 5): OpusHead alone on the first page, OpusTags on the next.
     const head = new Uint8Array(19);
     const v = new DataView(head.buffer);
     head.set(new TextEncoder().encode('OpusHead'), 0);
@@ -59,9 +75,16 @@ export class OggOpusWriter {
 
   /** One Opus packet of `frameSamples` samples. */
   add(packet: Uint8Array): void {
+    if (this.#finished) throw new Error('the Ogg Opus file is finished; no packet can be added');
+    const segments = Math.floor(packet.byteLength / 255) + 1;
+    if (segments > MAX_SEGMENTS) {
+      throw new RangeError(`an Opus packet of ${packet.byteLength} bytes does not fit one Ogg page`);
+    }
+    const full = this.#granule - this.#pageStartGranule >= PAGE_SAMPLES_48K;
+    if (this.#packets.length > 0 && (full || this.#segments + segments > MAX_SEGMENTS)) this.#flush();
     this.#packets.push(packet);
+    this.#segments += segments;
     this.#granule += this.frameSamples * this.#factor;
-    if (this.#granule - this.#pageStartGranule >= PAGE_SAMPLES_48K) this.#flush(0, this.#granule);
   }
 
   /** The pages complete so far and not yet taken (for streaming the file as it is written). */
@@ -72,21 +95,41 @@ export class OggOpusWriter {
   /**
    * The rest of the file (all of it if nothing was drained). `playableSamples` (at the input rate,
    * pre-skip excluded) trims the end: the last page's granule says where playback stops (RFC 7845
-   * section 4.4).
+   * section 4.4). Packets wholly past that end are left out (they would decode to nothing that
+   * plays), so the trimming stays within the last packet, as that section asks.
    */
   finish(playableSamples?: number): Buffer {
+    if (this.#finished) throw new Error('the Ogg Opus file is already finished');
+    if (playableSamples !== undefined && !(Number.isInteger(playableSamples) && playableSamples >= 0)) {
+      throw new RangeError(`playableSamples must be a whole number of samples, not ${playableSamples}`);
+    }
+    this.#finished = true;
     const end =
       playableSamples === undefined
         ? this.#granule
         : Math.min(this.#granule, Math.round(playableSamples * this.#factor) + this.#preSkip48);
-    this.#flush(0x04, end);
+    if (this.#packets.length > 0 && end < this.#pageStartGranule) {
+      const written = (this.#pageStartGranule - this.#preSkip48) / this.#factor;
+      throw new RangeError(
+        `playableSamples ${playableSamples} ends before the pages already written (${written} samples): ` +
+          'only the last page can be trimmed',
+      );
+    }
+    const packetSamples = this.frameSamples * this.#factor;
+    while (this.#packets.length > 1 && end <= this.#granule - packetSamples) {
+      this.#packets.pop();
+      this.#granule -= packetSamples;
+    }
+    // No packet at all: an empty end-of-stream page closes a stream of headers only.
+    this.#page(this.#packets, this.#packets.length > 0 ? end : 0, 0x04);
+    this.#packets = [];
     return this.drain();
   }
 
-  #flush(flags: number, granule: number): void {
-    if (this.#packets.length === 0 && flags !== 0x04) return;
-    this.#page(this.#packets, granule, flags);
+  #flush(): void {
+    this.#page(this.#packets, this.#granule, 0);
     this.#packets = [];
+    this.#segments = 0;
     this.#pageStartGranule = this.#granule;
   }
 
@@ -97,13 +140,6 @@ export class OggOpusWriter {
         lacing.push(Math.min(n, 255));
         if (n < 255) break;
       }
-    }
-    if (lacing.length > 255) {
-      // Over a page's 255 segments: split the packets over two pages (never happens at 20 ms x 50).
-      const half = Math.ceil(packets.length / 2);
-      this.#page(packets.slice(0, half), -1, flags & ~0x04);
-      this.#page(packets.slice(half), granule, flags & ~0x02);
-      return;
     }
     const body = Buffer.concat(packets);
     const page = new Uint8Array(27 + lacing.length + body.byteLength);
@@ -122,36 +158,44 @@ export class OggOpusWriter {
   }
 }
 
-export interface OggOpusPacket {
-  packet: Uint8Array;
+/** One page as read back: its granule position, header flags and the packets completing on it. */
+export interface OggPageInfo {
   granule: bigint;
+  /** 0x01 continued packet, 0x02 beginning of stream, 0x04 end of stream. */
+  flags: number;
+  completedPackets: number;
 }
 
-/** Reads an Ogg Opus file back: its head and its packets (for tests and to check what was written). */
+/** Reads an Ogg Opus file back: its head, its packets and its pages (for tests and to check what was written). */
 export function readOggOpus(file: Uint8Array): {
   channels: number;
   preSkip: number;
   inputRate: number;
   packets: Uint8Array[];
   lastGranule: bigint;
+  pages: OggPageInfo[];
 } {
   const packets: Uint8Array[] = [];
+  const pages: OggPageInfo[] = [];
   let partial: Uint8Array[] = [];
   let lastGranule = 0n;
   let at = 0;
   while (at < file.byteLength) {
     const v = new DataView(file.buffer, file.byteOffset + at);
     if (new TextDecoder().decode(file.subarray(at, at + 4)) !== 'OggS') throw new Error(`no Ogg page at byte ${at}`);
+    if (at + 27 > file.byteLength) throw new Error(`truncated Ogg page header at byte ${at}`);
     const segments = file[at + 26]!;
     const page = file.subarray(at, at + 27 + segments);
     const stored = v.getUint32(22, true);
     let bodyLength = 0;
-    for (let i = 0; i < segments; i++) bodyLength += file[at + 27 + i]!;
+    for (let i = 0; i < segments; i++) bodyLength += file[at + 27 + i] ?? 0;
+    if (at + 27 + segments + bodyLength > file.byteLength) throw new Error(`truncated Ogg page at byte ${at}`);
     const whole = new Uint8Array(file.subarray(at, at + 27 + segments + bodyLength)); // a copy
     new DataView(whole.buffer).setUint32(22, 0, true);
     if (crc32(whole) !== stored) throw new Error(`bad CRC on the Ogg page at byte ${at}`);
     const granule = v.getBigInt64(6, true);
     if (granule >= 0n) lastGranule = granule;
+    const completedBefore = packets.length;
     let body = at + 27 + segments;
     for (let i = 0; i < segments; i++) {
       const n = page[27 + i]!;
@@ -162,6 +206,7 @@ export function readOggOpus(file: Uint8Array): {
         partial = [];
       }
     }
+    pages.push({ granule, flags: file[at + 5]!, completedPackets: packets.length - completedBefore });
     at = body;
   }
   const head = packets.shift();
@@ -175,5 +220,6 @@ export function readOggOpus(file: Uint8Array): {
     inputRate: hv.getUint32(12, true),
     packets,
     lastGranule,
+    pages,
   };
 }

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import net from 'node:net';
+import { Agent, tool } from '@strands-agents/sdk';
 import { OpenAIProvider } from './openai.ts';
 import { LlmError } from './errors.ts';
 import { runProviderSuite } from '../testing/llm-provider-suite.ts';
 import { createAgent } from '../conversation/agents.ts';
-import { agentAnswer } from '../conversation/answer.ts';
+import { agentAnswer, resultText } from '../conversation/answer.ts';
 import { startFakeOpenAI, type FakeLlmServer } from '../testing/fake-llm-servers.ts';
 
 const fakes: FakeLlmServer[] = [];
@@ -136,6 +137,39 @@ describe('OpenAIProvider', () => {
       ),
     });
   });
+
+  test.each([
+    ['no chunk', 'none'],
+    ['only the last chunk', 'last'],
+  ] as const)(
+    'a stream with its role in %s (as some proxies send it) is still an answer, tools included',
+    async (_, role) => {
+      const roleless = await startFakeOpenAI({
+        role,
+        reply: (request) =>
+          request.toolResults.length > 0
+            ? { text: ` It is ${request.toolResults[0]!.text}.` }
+            : /time/.test(request.lastUserText)
+              ? { text: 'Let me look.', toolCalls: [{ id: 'call_1', name: 'clock', input: {} }] }
+              : { text: request.lastUserText },
+      });
+      fakes.push(roleless);
+      const model = new OpenAIProvider({ baseURL: `${roleless.url}/v1`, model: 'm' });
+      let text = '';
+      for await (const delta of model.stream('Hello there.')) text += delta;
+      expect(text).toBe('Hello there.');
+      const clock = tool({ name: 'clock', description: 'The time.', callback: () => 'noon' });
+      const agent = new Agent({ model: model.model, tools: [clock], printer: false });
+      const result = await agent.invoke('What time is it?');
+      expect(resultText(result.lastMessage)).toBe(' It is noon.');
+      expect(agent.messages.map((m) => [m.role, m.content.map((b) => b.type).join('+')])).toEqual([
+        ['user', 'textBlock'],
+        ['assistant', 'textBlock+toolUseBlock'],
+        ['user', 'toolResultBlock'],
+        ['assistant', 'textBlock'],
+      ]);
+    },
+  );
 
   test('rejects a base URL that is not a URL', () => {
     expect(() => new OpenAIProvider({ baseURL: 'localhost:8000', model: 'm' })).toThrow(

@@ -45,17 +45,32 @@ function isTextPart(part: unknown): part is { type: 'text'; text: string } {
 }
 
 /**
- * Strands' OpenAIModel with content blocks closed in order. Its Chat Completions adapter (1.19)
- * opens a tool call's block while the text block before it is still open and closes them all at
- * the end; Strands' aggregation then loses that text, so the stored assistant message would lack
- * what the model said before calling a tool. Each block start here first closes the open block,
- * and the adapter's late stops are dropped. Hand-written: a fix of the library's event order, to
- * drop once Strands closes its blocks itself.
+ * Strands' OpenAIModel with its Chat Completions events made whole. Two fixes of the library's
+ * event order (1.19), hand-written, to drop once Strands does them itself:
+ * - The message starts even when no chunk carries `role`. The adapter starts the message only on
+ *   a delta with a role (OpenAI sends one in its first chunk; some compatible servers and proxies
+ *   send none), and Strands' aggregation stores a message only if it started, so a role-less
+ *   answer ended every turn with "Stream ended without completing a message" although it had its
+ *   finish_reason and [DONE]. A chat completion is the assistant's message: it starts as that at
+ *   its first event, and a role arriving later does not start it again (which would drop the
+ *   blocks before it).
+ * - Content blocks close in order. The adapter opens a tool call's block while the text block
+ *   before it is still open and closes them all at the end; Strands' aggregation then loses that
+ *   text, so the stored assistant message would lack what the model said before calling a tool.
+ *   Each block start here first closes the open block, and the adapter's late stops are dropped.
  */
-class OrderedBlocksOpenAIModel extends OpenAIModel {
+class WellFormedOpenAIModel extends OpenAIModel {
   override async *stream(messages: Message[], options?: StreamOptions): AsyncIterable<ModelStreamEvent> {
+    let started = false;
     let open = false;
     for await (const event of super.stream(messages, options)) {
+      if (event.type === 'modelMessageStartEvent') {
+        if (started) continue; // a role that came late
+        started = true;
+      } else if (!started && event.type !== 'modelMetadataEvent') {
+        yield { type: 'modelMessageStartEvent', role: 'assistant' };
+        started = true;
+      }
       if (event.type === 'modelContentBlockStartEvent') {
         if (open) yield { type: 'modelContentBlockStopEvent' };
         open = true;
@@ -93,7 +108,7 @@ export class OpenAIProvider implements LlmProvider {
       // Broken answer streams become errors naming what was wrong (openai-wire.ts).
       fetch: checkedFetch('openai'),
     });
-    this.model = new OrderedBlocksOpenAIModel({
+    this.model = new WellFormedOpenAIModel({
       api: 'chat',
       modelId: options.model,
       client,

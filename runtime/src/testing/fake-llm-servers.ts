@@ -68,6 +68,9 @@ export interface FakeLlmOptions {
   reply?: (request: FakeRequest) => FakeReply;
   /** Fail a request with this status and body when it returns one (e.g. a context overflow). */
   failWhen?: (request: FakeRequest) => { status: number; body: unknown } | undefined;
+  /** OpenAI: which chunk carries `role` (OpenAI sends it in the first; some proxies send none, or
+   *  only with the finish_reason). Default 'first'. */
+  role?: 'first' | 'none' | 'last';
 }
 
 // The part of node:http's and node:http2's response APIs the fakes use.
@@ -214,7 +217,8 @@ export function startFakeOpenAI(options: FakeLlmOptions = {}): Promise<FakeLlmSe
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const frame = (delta: object, finish: string | null) =>
         `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.write(frame({ role: 'assistant', content: '' }, null));
+      const role = options.role ?? 'first';
+      res.write(frame(role === 'first' ? { role: 'assistant', content: '' } : { content: '' }, null));
       for (const [i, chunk] of chunks.entries()) {
         if (await broken(i)) return;
         await sleep(delay);
@@ -238,7 +242,7 @@ export function startFakeOpenAI(options: FakeLlmOptions = {}): Promise<FakeLlmSe
         res.write(frame({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }, null));
       }
       if (await broken(chunks.length)) return;
-      res.write(frame({}, calls.length > 0 ? 'tool_calls' : 'stop'));
+      res.write(frame(role === 'last' ? { role: 'assistant' } : {}, calls.length > 0 ? 'tool_calls' : 'stop'));
       res.end('data: [DONE]\n\n');
     },
     // What a proxy's error page looks like in the middle of a stream: lines that are not SSE.

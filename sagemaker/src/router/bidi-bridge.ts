@@ -44,8 +44,8 @@ export interface BidiBridgeOptions {
   invokedVariant: string;
   /** Called once, when the stream is over (however it ended): the instance's request is done. */
   onEnd?: () => void;
-  /** The container could not be reached, or its stream broke off abnormally (it may be gone). */
-  onInstanceFailure?: () => void;
+  /** The container could not be reached, or its stream broke off abnormally (it may be gone): why. */
+  onInstanceFailure?: (reason: string) => void;
 }
 
 /** How much of a refused upgrade's body is passed on (OriginalMessage). */
@@ -83,7 +83,7 @@ export function bridgeBidiStream(
   const pinger = setInterval(() => {
     if (socket.readyState !== WebSocket.OPEN) return;
     if (++unanswered > MISSED_PONGS_ALLOWED) {
-      options.onInstanceFailure?.();
+      options.onInstanceFailure?.('its WebSocket stopped answering pings');
       return void socket.terminate(); // reaches the client as ModelStreamError
     }
     socket.ping();
@@ -136,7 +136,7 @@ export function bridgeBidiStream(
   });
   socket.on('error', (error) => {
     if (finished) return;
-    options.onInstanceFailure?.();
+    options.onInstanceFailure?.(`cannot reach its WebSocket at ${containerWsUrl}: ${error.message}`);
     if (!res.headersSent)
       sendAwsError(
         res,
@@ -159,7 +159,8 @@ export function bridgeBidiStream(
   });
   socket.on('close', (code, reason) => {
     // No close frame, and not our doing: the instance may be gone.
-    if (code === 1006 && !killed && !finished && !inputEnded) options.onInstanceFailure?.();
+    if (code === 1006 && !killed && !finished && !inputEnded)
+      options.onInstanceFailure?.('its WebSocket closed with no close frame (1006)');
     if (inputEnded) return finish();
     finish({
       type: 'ModelStreamError',

@@ -13,8 +13,11 @@ let fake: FakeContainer;
 beforeAll(async () => (fake = await startFakeContainer()));
 afterAll(() => fake.close());
 
-function start(args: string[]) {
-  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function start(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: '', ...env },
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (c) => (out += c));
@@ -115,4 +118,36 @@ test('--container given twice: the two containers are the variant’s instances'
   } finally {
     await second.close();
   }
+});
+
+test('LOG_LEVEL turns on its log (JSON lines, service sagemaker-local); without it, only the banner', async () => {
+  const failOnce = async (router: ReturnType<typeof start>) => {
+    const url = await router.url;
+    await expect(
+      openBidiStream({ endpointName: 'k', region: 'eu-west-1', endpoint: url, credentials: LOCAL_CREDENTIALS }),
+    ).rejects.toMatchObject({ status: 424 });
+  };
+  const logged = start(['--container', 'http://127.0.0.1:1', '--port', '0'], { LOG_LEVEL: 'warn' });
+  await failOnce(logged);
+  for (let i = 0; i < 300 && !logged.output().out.includes('{'); i++) await new Promise((r) => setTimeout(r, 10));
+  const line = JSON.parse(
+    logged
+      .output()
+      .out.split('\n')
+      .find((l) => l.startsWith('{'))!,
+  );
+  expect(line).toMatchObject({ level: 40, service: 'sagemaker-local', msg: 'container instance failed' });
+  expect(new Date(line.time).toISOString()).toBe(line.time);
+  logged.child.kill('SIGTERM');
+  expect(await logged.exited).toBe(0);
+
+  const quiet = start(['--container', 'http://127.0.0.1:1', '--port', '0']);
+  await failOnce(quiet);
+  quiet.child.kill('SIGTERM');
+  expect(await quiet.exited).toBe(0);
+  expect(quiet.output().out).toMatch(/^SageMaker runtime \(local\) at [^{]*Ctrl-C stops\.\nstopping\n$/);
+
+  const bad = start(['--container', fake.url], { LOG_LEVEL: 'loud' });
+  expect(await bad.exited).toBe(2);
+  expect(bad.output().err).toMatch(/^sagemaker-local: LOG_LEVEL must be one of fatal, .+, not loud\n\nusage:/);
 });

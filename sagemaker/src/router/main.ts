@@ -3,7 +3,8 @@
 // container you develop, on loopback, so that a SageMaker client (ours or the official SDKs) can
 // call it as it would call an endpoint. Requests must be signed with the router's local credentials.
 import { parseArgs } from 'node:util';
-import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
+import { handleShutdownSignals, LOG_LEVELS, type LogLevel } from '@kokoro-speech/protocol/server';
+import { createLogger } from './log.ts';
 import { LOCAL_ACCESS_KEY_ID, LOCAL_SECRET_ACCESS_KEY } from './credentials.ts';
 import { startLocalSageMakerRouter } from './router.ts';
 import { argumentsOrExit, UsageError } from '../command-line.ts';
@@ -17,7 +18,10 @@ export const USAGE = `usage: npm run sagemaker-local -- --container URL [--conta
   --endpoint-name NAME accept only this endpoint name (default: any name reaches the container)
   --variant NAME       the endpoint's production variant (default AllTraffic)
   --max-part-bytes N   split container messages over N bytes into PARTIAL..COMPLETE parts (default: never)
-  --max-stream-seconds N  end a bidirectional stream with ModelStreamError after N s (default 1800)`;
+  --max-stream-seconds N  end a bidirectional stream with ModelStreamError after N s (default 1800)
+environment:
+  LOG_LEVEL            log what fails on the router's side as JSON lines: warn (failing containers),
+                       error (requests it fails), debug (requests it refuses); default silent`;
 
 function parse(argv: string[]) {
   let values;
@@ -56,6 +60,9 @@ function parse(argv: string[]) {
   const partBytes = positive('max-part-bytes', values['max-part-bytes']);
   if (partBytes !== undefined && !Number.isInteger(partBytes))
     throw new UsageError(`--max-part-bytes must be a whole number, not ${values['max-part-bytes']}`);
+  const logLevel = (process.env['LOG_LEVEL'] || 'silent') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${process.env['LOG_LEVEL']}`);
   const lifetimeSeconds = positive('max-stream-seconds', values['max-stream-seconds']);
   if (lifetimeSeconds !== undefined && lifetimeSeconds * 1000 > 2 ** 31 - 1)
     throw new UsageError(`--max-stream-seconds must be at most ${Math.floor((2 ** 31 - 1) / 1000)}`);
@@ -69,13 +76,14 @@ function parse(argv: string[]) {
     ...(values.variant === undefined ? {} : { variantName: values.variant }),
     ...(partBytes === undefined ? {} : { maxResponsePartBytes: partBytes }),
     ...(lifetimeSeconds === undefined ? {} : { maxStreamLifetimeMs: Math.round(lifetimeSeconds * 1000) }),
+    logLevel,
   };
 }
 
 const options = argumentsOrExit('sagemaker-local', USAGE, parse);
 let router;
 try {
-  router = await startLocalSageMakerRouter(options);
+  router = await startLocalSageMakerRouter({ ...options, logger: createLogger(options.logLevel) });
 } catch (error) {
   if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
   console.error(`sagemaker-local: ${error.message}\n\n${USAGE}`);

@@ -5,6 +5,7 @@ import type { ServerResponse } from 'node:http';
 import type { AnyResponse } from './aws-errors.ts';
 import { sendAwsError } from './aws-errors.ts';
 import { encodeException, encodePayloadPart, EVENT_STREAM_CONTENT_TYPE } from '../client/index.ts';
+import { errorMessage } from '@kokoro-speech/protocol/errors';
 
 export async function bridgeResponseStream(
   body: Uint8Array,
@@ -12,8 +13,8 @@ export async function bridgeResponseStream(
   res: AnyResponse,
   containerHttpUrl: string,
   invokedVariant: string,
-  /** The container could not be reached (it may be gone). */
-  onInstanceFailure: () => void = () => {},
+  /** The container could not be reached (it may be gone): why. */
+  onInstanceFailure: (reason: string) => void = () => {},
 ): Promise<void> {
   // HTTP/1.1 and HTTP/2 compat responses share write/end/writeHead; one type keeps calls simple.
   const out = res as ServerResponse;
@@ -31,14 +32,9 @@ export async function bridgeResponseStream(
       signal: abort.signal,
     });
   } catch (error) {
-    if (!abort.signal.aborted) onInstanceFailure();
-    return sendAwsError(
-      res,
-      424,
-      'ModelError',
-      `cannot reach the container at ${containerHttpUrl}: ${(error as Error).message}`,
-      { OriginalStatusCode: 502 },
-    );
+    const reason = `cannot reach the container at ${containerHttpUrl}: ${errorMessage(error)}`;
+    if (!abort.signal.aborted) onInstanceFailure(reason);
+    return sendAwsError(res, 424, 'ModelError', reason, { OriginalStatusCode: 502 });
   }
   if (!upstream.ok || !upstream.body) {
     const text = await upstream.text().catch(() => '');

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { connect } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { InvokeEndpointWithResponseStreamCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { HttpRequest } from '@smithy/protocol-http';
@@ -22,6 +23,7 @@ import { createSigner } from '../client/index.ts';
 import { fakeAudio, startFakeContainer } from '@kokoro-speech/protocol/testing';
 import type { FakeContainer } from '@kokoro-speech/protocol/testing';
 import { LOCAL_CREDENTIALS } from './credentials.ts';
+import { createLogger } from './log.ts';
 import { startLocalSageMakerRouter } from './router.ts';
 import type { LocalSageMakerRouter } from './router.ts';
 
@@ -245,6 +247,39 @@ describe('router and container failures', () => {
     } finally {
       await lonely.close();
     }
+  });
+
+  test('what fails on its side goes to its logger: a failing container (warn), a refused request (debug)', async () => {
+    const sink = new PassThrough();
+    const logger = createLogger('debug', sink);
+    const lonely = await startLocalSageMakerRouter({ containerUrl: 'http://127.0.0.1:1', logger });
+    try {
+      await expect(
+        openBidiStream({ endpointName: NAME, region: REGION, endpoint: lonely.url, credentials: LOCAL_CREDENTIALS }),
+      ).rejects.toMatchObject({ status: 424 });
+      expect((await fetch(`${lonely.url}/nowhere`, { method: 'POST' })).status).toBe(404);
+    } finally {
+      await lonely.close();
+    }
+    const lines = String(sink.read() ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        service: 'sagemaker-local',
+        msg: 'container instance failed',
+        instance: 'http://127.0.0.1:1',
+        reason: expect.stringMatching(/^cannot reach its WebSocket at ws:\/\/127\.0\.0\.1:1\/.+: /),
+      }),
+      expect.objectContaining({
+        level: 20,
+        msg: 'no operation at POST /nowhere',
+        status: 404,
+        code: 'UnknownOperationException',
+      }),
+    ]);
   });
 
   test('the router pings the container and ends the stream with ModelStreamError when pongs stop', async () => {

@@ -16,15 +16,16 @@ import { Duplex } from 'node:stream';
 import type { AwsCredentialIdentity } from '@smithy/types';
 import { BIDI_PATH } from '@kokoro-speech/protocol';
 import { readBody } from '@kokoro-speech/protocol/server';
+import { createLogger, type Logger } from './log.ts';
 import { checkBidiInput } from '../client/index.ts';
 import { sendAwsError } from './aws-errors.ts';
 import type { AnyResponse } from './aws-errors.ts';
 import { bridgeBidiStream, MAX_STREAM_LIFETIME_MS } from './bidi-bridge.ts';
 import { LOCAL_CREDENTIALS } from './credentials.ts';
-import { InstancePool } from './instances.ts';
+import { InstancePool, type Instance } from './instances.ts';
 import { bridgeResponseStream } from './response-stream-bridge.ts';
 import { SignatureError, verifyRequest } from './verify.ts';
-import { KokoroError } from '@kokoro-speech/protocol/errors';
+import { KokoroError, errorMessage } from '@kokoro-speech/protocol/errors';
 
 export interface LocalSageMakerRouterOptions {
   /** The container: http://host:port (or ws://host:port). Give this or `containerUrls`. */
@@ -50,6 +51,12 @@ export interface LocalSageMakerRouterOptions {
   maxResponsePartBytes?: number;
   /** Bidi: a stream ends with a ModelStreamError this long after it opened (default 30 min). */
   maxStreamLifetimeMs?: number;
+  /**
+   * Where the router logs what fails on its side: a container instance that fails (warn), a request
+   * it fails (error), a request it refuses (debug). Default: none (the router prints nothing). ./log.ts makes one with the router's
+   * service name.
+   */
+  logger?: Logger;
 }
 
 export interface LocalSageMakerRouter {
@@ -132,24 +139,33 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
   });
   const known = options.credentials ?? [LOCAL_CREDENTIALS];
   const variant = options.variantName ?? 'AllTraffic';
+  const log = options.logger ?? createLogger('silent');
+  const instanceFailed = (instance: Instance) => (reason: string) => {
+    log.warn({ instance: instance.http, reason }, 'container instance failed');
+    pool.suspect(instance);
+  };
 
   const handle = async (req: IncomingMessage | Http2ServerRequest, res: AnyResponse) => {
     const path = req.url ?? '/';
+    const refuse = (status: number, code: string, message: string): void => {
+      log.debug({ method: req.method, path, status, code }, message);
+      sendAwsError(res, status, code, message);
+    };
     if (path === '/ping') return void res.end('{}');
     const route = ROUTE.exec(path);
     if (!route || req.method !== 'POST')
-      return sendAwsError(res, 404, 'UnknownOperationException', `no operation at ${req.method} ${path}`);
+      return refuse(404, 'UnknownOperationException', `no operation at ${req.method} ${path}`);
     const [, label, operation] = route as unknown as [string, string, string];
     const name = safeDecode(label);
-    if (name === null) return sendAwsError(res, 400, 'InputValidationError', `malformed endpoint name ${label}`);
+    if (name === null) return refuse(400, 'InputValidationError', `malformed endpoint name ${label}`);
     const bidi = operation === 'invocations-bidirectional-stream';
     if (bidi && req.httpVersionMajor !== 2)
-      return sendAwsError(res, 400, 'ValidationError', 'the bidirectional stream needs HTTP/2');
+      return refuse(400, 'ValidationError', 'the bidirectional stream needs HTTP/2');
     // RFC 9113 section 8.3.1: a client MUST NOT send a Host that differs from :authority.
     const authority = header(req, ':authority');
     const host = header(req, 'host');
     if (req.httpVersionMajor === 2 && authority !== undefined && host !== undefined && authority !== host)
-      return sendAwsError(res, 400, 'InputValidationError', `host ${host} differs from :authority ${authority}`);
+      return refuse(400, 'InputValidationError', `host ${host} differs from :authority ${authority}`);
     try {
       const body = bidi ? undefined : await readBody(req, MAX_PAYLOAD_BYTES, (n) => new PayloadTooLarge(n), res);
       const verified = await verifyRequest(
@@ -161,17 +177,12 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
         const modelInvocationPath = header(req, 'x-amzn-sagemaker-model-invocation-path');
         const modelQueryString = header(req, 'x-amzn-sagemaker-model-query-string');
         const violation = checkBidiInput({ endpointName: name, targetVariant, modelInvocationPath, modelQueryString });
-        if (violation) return sendAwsError(res, 400, 'InputValidationError', violation.message);
+        if (violation) return refuse(400, 'InputValidationError', violation.message);
       }
       if (options.endpointName && name !== options.endpointName)
-        return sendAwsError(res, 400, 'ValidationError', `Endpoint ${name} not found.`);
+        return refuse(400, 'ValidationError', `Endpoint ${name} not found.`);
       if (targetVariant !== undefined && targetVariant !== variant)
-        return sendAwsError(
-          res,
-          400,
-          'ValidationError',
-          `Endpoint ${name} has no production variant ${targetVariant}.`,
-        );
+        return refuse(400, 'ValidationError', `Endpoint ${name} has no production variant ${targetVariant}.`);
       const route = pool.acquire();
       const { instance } = route;
       if (bidi) {
@@ -188,20 +199,21 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
             ...(options.maxResponsePartBytes !== undefined && { maxResponsePartBytes: options.maxResponsePartBytes }),
             maxStreamLifetimeMs: options.maxStreamLifetimeMs ?? MAX_STREAM_LIFETIME_MS,
             onEnd: route.done,
-            onInstanceFailure: () => pool.suspect(instance),
+            onInstanceFailure: instanceFailed(instance),
           },
         );
       } else {
         try {
-          await bridgeResponseStream(body!, req.headers, res, instance.http, variant, () => pool.suspect(instance));
+          await bridgeResponseStream(body!, req.headers, res, instance.http, variant, instanceFailed(instance));
         } finally {
           route.done();
         }
       }
     } catch (error) {
-      if (error instanceof SignatureError) return sendAwsError(res, 403, error.code, error.message);
-      if (error instanceof PayloadTooLarge) return sendAwsError(res, error.status!, error.code, error.message);
-      sendAwsError(res, 500, 'InternalFailure', (error as Error).message);
+      if (error instanceof SignatureError) return refuse(403, error.code, error.message);
+      if (error instanceof PayloadTooLarge) return refuse(error.status!, error.code, error.message);
+      log.error({ err: error, method: req.method, path }, 'request failed');
+      sendAwsError(res, 500, 'InternalFailure', errorMessage(error));
     }
   };
 
