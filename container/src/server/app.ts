@@ -195,7 +195,7 @@ export async function startKokoroServer({
     if (closing) return;
     service = candidate;
     // Keeps the admission window's samples current between decisions.
-    timers.push(setInterval(() => candidate.admission.snapshot(), 1000).unref());
+    timers.push(setInterval(() => candidate.admission.tick(), 1000).unref());
     if (config.metricsIntervalMs > 0) {
       const metrics = new LoadMetrics({
         admission: candidate.admission,
