@@ -60,7 +60,8 @@ export class SustainedLoadRule {
       this.#speakingNow = speaking;
       this.#samples.push(sample);
     }
-    this.#samples.splice(0, this.#oldest(now, this.#samples));
+    const past = this.#oldest(now, this.#samples);
+    if (past > 0) this.#samples.splice(0, past);
   }
 
   /** The demand as a sample taken now would make it; changes nothing. */
