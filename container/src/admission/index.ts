@@ -1,12 +1,12 @@
 // Admission control of new sessions and requests, from the load the server measures.
-export { AdmissionController, DEFAULT_ADMISSION } from './admission.ts';
+export { AdmissionController } from './admission-controller.ts';
+export { DEFAULT_ADMISSION, type AdmissionOptions } from './options.ts';
 export type {
   AdmissionDecision,
   AdmissionKind,
-  AdmissionOptions,
   Admitted,
   Backlog,
   LoadSnapshot,
   LoadSource,
   Refused,
-} from './admission.ts';
+} from './load-source.ts';

@@ -1,6 +1,7 @@
 // Parses one WebSocket message (text or binary frame: SageMaker may deliver JSON in either) into
 // a validated protocol v1 client message, or a SpeechError naming the problem.
 import { clientMessageSchema, type ClientMessage } from '@kokoro-speech/protocol';
+import { errorMessage } from '@kokoro-speech/protocol/errors';
 import { SpeechError } from '../tts/errors.ts';
 
 const TYPES = ['config', 'text', 'cancel', 'end'];
@@ -30,7 +31,7 @@ export function parseClientMessage(data: Buffer, maxBytes: number): ClientMessag
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new MessageError(`malformed JSON: ${(error as Error).message}`);
+    throw new MessageError(`malformed JSON: ${errorMessage(error)}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new MessageError('expected a JSON object with a "type" field');

@@ -2,10 +2,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { audioHeaders } from '../audio/index.ts';
 import { invocationRequestSchema } from '@kokoro-speech/protocol';
+import { errorMessage } from '@kokoro-speech/protocol/errors';
 import { readBody } from '@kokoro-speech/protocol/server';
 import { SpeechError, asSpeechError } from '../tts/errors.ts';
 import type { SpeechService } from '../tts/speech-service.ts';
 import { UtteranceStream } from '../tts/utterance-stream.ts';
+import { sendError } from './error-response.ts';
 
 export async function handleInvocation(
   req: IncomingMessage,
@@ -34,7 +36,7 @@ export async function handleInvocation(
     try {
       json = JSON.parse(body.toString('utf8'));
     } catch (error) {
-      throw new SpeechError('invalid_message', `malformed JSON: ${(error as Error).message}`);
+      throw new SpeechError('invalid_message', `malformed JSON: ${errorMessage(error)}`);
     }
     const parsed = invocationRequestSchema.safeParse(json);
     if (!parsed.success) {
@@ -89,11 +91,4 @@ export async function handleInvocation(
     sendError(res, e);
     finish(e.status, { code: e.code, error: e.message });
   }
-}
-
-export function sendError(res: ServerResponse, error: SpeechError): void {
-  if (res.headersSent) return void res.destroy();
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (error.retryAfterS !== undefined) headers['retry-after'] = String(error.retryAfterS);
-  res.writeHead(error.status, headers).end(JSON.stringify(error.body));
 }

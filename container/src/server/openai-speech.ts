@@ -6,10 +6,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { MAX_SPEED, MIN_SPEED } from '@kokoro-speech/protocol';
 import { OggOpusWriter, OpusStreamEncoder } from '@kokoro-speech/protocol/audio';
-import { KokoroError } from '@kokoro-speech/protocol/errors';
+import { errorMessage } from '@kokoro-speech/protocol/errors';
 import { readBody } from '@kokoro-speech/protocol/server';
 import { audioHeaders } from '../audio/index.ts';
 import { asSpeechError, SpeechError } from '../tts/errors.ts';
+import { OpenAIError, sendOpenAIError } from './openai-error.ts';
 import type { SpeechService } from '../tts/speech-service.ts';
 import { UtteranceStream } from '../tts/utterance-stream.ts';
 
@@ -20,28 +21,6 @@ export const OPENAI_FORMATS = ['wav', 'pcm', 'opus'] as const;
 const OPENAI_ALL_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'];
 /** OpenAI's input limit. */
 export const OPENAI_MAX_INPUT = 4096;
-
-/** An error in OpenAI's shape (`{error: {message, type, param, code}}`). */
-export class OpenAIError extends KokoroError {
-  declare readonly status: number;
-  readonly param: string | null;
-  readonly type: string;
-  /** Sent as Retry-After (a 503 overloaded); the openai client waits that long before its retry. */
-  readonly retryAfterS: number | undefined;
-  constructor(
-    status: number,
-    message: string,
-    param: string | null,
-    code: string,
-    type = 'invalid_request_error',
-    retryAfterS?: number,
-  ) {
-    super(code, message, { status, retryable: status === 503 });
-    this.param = param;
-    this.type = type;
-    this.retryAfterS = retryAfterS;
-  }
-}
 
 const requestSchema = z
   .object({
@@ -55,16 +34,6 @@ const requestSchema = z
     stream_format: z.string().optional(),
   })
   .strict();
-
-function sendOpenAIError(res: ServerResponse, error: OpenAIError): void {
-  if (res.headersSent) return void res.destroy(error);
-  const body = JSON.stringify({
-    error: { message: error.message, type: error.type, param: error.param, code: error.code },
-  });
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (error.retryAfterS !== undefined) headers['retry-after'] = String(error.retryAfterS);
-  res.writeHead(error.status, headers).end(body);
-}
 
 /** A Kokoro voice id, or OpenAI's name of one ("nova" is af_nova when exactly one voice ends so). */
 function resolveVoice(service: SpeechService, voice: string): string {
@@ -84,7 +53,7 @@ function parseRequest(service: SpeechService, body: Buffer) {
   try {
     json = JSON.parse(body.toString('utf8'));
   } catch (error) {
-    throw new OpenAIError(400, `the body is not valid JSON: ${(error as Error).message}`, null, 'invalid_json');
+    throw new OpenAIError(400, `the body is not valid JSON: ${errorMessage(error)}`, null, 'invalid_json');
   }
   const parsed = requestSchema.safeParse(json);
   if (!parsed.success) {
@@ -164,7 +133,7 @@ export async function handleOpenAISpeech(
       service.admit();
     } catch (error) {
       const e = asSpeechError(error);
-      throw new OpenAIError(503, e.message, null, 'overloaded', 'server_error', e.retryAfterS);
+      throw OpenAIError.overloaded(e.message, e.retryAfterS);
     }
     const settings = service.applySettings(service.defaultSettings(), {
       voice: request.voice,
@@ -250,5 +219,3 @@ export function handleVoiceList(res: ServerResponse, service: SpeechService): vo
   const body = { voices, default: service.config.defaultVoice, refused: engine.refusedVoices ?? [] };
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
-
-export { sendOpenAIError };

@@ -100,7 +100,7 @@ export class UtteranceStream {
     service.track(this);
   }
 
-  /** What this stream still has to play, for admission control (admission.ts). */
+  /** What this stream still has to play, for admission control (admission/backlog-rule.ts). */
   backlog(): Backlog {
     const pendingAudioMs: number[] = [];
     for (const u of this.#queue) {

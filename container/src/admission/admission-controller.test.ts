@@ -54,7 +54,7 @@ describe('the sustained rule', () => {
     expect(held.every((d) => d.admitted)).toBe(true);
     for (let s = 0; s < 30; s++) {
       load.streams = speaking();
-      admission.snapshot();
+      admission.tick();
       load.clock += 1000;
       load.modelBusy += 160;
     }
@@ -68,7 +68,7 @@ describe('the sustained rule', () => {
     load.streams = [];
     for (let s = 0; s < 5; s++) {
       load.clock += 1000;
-      admission.snapshot();
+      admission.tick();
     }
     const more = Array.from({ length: 100 }, () => admission.admit('session'));
     expect(more.filter((d) => d.admitted)).toHaveLength(39);
@@ -174,6 +174,34 @@ describe('the backlog rule (earliest deadline first over the queued audio)', () 
     expect(admission.admit('session').admitted).toBe(true);
     expect(admission.admit('session').admitted).toBe(false);
   });
+});
+
+test('reading the load changes nothing: the same answer twice, and the decisions of a twin never read', () => {
+  const { load, source } = fakeLoad({ modelMsPerAudioMs: 0.4, averageRunMs: 1 });
+  const read = controller(source);
+  const unread = controller(source);
+  for (const admission of [read, unread]) for (let i = 0; i < 10; i++) admission.admit('session');
+  const speaking = Array.from({ length: 8 }, () => ({ playoutEnd: Infinity, pendingAudioMs: [], firstArrivedAt: 0 }));
+  // A tick every 2 s; a second after each, the streams speak and one controller's load is read (a
+  // sample would be due then: a read that sampled would count them); by the tick they are quiet.
+  for (let s = 0; s < 20; s++) {
+    load.clock += 1000;
+    load.streams = speaking;
+    load.modelBusy += 300;
+    const first = read.snapshot();
+    expect(read.snapshot()).toEqual(first);
+    load.clock += 1000;
+    load.streams = [];
+    read.tick();
+    unread.tick();
+  }
+  expect(read.snapshot()).toEqual(unread.snapshot());
+  const decide = (admission: AdmissionController) =>
+    Array.from({ length: 60 }, () => admission.admit('session')).map((d) => (d.admitted ? 'admitted' : d.message));
+  const decisions = decide(read);
+  expect(decisions).toEqual(decide(unread));
+  expect(decisions).toContain('admitted');
+  expect(decisions.at(-1)).toMatch(/ADMISSION_MAX_UTILIZATION/);
 });
 
 test('off: everything is admitted and still counted', () => {
