@@ -7,17 +7,37 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import type { AudioEndMessage } from '@kokoro-speech/protocol';
+import { loadKokoroEngine } from '../engine/kokoro-engine.ts';
+import type { Engine } from '../engine/types.ts';
 import { startServer, type RunningServer } from '../index.ts';
 import { TestClient, fixtureModelDir } from '../testing/test-support.ts';
 
 let model: Awaited<ReturnType<typeof fixtureModelDir>>;
 let server: RunningServer;
 const metricLines: string[] = [];
+/** While set, model runs wait for it: the admitted session's first piece stays pending for as long
+ *  as the test needs (a flood of 100 upgrades on a loaded machine can outlast any fixed delay). */
+let hold: PromiseWithResolvers<void> | undefined;
+
+/** The engine, with every model run waiting for `hold` when one is set. */
+function held(engine: Engine): Engine {
+  return new Proxy(engine, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (prop !== 'synthesize' && prop !== 'synthesizeTimed') return value.bind(target);
+      return async (...args: unknown[]) => {
+        await hold?.promise;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
 
 beforeAll(async () => {
   model = await fixtureModelDir();
   server = await startServer({
-    modelDir: model.dir,
+    engine: held(await loadKokoroEngine({ modelDir: model.dir, prepWorkers: 1 })),
     // 600 ms per model run: a sentence's first audio cannot be ready within 400 ms.
     config: {
       admission: 'on',
@@ -59,6 +79,7 @@ function upgrade(): Promise<{ status: number; retryAfter?: string; body?: string
 
 test('refuses newcomers while an admitted session would run late, never the admitted session', async () => {
   const a = await TestClient.connect(server.wsUrl);
+  hold = Promise.withResolvers();
   a.send({ type: 'text', text: 'This first answer takes the model longer than its deadline.', id: 'a0' });
   a.send({ type: 'nonsense' }); // messages are handled in order: once its error is back, a0 is queued
   await a.next((m) => m.type === 'error');
@@ -78,6 +99,7 @@ test('refuses newcomers while an admitted session would run late, never the admi
   // A flood of connects: every one refused before the upgrade; the admitted session is untouched.
   const flood = await Promise.all(Array.from({ length: 100 }, () => upgrade()));
   expect(flood.map((r) => r.status)).toEqual(Array(100).fill(503));
+  hold.resolve();
 
   const end = await a.next<AudioEndMessage>((m) => m.type === 'audio_end');
   expect(end.id).toBe('a0');
