@@ -34,6 +34,27 @@ const wait = tool({
     return `waited ${ms} ms`;
   },
 });
+/** Events of the turn running now, as they are emitted (for tools that wait for one). */
+let watcher: ((e: PipelineEvent) => void) | undefined;
+/** Runs until the turn has spoken its filler (at most 10 s): the filler's order against the tool's
+ *  end is then decided by the events, not by how fast a loaded machine plays the audio before it. */
+const untilFiller = tool({
+  name: 'until_filler',
+  description: 'Answers once the filler was spoken.',
+  inputSchema: z.object({}),
+  callback: async () => {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 10_000);
+      watcher = (e) => {
+        if (e.type !== 'sentence' || !e.filler) return;
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    watcher = undefined;
+    return 'ready';
+  },
+});
 const broken = tool({
   name: 'broken',
   description: 'Always fails.',
@@ -52,8 +73,14 @@ const huge = tool({
 async function turn(prompt: string, tools: ToolOptions) {
   const events: PipelineEvent[] = [];
   const result = await runTurn(
-    { ...base, tools: new ToolBox({ tools: [wait, broken, huge], ...tools }) },
-    { request: { prompt }, emit: (e) => events.push(e) },
+    { ...base, tools: new ToolBox({ tools: [wait, untilFiller, broken, huge], ...tools }) },
+    {
+      request: { prompt },
+      emit: (e) => {
+        events.push(e);
+        watcher?.(e);
+      },
+    },
   );
   for (const e of events) if (e.type !== 'audio') turnEventSchema.parse(e);
   const text = events
@@ -123,8 +150,9 @@ describe('tools mid-answer', () => {
   });
 
   test('the filler plays while a tool runs with nothing playing, and not without one configured', async () => {
-    const prompt = 'Hm.<tool name="wait">{"ms": 700}</tool> Here it is: {result}.';
-    const withFiller = await turn(prompt, { filler: { text: 'One moment, please.', afterMs: 100 } });
+    const withFiller = await turn('Hm.<tool name="until_filler">{}</tool> Here it is: {result}.', {
+      filler: { text: 'One moment, please.', afterMs: 100 },
+    });
     const fillers = withFiller.events.filter((e) => e.type === 'sentence' && e.filler);
     expect(fillers).toHaveLength(1);
     expect(fillers[0]).toMatchObject({ text: 'One moment, please.' });
@@ -135,7 +163,7 @@ describe('tools mid-answer', () => {
     expect(withFiller.text).not.toContain('One moment');
     expect(withFiller.result.sentences.find((s) => s.kind === 'filler')?.text).toBe('One moment, please.');
 
-    const without = await turn(prompt, {});
+    const without = await turn('Hm.<tool name="wait">{"ms": 700}</tool> Here it is: {result}.', {});
     expect(without.events.some((e) => e.type === 'sentence' && e.filler)).toBe(false);
   });
 
