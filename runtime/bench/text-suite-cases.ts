@@ -67,22 +67,25 @@ const NUMBER_OR_CURRENCY =
  */
 export function referenceVariants(reference: string): string[] {
   const out = new Set([reference]);
-  const withoutAnd = reference.replace(new RegExp(`\\b(${NUMBER_OR_CURRENCY})\\s+and\\s+`, 'gi'), '$1 ');
-  const withAnd = reference.replace(
-    /\b(dollars?|pounds?|euros?|yen|rupees?)\s+(?!and\b)(?=[a-z ]+?\s(?:cents?|pence|penny)\b)/gi,
-    '$1 and ',
-  );
-  for (const r of [withoutAnd, withAnd]) out.add(r);
+  const withoutAnd = (r: string): string => r.replace(new RegExp(`\\b(${NUMBER_OR_CURRENCY})\\s+and\\s+`, 'gi'), '$1 ');
+  const withAnd = (r: string): string =>
+    r.replace(/\b(dollars?|pounds?|euros?|yen|rupees?)\s+(?!and\b)(?=[a-z ]+?\s(?:cents?|pence|penny)\b)/gi, '$1 and ');
+  for (const r of [withoutAnd(reference), withAnd(reference), withAnd(withoutAnd(reference))]) out.add(r);
   for (const r of [...out]) out.add(r.replace(/\b[A-Z]{2,5}\b/g, (w) => w.split('').join(' ')));
   return [...out];
 }
 
 /**
  * Phonemes compared for "read the same": stress and length marks, punctuation and word breaks
- * dropped (they change prosody, not which words are said).
+ * dropped (they change prosody, not which words are said), and espeak-ng's two spellings of a
+ * reduced vowel made one.
  */
 export function canonicalPhonemes(phonemes: string): string {
-  return phonemes.replace(/[ˈˌː\s.,!?;:—…"«»“”()\-'/]/g, '');
+  // espeak-ng writes the same unstressed vowels two ways depending on the context ("eleven")
+  return phonemes
+    .replace(/[ˈˌː\s.,!?;:—…"«»“”()\-'/]/g, '')
+    .replace(/ᵻ/g, 'ɪ')
+    .replace(/ɐ/g, 'ə');
 }
 
 /** Levenshtein distance over code points, for the phoneme error rate. */

@@ -36,7 +36,7 @@ describe('addresses', () => {
   test.each<[string, string]>([
     ['See https://www.example.com/a/b?c=1. Thanks', 'See example dot com. Thanks'],
     ['Go to http://192.168.0.1:8080/admin now', 'Go to a link now'],
-    ['Visit <https://docs.aws.amazon.com/x>', 'Visit docs dot aws dot amazon dot com'],
+    ['Visit <https://docs.aws.amazon.com/x>', 'Visit docs dot aws dot amazon dot com slash x'], // a short path is read
     ['Mail jane.doe@example.co.uk today.', 'Mail jane dot doe at example dot co dot uk today.'],
   ])('%j', (input, expected) => {
     expect(spoken(input)).toBe(expected);
@@ -73,7 +73,10 @@ describe('numbers, money, times, dates, units, abbreviations', () => {
     ['Dr. Smith met Mr. Jones', 'Dr. Smith met Mr. Jones'], // kokoro-js expands these itself
     ['The 21st time', 'The 21st time'], // espeak-ng reads ordinals
     ['Open 24/7 from 10am or 10:30pm', 'Open 24 7 from 10am or 10:30 pm'],
-    ['Add 1/2 cup, ¾ cup, not 2/4 or 11/30/2026', 'Add one half cup, three quarters cup, not 2/4 or 11/30/2026'],
+    [
+      'Add 1/2 cup, ¾ cup, 2/4 or 11/30/2026', // every fraction and numeric date is read (issue 20)
+      'Add one half cup, three quarters cup, two quarters or November 30th, 2026',
+    ],
     ['It is 3x faster, 1.5x smaller, 3 × 4 = 12', 'It is 3 times faster, 1.5 times smaller, 3 times 4 = 12'],
   ])('%j', (input, expected) => {
     expect(spoken(input)).toBe(expected);
