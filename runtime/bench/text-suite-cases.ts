@@ -63,7 +63,7 @@ const NUMBER_OR_CURRENCY =
 /**
  * Spoken forms a person would also accept for a reference: "one hundred and five" and "one
  * hundred five", "twenty dollars fifty cents" and "... and fifty cents", and capitals read as
- * letters ("PM" is written for "P M": espeak-ng reads "AM" as the word "am").
+ * letters ("PM" is written for "P.M.": espeak-ng reads "AM" as the word "am").
  */
 export function referenceVariants(reference: string): string[] {
   const out = new Set([reference]);
@@ -71,7 +71,8 @@ export function referenceVariants(reference: string): string[] {
   const withAnd = (r: string): string =>
     r.replace(/\b(dollars?|pounds?|euros?|yen|rupees?)\s+(?!and\b)(?=[a-z ]+?\s(?:cents?|pence|penny)\b)/gi, '$1 and ');
   for (const r of [withoutAnd(reference), withAnd(reference), withAnd(withoutAnd(reference))]) out.add(r);
-  for (const r of [...out]) out.add(r.replace(/\b[A-Z]{2,5}\b/g, (w) => w.split('').join(' ')));
+  // dotted, because espeak-ng reads a lone "A" as the article
+  for (const r of [...out]) out.add(r.replace(/\b[A-Z]{2,5}\b/g, (w) => `${w.split('').join('.')}.`));
   return [...out];
 }
 
@@ -85,7 +86,8 @@ export function canonicalPhonemes(phonemes: string): string {
   return phonemes
     .replace(/[ˈˌː\s.,!?;:—…"«»“”()\-'/]/g, '')
     .replace(/ᵻ/g, 'ɪ')
-    .replace(/ɐ/g, 'ə');
+    .replace(/ɐ/g, 'ə')
+    .replace(/oɹ/g, 'ɔɹ'); // "forty" from the word, "40" from digits
 }
 
 /** Levenshtein distance over code points, for the phoneme error rate. */

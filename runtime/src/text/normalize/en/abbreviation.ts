@@ -29,6 +29,7 @@ export const ABBREVIATION_RULES: Rule[] = [
   },
   { name: 'abbreviation', re: `${NOT_WORD_BEFORE}([CF])#${NOT_WORD_AFTER}`, speak: (g) => `${g[1]} sharp` },
   { name: 'abbreviation', re: '#(?=\\d)', speak: () => 'number ' },
+  { name: 'abbreviation', re: '\\b401\\(k\\)', speak: () => '4 oh 1 k' },
   { name: 'abbreviation', re: '~(?=\\d)', speak: () => 'about ' },
   { name: 'abbreviation', re: '§§?(?=\\s?\\d)', speak: (g) => (g[0] === '§§' ? 'sections ' : 'section ') },
 ];

@@ -72,7 +72,7 @@ export const ELECTRONIC: Rule[] = [
   },
   {
     name: 'electronic',
-    re: '[\\p{L}\\p{N}._%+&-]*[\\p{L}\\p{N}]@[\\p{L}\\p{N}-]+(?:\\.[\\p{L}\\p{N}-]+)+(?:/[\\p{L}\\p{N}/_-]*[\\p{L}\\p{N}])?',
+    re: '(?<![\\p{L}\\p{N}])[\\p{L}\\p{N}](?:[\\p{L}\\p{N}._%+&-]*[\\p{L}\\p{N}])?@[\\p{L}\\p{N}-]+(?:\\.[\\p{L}\\p{N}-]+)+(?:/[\\p{L}\\p{N}/_-]*[\\p{L}\\p{N}])?',
     speak: (g) => {
       const slash = g[0]!.indexOf('/');
       return slash < 0 ? spokenEmail(g[0]!) : `${spokenEmail(g[0]!.slice(0, slash))}${spokenPath(g[0]!.slice(slash))}`;

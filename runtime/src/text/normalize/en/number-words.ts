@@ -73,8 +73,13 @@ export const digitByDigit = (digits: string): string => digits.replace(/\D/g, ''
 /** Groups thousands ("4567" -> "4,567") so that kokoro-js never reads a cardinal as a year. */
 export const grouped = (digits: string): string => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/** A whole number as espeak-ng should read it: grouped digits up to trillions, words beyond. */
+/**
+ * A whole number as espeak-ng should read it: grouped digits up to trillions, words beyond.
+ * kokoro-js drops the grouping commas, and espeak-ng then reads 1901-1999 as "nineteen hundred
+ * ..." ("1,925" -> "nineteen hundred twenty five"): those are written "1 thousand 925".
+ */
 export function spokenCardinal(digits: string): string {
   const n = digits.replace(/,/g, '').replace(/^0+(?=\d)/, '');
+  if (/^19\d\d$/.test(n) && !n.endsWith('00')) return `1 thousand ${Number(n.slice(1))}`;
   return n.length > 15 ? cardinalWords(n) : grouped(n);
 }

@@ -22,7 +22,8 @@ export function spokenSerial(code: string): string {
 export const SERIAL_RULES: Rule[] = [
   {
     name: 'serial',
-    re: "(?<![\\p{L}\\p{N}'’.,-])(?=[\\p{L}\\p{N}-]*\\p{N})(?=[\\p{N}-]*\\p{L})[\\p{L}\\p{N}]+(?:-[\\p{L}\\p{N}]+)*(?![\\p{L}\\p{N}'’]|-[\\p{L}\\p{N}]|[.,]\\p{N})",
+    // not a word with a prefix ("mid-80s", "covid-19": kokoro-js reads them), hence no "abc-" start
+    re: "(?<![\\p{L}\\p{N}'’.,-])(?!\\p{L}{3,}-)(?=[\\p{L}\\p{N}-]*\\p{N})(?=[\\p{N}-]*\\p{L})[\\p{L}\\p{N}]+(?:-[\\p{L}\\p{N}]+)*(?![\\p{L}\\p{N}'’]|-[\\p{L}\\p{N}]|[.,]\\p{N})",
     speak: (g) => spokenSerial(g[0]!),
   },
 ];

@@ -8,7 +8,7 @@ import { digitByDigit } from './number-words.ts';
 const TOLL_FREE = new Set(['800', '888', '877', '866', '855', '844', '833']);
 
 function spokenGroup(group: string, index: number): string {
-  if (/^[A-Za-z]+$/.test(group)) return group;
+  if (/^[A-Za-z ]+$/.test(group)) return group;
   if (index <= 1 && TOLL_FREE.has(group)) return group;
   return digitByDigit(group);
 }
