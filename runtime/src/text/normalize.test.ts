@@ -195,3 +195,40 @@ describe('properties', () => {
     );
   });
 });
+
+// Class examples joined by separators no rule reaches across: each spoken word must map back
+// inside the one example (or separator) it came from (captions and the history cut rely on it).
+const CLASS_EXAMPLES = [
+  ...['$1,299.99', '$0.02', '$10-20', '€5M', '5-10 km', '12kg/kg', '20°C', '2x8 m2', '3x', '1980s', "'80s"],
+  ...['mid-80s', 'on the 26th May', 'july 25 2012', '2016-11-03', '11/17/05', 'May 5-7', '01:00 am', '14:10:30'],
+  ...['2pm-5pm', '(555) 010-4477', '+1 800 555 0199', '111-11-1111', '1428 Elm St.', 'Santa Clara, CA 95051'],
+  ...['A4-B12', 'RTX 4090', 'Chapter IV', 'Henry VIII', 'WWII', '3 2/4', '31/32', '100th', '1-2=5', '10^6', 'x²'],
+  ...['2*8', 'jane.doe@example.com', 'https://example.com/docs', 'nvidia.com', '192.168.0.1', 'don’t', '“fine”'],
+  ...['**bold**', '`code`', '[link](http://a.b/c)', '4567', '1234567890123', 'e.g.', 'No. 5', 'C#', '🎉', 'word'],
+];
+
+describe('the map of the class rules', () => {
+  test('every spoken word maps back inside the source example it came from', () => {
+    const examples = fc.array(fc.constantFrom(...CLASS_EXAMPLES), { minLength: 1, maxLength: 8 });
+    const separator = fc.constantFrom(' and then ', '; ', ' | ', '\n');
+    fc.assert(
+      fc.property(examples, separator, (parts, sep) => {
+        const source = parts.join(sep);
+        const owners: Array<[number, number]> = [];
+        let at = 0;
+        for (const p of parts) {
+          owners.push([at, at + p.length], [at + p.length, at + p.length + sep.length]); // the example, the separator
+          at += p.length + sep.length;
+        }
+        const n = normalizeForSpeech(source);
+        // words as the container cuts them (at spaces), less the punctuation around them
+        for (const w of n.spoken.matchAll(/[\p{L}\p{N}](?:\S*[\p{L}\p{N}])?/gu)) {
+          const r = sourceRange(source, n, w.index, w.index + w[0].length);
+          const inside = owners.some(([a, b]) => r.start >= a && r.end <= b);
+          expect({ word: w[0], source: source.slice(r.start, r.end), inside }).toMatchObject({ inside: true });
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

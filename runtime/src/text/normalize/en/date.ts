@@ -20,12 +20,14 @@ export function monthName(word: string): string | undefined {
  * A month, any case ("july", "JUL", "Jul."). Lower-case "may" and "march" are verbs too: they
  * count as months only in a day-first date or before a year (see the rules below).
  */
-const MONTH_WORD =
-  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|' +
-  'oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const FULL_MONTH = '(?:january|february|march|april|may|june|july|august|september|october|november|december)';
+const SHORT_MONTH = '(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)';
 /** Case-insensitive by hand: the combined scanner has no "i" flag. */
-export const anyCase = (re: string): string => re.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
-export const MONTH = `${anyCase(MONTH_WORD)}\\.?`;
+const anyCase = (re: string): string => re.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
+/** Before a day: an abbreviation's dot is part of it ("Sept. 15"). */
+const MONTH = `(?:${anyCase(FULL_MONTH)}|${anyCase(SHORT_MONTH)}\\.?)`;
+/** After a day: a dot may be the sentence's ("on 25 Sept."): it stays unless the sentence goes on. */
+const MONTH_AFTER_DAY = `(?:${anyCase(FULL_MONTH)}|${anyCase(SHORT_MONTH)}(?:\\.(?=\\s+[\\p{Ll}\\p{N}]|,))?)`;
 const VERB_MONTH = /^(?:may|march|mar)$/;
 /** A month name the rules may read: not a lower-case verb unless a year follows. */
 const readable = (month: string, year: string | undefined): boolean =>
@@ -108,7 +110,7 @@ export const DATE_RULES: Rule[] = [
     // day first: "30 Nov 2026", "25th july 2012", "on the 26th May", "5-7 May"
     name: 'date',
     re:
-      `(?<![\\p{L}\\p{N}.,:/-])(${DAY})${ORD}?(?:\\s?[-–]\\s?(${DAY})${ORD}?)?\\s(${MONTH})(?![\\p{L}])` +
+      `(?<![\\p{L}\\p{N}.,:/-])(${DAY})${ORD}?(?:\\s?[-–]\\s?(${DAY})${ORD}?)?\\s(${MONTH_AFTER_DAY})(?![\\p{L}])` +
       `(?:,?\\s(${YEAR})${NOT_WORD_AFTER})?`,
     speak: dayFirst,
   },

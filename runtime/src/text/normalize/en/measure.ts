@@ -41,8 +41,10 @@ export const MEASURE_RULES: Rule[] = [
     name: 'measure',
     re: `(?<![\\p{L}\\p{N}.])(${NUMBER})\\s?[x×]\\s?(${NUMBER})(?:\\s?(${UNIT_PATTERN}))?${NOT_WORD_AFTER}`,
     speak: (g) => {
-      const tail = g[3] === undefined ? spokenNumber(g[2]!) : spokenMeasure(`${g[2]} ${g[3]}`);
-      return g[3] === undefined && g[0]!.includes('×') ? `${g[1]} times ${tail}` : `${spokenNumber(g[1]!)} by ${tail}`;
+      // 4-digit sides stay as written: "1920x1080" is said "nineteen twenty by ten eighty"
+      const side = (n: string): string => (/^\d{4}$/.test(n) ? n : spokenNumber(n));
+      const tail = g[3] === undefined ? side(g[2]!) : spokenMeasure(`${g[2]} ${g[3]}`);
+      return g[3] === undefined && g[0]!.includes('×') ? `${g[1]} times ${tail}` : `${side(g[1]!)} by ${tail}`;
     },
   },
   {
