@@ -22,6 +22,15 @@ const MARKER_WINDOW = 9;
  * none, undefined while the text so far cannot tell.
  */
 export function readListMarker(t: string, i: number, final: boolean): ListMarker | null | undefined {
+  // cheap refusals first: this runs at every token start
+  const c = t.charCodeAt(i);
+  const digit = c >= 48 && c <= 57;
+  if (!digit && !BULLET_SET.has(t[i]!)) {
+    if (c < 97 || c > 122) return null;
+    const after = t[i + 1];
+    if (after === undefined) return final ? null : undefined;
+    if (after !== '.' && after !== ')') return null;
+  }
   const head = t.slice(i, i + MARKER_WINDOW);
   const m = MARKER.exec(head);
   if (m === null) {
@@ -36,8 +45,9 @@ export function readListMarker(t: string, i: number, final: boolean): ListMarker
   return { length: m[0].length, style: `${m[1] ?? ''}${m[2] !== undefined ? 'n' : 'a'}${m[4]}`, value };
 }
 
-const couldBeMarker = (token: string): boolean =>
-  new RegExp(`^(?:[${BULLETS}]|[${BULLETS}]?(?:\\d{1,3}|[a-z])(?:\\.\\)?|\\))?)$`, 'u').test(token);
+const PARTIAL = new RegExp(`^(?:[${BULLETS}]|[${BULLETS}]?(?:\\d{1,3}|[a-z])(?:\\.\\)?|\\))?)$`, 'u');
+const couldBeMarker = (token: string): boolean => PARTIAL.test(token);
+const BULLET_SET = new Set([...BULLETS]);
 
 /**
  * Spaced dots after the "." at t[i] (". . ." or "word. . . ."): how many dots in all and where

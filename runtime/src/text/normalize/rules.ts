@@ -36,7 +36,10 @@ export interface RuleSet {
   counts: number[];
 }
 
-/** Compiles rules in priority order: at one position the first rule that matches wins. */
+/**
+ * Compiles rules in priority order: at one position the first rule that matches wins. A rule's
+ * match must start at a word's start or on a character that is neither a letter nor a space.
+ */
 export function compileRules(rules: readonly Rule[]): RuleSet {
   const counts = rules.map((r) => groupCount(r.re));
   const offsets: number[] = [];
@@ -44,26 +47,33 @@ export function compileRules(rules: readonly Rule[]): RuleSet {
     offsets.push(next);
     next += 1 + counts[k]!;
   }
-  const combined = new RegExp(rules.map((r) => `(${r.re})`).join('|'), 'gdu');
+  // No rule starts on a space or inside a word (a letter after a letter): saying so up front
+  // spares the engine trying every rule at most positions (the normaliser runs per sentence).
+  const combined = new RegExp(`(?=\\S)(?:(?<!\\p{L})|(?!\\p{L}))(?:${rules.map((r) => `(${r.re})`).join('|')})`, 'gdu');
   return { rules, combined, offsets, counts };
 }
 
 /** Speaks source [from, to) into the builder: rule matches are replaced, the rest is copied. */
 export function speakInline(set: RuleSet, b: SpeechBuilder, source: string, from: number, to: number): void {
   const text = source.slice(from, to);
-  const re = new RegExp(set.combined);
-  let at = 0;
+  // One compiled scanner, reused: cloning it per call would compile it again. Matches are read
+  // first, as inner spans call this again on the same scanner.
+  const re = set.combined;
+  const matches: RegExpExecArray[] = [];
+  re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (m[0] === '')
+      re.lastIndex++; // an empty match (a rule that is all look-arounds) speaks nothing
+    else matches.push(m);
+  }
+  let at = 0;
+  for (const m of matches) {
     let k = 0;
     while (m[set.offsets[k]!] === undefined) k++;
     const rule = set.rules[k]!;
     const o = set.offsets[k]!;
     const start = m.index;
     const end = start + m[0].length;
-    if (end === start) {
-      re.lastIndex++; // an empty match (a rule that is all look-arounds) speaks nothing
-      continue;
-    }
     if (start > at) b.add(from + at, from + start, text.slice(at, start));
     const innerRange = rule.inner === undefined ? undefined : m.indices?.[o + rule.inner];
     if (rule.inner === undefined) {
