@@ -47,9 +47,12 @@ export function compileRules(rules: readonly Rule[]): RuleSet {
     offsets.push(next);
     next += 1 + counts[k]!;
   }
-  // No rule starts on a space or inside a word (a letter after a letter): saying so up front
+  // No rule starts on an ASCII space or inside a word (a letter after a letter): saying so up front
   // spares the engine trying every rule at most positions (the normaliser runs per sentence).
-  const combined = new RegExp(`(?=\\S)(?:(?<!\\p{L})|(?!\\p{L}))(?:${rules.map((r) => `(${r.re})`).join('|')})`, 'gdu');
+  const combined = new RegExp(
+    `(?=[^ \\t\\n\\r])(?:(?<!\\p{L})|(?!\\p{L}))(?:${rules.map((r) => `(${r.re})`).join('|')})`,
+    'gdu',
+  );
   return { rules, combined, offsets, counts };
 }
 
