@@ -157,10 +157,7 @@ export class SentenceSegmenter {
     }
   }
 
-  /**
-   * A list marker at a token start: the first one of a line starts a list ("1.)", "a.", "• 9."),
-   * and the next one of the same list on that line starts a new piece ("... 2.) The second").
-   */
+  /** A line's first list marker starts a list ("1.)", "a.", "• 9."); its next one, a piece ("... 2.) The"). */
   #listMarker(marker: ListMarker, abs: number, out: Piece[]): void {
     const list = this.#list;
     if (abs === this.#lineIndentEnd) {
@@ -180,11 +177,8 @@ export class SentenceSegmenter {
     const t = this.#text;
     const base = this.#base;
     const read = readSentenceMark(t, i, this.#nesting, final);
-    if (read === undefined) return undefined;
-    if ('skip' in read) return read.skip;
-    const { runEnd: r, closersEnd: k, next: nx, nextAt, nesting: nest, spaced } = read;
-    const cutAt = read.cutAt;
-    const next = r; // closers, if any, go through the ordinary path of the scan
+    if (read === undefined || 'skip' in read) return read?.skip;
+    const { runEnd: next, closersEnd: k, next: nx, nextAt, nesting: nest, spaced, cutAt } = read; // closers: scanned next
     if (!spaced || nx === '' || nx === '\n' || isOpen(nest)) return next;
     let ends: boolean | undefined = true;
     if (cutAt === undefined) {
@@ -195,7 +189,7 @@ export class SentenceSegmenter {
       const decided = final || rest.length === LOOKAHEAD;
       const before = t.slice(Math.max(this.#pieceStart, base) - base, Math.max(this.#tokenStart, base) - base);
       const startsLine = this.#tokenStart === this.#lineIndentEnd;
-      ends = endsSentence(t.slice(i, r), word, startsLine, nx, rest, decided, before);
+      ends = endsSentence(t.slice(i, next), word, startsLine, nx, rest, decided, before);
       if (ends === undefined) return undefined; // a date after a weekday, a word after "U.S.": wait
     }
     if (!ends) return next;
