@@ -142,6 +142,11 @@ describe('addresses, serials, electronic, math, cardinals', () => {
   ]);
 });
 
+test('numbers past the words we have are read digit by digit, never an error', () => {
+  expect(spoken(`${'1'.repeat(25)}th`)).toBe(`${'one '.repeat(24)}first`);
+  expect(spoken(`$${'9'.repeat(26)}`)).toBe(`${'nine '.repeat(26)}dollars`);
+});
+
 describe('LLM typography', () => {
   test('curly apostrophes and quotes reach kokoro-js exactly as straight ones', () => {
     const pairs: Cases = [

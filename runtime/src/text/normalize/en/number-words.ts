@@ -19,11 +19,11 @@ function belowThousand(n: number): string[] {
   return words;
 }
 
-/** "1234" -> "one thousand two hundred thirty four"; digits only, up to 24 of them. */
+/** "1234" -> "one thousand two hundred thirty four"; past 24 digits, digit by digit in words. */
 export function cardinalWords(digits: string): string {
   const clean = digits.replace(/^0+(?=\d)/, '');
-  if (!/^\d{1,24}$/.test(clean))
-    throw new RangeError(`cardinalWords: not a whole number of up to 24 digits: ${digits}`);
+  if (!/^\d+$/.test(clean)) throw new RangeError(`cardinalWords: not a whole number: ${JSON.stringify(digits)}`);
+  if (clean.length > 24) return [...clean].map((d) => ONES[Number(d)]).join(' ');
   const groups: number[] = [];
   for (let end = clean.length; end > 0; end -= 3) groups.unshift(Number(clean.slice(Math.max(0, end - 3), end)));
   const words: string[] = [];
