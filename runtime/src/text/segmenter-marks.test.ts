@@ -115,7 +115,7 @@ describe('properties', () => {
         expect(spans(parts, opts)).toEqual(spans([s], opts));
         expect(spans([...s], opts)).toEqual(spans([s], opts));
       }),
-      { numRuns: 400 },
+      { numRuns: Number(process.env.SEGMENTER_PROPERTY_RUNS ?? 400) },
     );
   });
 });

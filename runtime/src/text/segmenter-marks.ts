@@ -24,29 +24,29 @@ const MARKER_WINDOW = 9;
 export function readListMarker(t: string, i: number, final: boolean): ListMarker | null | undefined {
   // cheap refusals first: this runs at every token start
   const c = t.charCodeAt(i);
-  const digit = c >= 48 && c <= 57;
-  if (!digit && !BULLET_SET.has(t[i]!)) {
+  const bullet = BULLET_SET.has(t[i]!);
+  if (!bullet && !(c >= 48 && c <= 57)) {
     if (c < 97 || c > 122) return null;
     const after = t[i + 1];
     if (after === undefined) return final ? null : undefined;
     if (after !== '.' && after !== ')') return null;
   }
   const head = t.slice(i, i + MARKER_WINDOW);
-  const m = MARKER.exec(head);
-  if (m === null) {
-    // a marker could still be forming: wait until whitespace ends the token or the window is full
-    const token = /^\S*/.exec(head)![0];
-    return !final && token.length === head.length && head.length < MARKER_WINDOW && couldBeMarker(token)
-      ? undefined
-      : null;
-  }
+  // Decide only on a whole marker: its last token (after a bullet and a space, the next one)
+  // ended by whitespace, or a full window, or the end of the text.
+  const lead = bullet ? (head[1] === ' ' || head[1] === '\t' ? 2 : 1) : 0;
+  const whole = final || head.length === MARKER_WINDOW || /\s/.test(head.slice(lead));
+  if (!whole && PARTIAL.test(head)) return undefined;
+  // not whole and no number marker can follow: a bullet and a space are a marker on their own
+  const m = whole ? MARKER.exec(head) : lead === 2 ? MARKER.exec(head.slice(0, 2)) : null;
+  if (m === null) return null;
   if (m[5] !== undefined) return { length: 1, style: m[5], value: 0 };
   const value = m[2] !== undefined ? Number(m[2]) : m[3]!.charCodeAt(0) - 96;
   return { length: m[0].length, style: `${m[1] ?? ''}${m[2] !== undefined ? 'n' : 'a'}${m[4]}`, value };
 }
 
-const PARTIAL = new RegExp(`^(?:[${BULLETS}]|[${BULLETS}]?(?:\\d{1,3}|[a-z])(?:\\.\\)?|\\))?)$`, 'u');
-const couldBeMarker = (token: string): boolean => PARTIAL.test(token);
+/** Any beginning of a marker ("•", "• 1", "2.", "b"). */
+const PARTIAL = new RegExp(`^(?:[${BULLETS}][^\\S\\n]?)?(?:\\d{1,3}|[a-z])?(?:\\.\\)?|\\))?$`, 'u');
 const BULLET_SET = new Set([...BULLETS]);
 
 /**
