@@ -187,7 +187,8 @@ export class SentenceSegmenter {
       // A full look-ahead window decides as if it were the end: the decision never depends on
       // how much text lies beyond it, so it stays independent of how the text was split.
       const decided = final || rest.length === LOOKAHEAD;
-      const before = t.slice(Math.max(this.#pieceStart, base) - base, Math.max(this.#tokenStart, base) - base);
+      const [from, to] = [Math.max(this.#pieceStart, base) - base, Math.max(this.#tokenStart, base) - base];
+      const before = word === 'I' || /^[ap]\.m$/i.test(word) ? t.slice(from, to) : ''; // only they read it
       const startsLine = this.#tokenStart === this.#lineIndentEnd;
       ends = endsSentence(t.slice(i, next), word, startsLine, nx, rest, decided, before);
       if (ends === undefined) return undefined; // a date after a weekday, a word after "U.S.": wait
