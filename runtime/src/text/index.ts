@@ -1,3 +1,11 @@
 // Public names of the text stage: streamed LLM text -> speakable pieces -> what Kokoro speaks.
 export { SentenceSegmenter, SEGMENTER_DEFAULTS, type Piece, type SegmenterOptions } from './segmenter.ts';
-export { normalizeForSpeech, sourceRange, type NormalizedText, type SpeechSegment } from './normalize.ts';
+export {
+  normalizeForSpeech,
+  sourceRange,
+  LANGUAGES,
+  type Language,
+  type NormalizeOptions,
+  type NormalizedText,
+  type SpeechSegment,
+} from './normalize.ts';

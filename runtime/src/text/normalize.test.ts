@@ -36,7 +36,7 @@ describe('addresses', () => {
   test.each<[string, string]>([
     ['See https://www.example.com/a/b?c=1. Thanks', 'See example dot com. Thanks'],
     ['Go to http://192.168.0.1:8080/admin now', 'Go to a link now'],
-    ['Visit <https://docs.aws.amazon.com/x>', 'Visit docs dot aws dot amazon dot com'],
+    ['Visit <https://docs.aws.amazon.com/x>', 'Visit docs dot aws dot amazon dot com slash x'], // a short path is read
     ['Mail jane.doe@example.co.uk today.', 'Mail jane dot doe at example dot co dot uk today.'],
   ])('%j', (input, expected) => {
     expect(spoken(input)).toBe(expected);
@@ -73,7 +73,10 @@ describe('numbers, money, times, dates, units, abbreviations', () => {
     ['Dr. Smith met Mr. Jones', 'Dr. Smith met Mr. Jones'], // kokoro-js expands these itself
     ['The 21st time', 'The 21st time'], // espeak-ng reads ordinals
     ['Open 24/7 from 10am or 10:30pm', 'Open 24 7 from 10am or 10:30 pm'],
-    ['Add 1/2 cup, ¾ cup, not 2/4 or 11/30/2026', 'Add one half cup, three quarters cup, not 2/4 or 11/30/2026'],
+    [
+      'Add 1/2 cup, ¾ cup, 2/4 or 11/30/2026', // every fraction and numeric date is read (issue 20)
+      'Add one half cup, three quarters cup, two quarters or November 30th, 2026',
+    ],
     ['It is 3x faster, 1.5x smaller, 3 × 4 = 12', 'It is 3 times faster, 1.5 times smaller, 3 times 4 = 12'],
   ])('%j', (input, expected) => {
     expect(spoken(input)).toBe(expected);
@@ -189,6 +192,43 @@ describe('properties', () => {
         expect(out).toBe(n.spoken.length);
       }),
       { numRuns: 400 },
+    );
+  });
+});
+
+// Class examples joined by separators no rule reaches across: each spoken word must map back
+// inside the one example (or separator) it came from (captions and the history cut rely on it).
+const CLASS_EXAMPLES = [
+  ...['$1,299.99', '$0.02', '$10-20', '€5M', '5-10 km', '12kg/kg', '20°C', '2x8 m2', '3x', '1980s', "'80s"],
+  ...['mid-80s', 'on the 26th May', 'july 25 2012', '2016-11-03', '11/17/05', 'May 5-7', '01:00 am', '14:10:30'],
+  ...['2pm-5pm', '(555) 010-4477', '+1 800 555 0199', '111-11-1111', '1428 Elm St.', 'Santa Clara, CA 95051'],
+  ...['A4-B12', 'RTX 4090', 'Chapter IV', 'Henry VIII', 'WWII', '3 2/4', '31/32', '100th', '1-2=5', '10^6', 'x²'],
+  ...['2*8', 'jane.doe@example.com', 'https://example.com/docs', 'nvidia.com', '192.168.0.1', 'don’t', '“fine”'],
+  ...['**bold**', '`code`', '[link](http://a.b/c)', '4567', '1234567890123', 'e.g.', 'No. 5', 'C#', '🎉', 'word'],
+];
+
+describe('the map of the class rules', () => {
+  test('every spoken word maps back inside the source example it came from', () => {
+    const examples = fc.array(fc.constantFrom(...CLASS_EXAMPLES), { minLength: 1, maxLength: 8 });
+    const separator = fc.constantFrom(' and then ', '; ', ' | ', '\n');
+    fc.assert(
+      fc.property(examples, separator, (parts, sep) => {
+        const source = parts.join(sep);
+        const owners: Array<[number, number]> = [];
+        let at = 0;
+        for (const p of parts) {
+          owners.push([at, at + p.length], [at + p.length, at + p.length + sep.length]); // the example, the separator
+          at += p.length + sep.length;
+        }
+        const n = normalizeForSpeech(source);
+        // words as the container cuts them (at spaces), less the punctuation around them
+        for (const w of n.spoken.matchAll(/[\p{L}\p{N}](?:\S*[\p{L}\p{N}])?/gu)) {
+          const r = sourceRange(source, n, w.index, w.index + w[0].length);
+          const inside = owners.some(([a, b]) => r.start >= a && r.end <= b);
+          expect({ word: w[0], source: source.slice(r.start, r.end), inside }).toMatchObject({ inside: true });
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

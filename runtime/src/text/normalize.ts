@@ -1,8 +1,17 @@
 // Turns an LLM's markdown-ish text into what Kokoro should speak, with a map back to the source.
-import { speakInline } from './normalize-inline.ts';
+// Block structure (fences, tables, headings, lists) is read here; inline text by a language's
+// rules (normalize/: the engine, and one folder of rules per language).
+import { rulesFor, type Language } from './normalize/languages.ts';
+import { speakInline, type RuleSet } from './normalize/rules.ts';
 import { SpeechBuilder, type NormalizedText } from './speech-map.ts';
 
 export { sourceRange, type NormalizedText, type SpeechSegment } from './speech-map.ts';
+export { LANGUAGES, type Language } from './normalize/languages.ts';
+
+export interface NormalizeOptions {
+  /** The language whose rules read the text. Default 'en' (the only one so far). */
+  language?: Language;
+}
 
 const FENCE = /^ {0,3}(```|~~~)/;
 const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
@@ -15,12 +24,14 @@ const TABLE_ROW = /^\s*\|/;
 
 /**
  * Normalises text for speech: markdown structure, code blocks, links, emoji and symbols are not
- * read aloud; money, dates, times, units and abbreviations become words where kokoro-js would not
- * say them well (see spoken-forms.ts for the split of work). Works on one piece or a whole answer;
- * segment offsets are relative to `text`.
+ * read aloud; numbers, money, dates, times, measures, telephone numbers, addresses and the other
+ * classes become words where kokoro-js and espeak-ng would not say them well (the split of work:
+ * docs/design/text-normalisation.md). Works on one piece or a whole answer; segment offsets are
+ * relative to `text`.
  */
-export function normalizeForSpeech(text: string): NormalizedText {
+export function normalizeForSpeech(text: string, options: NormalizeOptions = {}): NormalizedText {
   if (typeof text !== 'string') throw new TypeError(`normalizeForSpeech: text must be a string, got ${typeof text}`);
+  const rules = rulesFor(options.language ?? 'en');
   const b = new SpeechBuilder();
   let fence = '';
   for (let start = 0; start <= text.length;) {
@@ -36,7 +47,7 @@ export function normalizeForSpeech(text: string): NormalizedText {
       b.add(start, end, '');
     } else {
       const spokenBefore = b.spoken.length;
-      speakLine(b, text, start, end);
+      speakLine(rules, b, text, start, end);
       if (newline >= 0) lineEnded(b, spokenBefore);
     }
     if (newline < 0) break;
@@ -47,7 +58,7 @@ export function normalizeForSpeech(text: string): NormalizedText {
 }
 
 /** Drops a line's block markers (quote, heading, bullet, table pipes) and speaks the rest. */
-function speakLine(b: SpeechBuilder, text: string, start: number, end: number): void {
+function speakLine(rules: RuleSet, b: SpeechBuilder, text: string, start: number, end: number): void {
   let at = start;
   const skip = (re: RegExp): void => {
     const m = re.exec(text.slice(at, end));
@@ -63,27 +74,27 @@ function speakLine(b: SpeechBuilder, text: string, start: number, end: number): 
   let stop = end;
   if (heading) stop = at + text.slice(at, end).replace(CLOSING_HASHES, '').length;
   if (TABLE_ROW.test(text.slice(at, stop))) {
-    speakTableRow(b, text, at, stop);
+    speakTableRow(rules, b, text, at, stop);
   } else {
-    speakInline(b, text, at, stop);
+    speakInline(rules, b, text, at, stop);
   }
   if (stop < end) b.add(stop, end, '');
 }
 
 /** "| a | b |" -> "a, b": cells are spoken in turn, pipes become commas. */
-function speakTableRow(b: SpeechBuilder, text: string, start: number, end: number): void {
+function speakTableRow(rules: RuleSet, b: SpeechBuilder, text: string, start: number, end: number): void {
   const pipes: number[] = [];
   for (let i = start; i < end; i++) if (text[i] === '|' && text[i - 1] !== '\\') pipes.push(i);
   let at = start;
   pipes.forEach((p, k) => {
-    if (p > at) speakInline(b, text, at, p);
+    if (p > at) speakInline(rules, b, text, at, p);
     const outer =
       (k === 0 && text.slice(start, p).trim() === '') ||
       (k === pipes.length - 1 && text.slice(p + 1, end).trim() === '');
     b.add(p, p + 1, outer ? ' ' : ', ');
     at = p + 1;
   });
-  if (at < end) speakInline(b, text, at, end);
+  if (at < end) speakInline(rules, b, text, at, end);
 }
 
 /** A line followed by another and ending without punctuation gets a full stop, so lines are not run together. */

@@ -47,7 +47,7 @@ export function isAlnum(c: string): boolean {
   return /[\p{L}\p{N}]/u.test(c);
 }
 
-const isLower = (c: string): boolean => /\p{Ll}/u.test(c);
+export const isLower = (c: string): boolean => /\p{Ll}/u.test(c);
 const isUpper = (c: string): boolean => /\p{Lu}/u.test(c);
 
 /**
@@ -98,6 +98,8 @@ const NEVER_END = new Set([
 /** Abbreviations that do not end a sentence when a number follows ("No. 5", "Fig. 3", "Jan. 5"). */
 const BEFORE_NUMBER = new Set([
   'no',
+  'n°',
+  'nº',
   'nos',
   'nr',
   'fig',
@@ -161,8 +163,8 @@ function monthAndDayFollow(rest: string, final: boolean): boolean | undefined {
  * brackets stripped), whether that word starts its line, and the next non-space character (never a
  * newline: a newline is a boundary on its own). Called only when whitespace follows the run.
  * `rest` is the text from `next` on (as far as it is known) and `final` whether more may come: a
- * date after an abbreviated weekday needs to see past `next`, and the answer is undefined (wait
- * for more text) until it can.
+ * date after an abbreviated weekday, or the word after "U.S.", needs to see past `next`, and the
+ * answer is undefined (wait for more text) until it can. `before` is the piece before the word.
  */
 export function endsSentence(
   run: string,
@@ -171,6 +173,7 @@ export function endsSentence(
   next: string,
   rest: string = next,
   final = true,
+  before = '',
 ): boolean | undefined {
   if (isLower(next)) return false; // "approx. five", "Wait... what", "10 a.m. tomorrow"
   const ellipsis = run.includes('…') || run.startsWith('..');
@@ -195,11 +198,39 @@ export function endsSentence(
     if (numeral.length === rest.length && !final) return undefined;
     if (numeral.length >= 2 && !/\p{L}/u.test(rest[numeral.length] ?? '')) return false;
   }
-  if (wordStartsLine && /^\d{1,3}$/.test(word)) return false; // numbered-list marker "1. "
-  // Initials and upper-case dotted acronyms ("J. K. Rowling", "U.S. Army"): a missed cut only
-  // costs latency, a wrong one breaks the sentence's prosody. Lower-case ones ("a.m.") fall through.
-  if (word !== 'I' && /^(?:\p{Lu}\.)*\p{Lu}$/u.test(word)) return false;
+  if (wordStartsLine && /^(?:\d{1,3}|[a-z])$/.test(word)) return false; // list marker "1. ", "a. "
+  if (/^[ap]\.m$/i.test(word)) {
+    // "At 5 a.m. Mr. Smith went": a time that opens the sentence is not its end
+    return !/^(?:at|by|from|until|till|after|before|around|since)\s+\S+\s*$/i.test(before);
+  }
+  if (word === 'I') {
+    // "you and I. Did you": the pronoun ends it; "Albert I. Jones": an initial after a name
+    if (!/\p{Lu}\p{Ll}*\s+$/u.test(before)) return true;
+    return startsSentence(rest, final);
+  }
+  // Upper-case dotted acronyms ("U.S.", "E.U."): a sentence end only before a word that opens
+  // sentences ("I live in the U.S. How about you?", not "the U.S. Army").
+  if (/^(?:\p{Lu}\.)+\p{Lu}$/u.test(word)) return startsSentence(rest, final);
+  // Initials ("J. K. Rowling"): a missed cut only costs latency, a wrong one breaks prosody.
+  if (/^\p{Lu}$/u.test(word)) return false;
   return true;
+}
+
+/** Words that open sentences far more often than they follow an acronym or an initial. */
+const STARTERS = new Set(
+  (
+    'I We You He She It They The This That These Those There Here How What When Where Why Who Which ' +
+    'A An My Our Your His Her Its Their But And So Then If In On At For Yes No Please Let Now Also ' +
+    'However After Before Today Did Do Does Is Are Was Were Can Could Will Would Should Might Must As ' +
+    'All Some Many Most One Each Every To With From By Not Thanks Thank Sure Okay Well Next Finally'
+  ).split(' '),
+);
+
+/** Whether `rest` opens with a sentence starter; undefined until its first word is complete. */
+function startsSentence(rest: string, final: boolean): boolean | undefined {
+  const word = /^\p{L}+/u.exec(rest)?.[0] ?? '';
+  if (word.length === rest.length && !final) return undefined;
+  return STARTERS.has(word);
 }
 
 /**

@@ -1,7 +1,11 @@
 // Benchmark: µs per token for SentenceSegmenter.push on long answers, and µs per piece for normalizeForSpeech.
-// Run: npm exec -- node runtime/src/text/segmenter.bench.ts
-import { normalizeForSpeech } from './normalize.ts';
-import { SentenceSegmenter } from './segmenter.ts';
+// Run: npm exec -- node runtime/src/text/segmenter.bench.ts [-- path/of/another/text/index.ts]
+// With a path, that version of the text stage is measured too, alternately with this one.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as here from './index.ts';
+
+type TextStage = Pick<typeof here, 'SentenceSegmenter' | 'normalizeForSpeech'>;
 
 const paragraph =
   'Sure, here is a detailed answer to your question about the U.S. economy in 2026. ' +
@@ -9,13 +13,13 @@ const paragraph =
   'Dr. Smith, an economist at example.com, said: "Growth will continue." Then she added... well, nothing more! ' +
   'Here are the main points:\n- **Services** grew fastest.\n- Manufacturing was flat.\n1. Rates fell at 10:30 a.m. on Nov. 30.\n\n';
 
-function measure(repeats: number, rounds: number): void {
+function measure(stage: TextStage, label: string, repeats: number, rounds: number): void {
   const answer = paragraph.repeat(repeats);
   // LLM-like deltas: up to 5 characters with their leading whitespace (~4 characters per token).
   const tokens = answer.match(/\s*\S{1,5}|\s+$/g) ?? [];
   if (tokens.join('') !== answer) throw new Error('bench tokenisation lost text');
   const run = (): string[] => {
-    const s = new SentenceSegmenter();
+    const s = new stage.SentenceSegmenter();
     const pieces = tokens.flatMap((t) => s.push(t));
     return [...pieces, ...s.flush()];
   };
@@ -25,20 +29,28 @@ function measure(repeats: number, rounds: number): void {
   for (let r = 0; r < rounds; r++) pieces = run();
   const ns = Number(process.hrtime.bigint() - t0);
   console.log(
-    `segmenter: ${answer.length} chars, ${tokens.length} tokens, ${pieces.length} pieces: ` +
+    `${label}segmenter: ${answer.length} chars, ${tokens.length} tokens, ${pieces.length} pieces: ` +
       `${(ns / 1000 / (rounds * tokens.length)).toFixed(3)} µs per token (${(ns / 1e6 / rounds).toFixed(2)} ms per answer)`,
   );
   if (repeats > 10) return;
-  for (let w = 0; w < 20; w++) pieces.forEach((p) => normalizeForSpeech(p));
+  for (let w = 0; w < 20; w++) pieces.forEach((p) => stage.normalizeForSpeech(p));
   const t1 = process.hrtime.bigint();
-  for (let r = 0; r < rounds; r++) pieces.forEach((p) => normalizeForSpeech(p));
+  for (let r = 0; r < rounds; r++) pieces.forEach((p) => stage.normalizeForSpeech(p));
   const ns1 = Number(process.hrtime.bigint() - t1);
   console.log(
-    `normalizeForSpeech: ${(ns1 / 1000 / (rounds * pieces.length)).toFixed(2)} µs per piece ` +
+    `${label}normalizeForSpeech: ${(ns1 / 1000 / (rounds * pieces.length)).toFixed(2)} µs per piece ` +
       `(mean ${Math.round(answer.length / pieces.length)} chars)`,
   );
 }
 
-measure(4, 500); // a long answer (~1.7 kB)
-measure(40, 100); // ~17 kB: the per-token cost must not grow with the answer
-measure(400, 10); // ~170 kB
+const otherPath = process.argv[2];
+const other =
+  otherPath === undefined ? undefined : ((await import(pathToFileURL(resolve(otherPath)).href)) as TextStage);
+for (const [repeats, rounds] of [
+  [4, 500], // a long answer (~1.7 kB)
+  [40, 100], // ~17 kB: the per-token cost must not grow with the answer
+  [400, 10], // ~170 kB
+] as const) {
+  measure(here, other ? 'this: ' : '', repeats, rounds);
+  if (other) measure(other, 'other: ', repeats, rounds);
+}

@@ -7,11 +7,11 @@ import {
   isOpen,
   isSpace,
   readLineStart,
-  readTerminator,
   stepNesting,
   type Nesting,
 } from './segmenter-rules.ts';
 import { resolveSegmenterOptions, type SegmenterOptions, type ResolvedOptions } from './segmenter-options.ts';
+import { readListMarker, readSentenceMark, type ListMarker } from './segmenter-marks.ts';
 
 export type { SegmenterOptions } from './segmenter-options.ts';
 export { SEGMENTER_DEFAULTS } from './segmenter-options.ts';
@@ -56,6 +56,8 @@ export class SentenceSegmenter {
   #lineIndentEnd = 0;
   #fence = ''; // the open code fence's marker, '' outside fences
   #fencePiece = false; // the unfinished piece holds a code block: never cut by length
+  #list: { style: string; next: number } | null = null; // the line's list, from its first marker
+  #markerEnd = 0; // answer offset where the list marker being read ends (its dot is no terminator)
 
   constructor(options: SegmenterOptions = {}) {
     this.options = resolveSegmenterOptions(options);
@@ -104,6 +106,8 @@ export class SentenceSegmenter {
     this.#lineIndentEnd = 0;
     this.#fence = '';
     this.#fencePiece = false;
+    this.#list = null;
+    this.#markerEnd = 0;
   }
 
   /** Drops text before the unfinished piece, keeping one character of look-behind. */
@@ -153,11 +157,62 @@ export class SentenceSegmenter {
     }
   }
 
+  /** A line's first list marker starts a list ("1.)", "a.", "• 9."); its next one, a piece ("... 2.) The"). */
+  #listMarker(marker: ListMarker, abs: number, out: Piece[]): void {
+    const list = this.#list;
+    if (abs === this.#lineIndentEnd) {
+      this.#list = { style: marker.style, next: marker.value + 1 };
+    } else if (list !== null && list.style === marker.style && (marker.value === list.next || marker.value === 0)) {
+      if (this.#pieceStart >= 0 && !this.#fencePiece) this.#emit(abs, out);
+      list.next = marker.value + 1;
+    } else return;
+    this.#markerEnd = abs + marker.length;
+  }
+
+  /**
+   * The terminator at #text[i]: cuts the piece where a sentence ends. Returns where the scan goes
+   * on, or undefined to wait for more text.
+   */
+  #terminator(i: number, final: boolean, out: Piece[]): number | undefined {
+    const t = this.#text;
+    const base = this.#base;
+    const read = readSentenceMark(t, i, this.#nesting, final);
+    if (read === undefined || 'skip' in read) return read?.skip;
+    const { runEnd: next, closersEnd: k, next: nx, nextAt, nesting: nest, spaced, cutAt } = read; // closers: scanned next
+    if (!spaced || nx === '' || nx === '\n' || isOpen(nest)) return next;
+    let ends: boolean | undefined = true;
+    if (cutAt === undefined) {
+      const word = t.slice(Math.max(this.#tokenStart, base) - base, i).replace(WORD_LEAD, '');
+      const rest = t.slice(nextAt, nextAt + LOOKAHEAD);
+      // A full look-ahead window decides as if it were the end: the decision never depends on
+      // how much text lies beyond it, so it stays independent of how the text was split.
+      const decided = final || rest.length === LOOKAHEAD;
+      const [from, to] = [Math.max(this.#pieceStart, base) - base, Math.max(this.#tokenStart, base) - base];
+      const before = word === 'I' || /^[ap]\.m$/i.test(word) ? t.slice(from, to) : ''; // only they read it
+      const startsLine = this.#tokenStart === this.#lineIndentEnd;
+      ends = endsSentence(t.slice(i, next), word, startsLine, nx, rest, decided, before);
+      if (ends === undefined) return undefined; // a date after a weekday, a word after "U.S.": wait
+    }
+    if (!ends) return next;
+    const end = base + (cutAt ?? k);
+    const length = end - this.#pieceStart;
+    const { firstMinChars, minChars, maxChars } = this.options;
+    if (length < (this.#count === 0 ? firstMinChars : minChars)) {
+      this.#lastClause = end; // short sentence: merged with the next, still a good cut
+      return cutAt ?? next;
+    }
+    if (length > maxChars) return next; // longer: the length cut takes over
+    if (cutAt === undefined) this.#nesting = nest;
+    this.#emit(end, out);
+    this.#inToken = false;
+    return cutAt ?? k;
+  }
+
   #scan(final: boolean, out: Piece[]): void {
     const t = this.#text;
     const n = t.length;
     const base = this.#base;
-    const { earlyFirstPiece, firstMinWords, firstMinChars, minChars, maxChars } = this.options;
+    const { earlyFirstPiece, firstMinWords, maxChars } = this.options;
     let i = this.#i;
     while (i < n) {
       if (this.#atLineStart) {
@@ -178,6 +233,7 @@ export class SentenceSegmenter {
         if (!inFence) {
           if (this.#pieceStart >= 0) this.#emit(abs, out);
           this.#nesting = CLEAR;
+          this.#list = null;
         }
         this.#inToken = false;
         this.#atLineStart = true;
@@ -192,6 +248,11 @@ export class SentenceSegmenter {
       }
       // Everything up to the next `break` is idempotent: a scan that stops to wait for more text
       // resumes at this same character.
+      if (!this.#inToken && !inFence && abs >= this.#markerEnd) {
+        const marker = readListMarker(t, i, final);
+        if (marker === undefined) break;
+        if (marker !== null) this.#listMarker(marker, abs, out);
+      }
       if (this.#pieceStart < 0) this.#pieceStart = abs;
       if (!this.#inToken) {
         this.#inToken = true;
@@ -205,40 +266,19 @@ export class SentenceSegmenter {
       let next = i + 1;
       if (inFence) {
         // no cuts inside a code fence: the normaliser drops the whole block
-      } else if (TERMINATORS.has(c)) {
-        const run = readTerminator(t, i, this.#nesting, final);
-        if (run === undefined) break;
-        const { runEnd: r, closersEnd: k, next: nx, nextAt, nesting: nest, spaced } = run;
-        next = r; // closers, if any, go through the ordinary path below
-        if (spaced && nx !== '' && nx !== '\n' && !isOpen(nest)) {
-          const word = t.slice(Math.max(this.#tokenStart, base) - base, i).replace(WORD_LEAD, '');
-          const rest = t.slice(nextAt, nextAt + LOOKAHEAD);
-          // A full look-ahead window decides as if it were the end: the decision never depends on
-          // how much text lies beyond it, so it stays independent of how the text was split.
-          const decided = final || rest.length === LOOKAHEAD;
-          const ends = endsSentence(t.slice(i, r), word, this.#tokenStart === this.#lineIndentEnd, nx, rest, decided);
-          if (ends === undefined) break; // a date after a weekday needs more text to tell
-          if (ends) {
-            const end = base + k;
-            const length = end - this.#pieceStart;
-            if (length < (this.#count === 0 ? firstMinChars : minChars)) {
-              this.#lastClause = end; // short sentence: merged with the next, still a good cut
-            } else if (length <= maxChars) {
-              // longer: the length cut below takes over
-              this.#nesting = nest;
-              this.#emit(end, out);
-              this.#inToken = false;
-              next = k;
-            }
-          }
-        }
+      } else if (TERMINATORS.has(c) && abs >= this.#markerEnd) {
+        const after = this.#terminator(i, final, out);
+        if (after === undefined) break;
+        next = after;
       } else if (
         CLAUSE_MARKS.has(c) ||
         (c === '-' && i > 0 && isSpace(t[i - 1]!) && this.#tokenStart !== this.#lineIndentEnd)
       ) {
         if (i + 1 === n && !final) break;
         const nx = i + 1 < n ? t[i + 1]! : '';
-        if ((nx === '\n' || (nx !== '' && isSpace(nx))) && !isOpen(this.#nesting)) {
+        // "Mon., Jan. 12", "e.g., this": a comma after an abbreviation's dot is no clause boundary
+        const afterAbbreviation = i > 0 && t[i - 1] === '.';
+        if ((nx === '\n' || (nx !== '' && isSpace(nx))) && !isOpen(this.#nesting) && !afterAbbreviation) {
           this.#lastClause = abs + 1;
           const early = this.#count === 0 && earlyFirstPiece && this.#words >= firstMinWords;
           if (early && abs + 1 - this.#pieceStart <= maxChars) {

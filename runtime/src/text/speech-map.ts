@@ -59,7 +59,8 @@ export class SpeechBuilder {
 
 /**
  * The source range a spoken range came from (for captions and word timestamps). Offsets inside a
- * segment copied verbatim map one to one; elsewhere the whole segment is returned. An empty or
+ * segment copied verbatim (spaces around it aside) map one to one; elsewhere the whole segment is
+ * returned. An empty or
  * out-of-range spoken range gives an empty range at the end of the source.
  */
 export function sourceRange(
@@ -73,11 +74,15 @@ export function sourceRange(
   for (const s of n.segments) {
     if (s.spokenEnd <= spokenStart || s.spokenStart === s.spokenEnd) continue; // dropped markup is not a caption
     if (s.spokenStart >= spokenEnd) break;
+    // verbatim: the spoken text is the source's, but for spaces the builder dropped around it
+    const src = source.slice(s.sourceStart, s.sourceEnd);
+    const said = n.spoken.slice(s.spokenStart, s.spokenEnd);
+    const shift = src.indexOf(said);
     const verbatim =
-      s.spokenEnd - s.spokenStart === s.sourceEnd - s.sourceStart &&
-      n.spoken.slice(s.spokenStart, s.spokenEnd) === source.slice(s.sourceStart, s.sourceEnd);
-    const from = verbatim ? s.sourceStart + Math.max(0, spokenStart - s.spokenStart) : s.sourceStart;
-    const to = verbatim ? s.sourceStart + Math.min(s.spokenEnd, spokenEnd) - s.spokenStart : s.sourceEnd;
+      shift >= 0 && src.length - said.length === src.length - src.trim().length - (said.length - said.trim().length);
+    const at = s.sourceStart + shift;
+    const from = verbatim ? at + Math.max(0, spokenStart - s.spokenStart) : s.sourceStart;
+    const to = verbatim ? at + Math.min(s.spokenEnd, spokenEnd) - s.spokenStart : s.sourceEnd;
     if (start < 0) start = from;
     end = Math.max(end, to);
   }

@@ -1,0 +1,52 @@
+// Markdown and typography an LLM writes, read as a person reads it: code spans, links and images
+// by their text, HTML tags and emphasis dropped, curly quotes as straight ones, emoji skipped.
+import type { Rule } from '../rules.ts';
+
+const LINK_TARGET = '\\([^()\\s]*(?:\\s+"[^"]*")?\\)';
+
+/** Spans that carry markup around text: only the text inside is spoken. */
+export const MARKUP_SPANS: Rule[] = [
+  { name: 'markup', re: '`{1,3}([^`\\n]+?)`{1,3}', inner: 1, maxInner: 40 }, // inline code: short code is read, long is dropped
+  { name: 'markup', re: `!\\[([^\\]\\n]*)\\]${LINK_TARGET}`, inner: 1 }, // image: its alt text
+  { name: 'markup', re: `\\[([^\\]\\n]+)\\]${LINK_TARGET}`, inner: 1 }, // link: its label
+  { name: 'markup', re: '</?[A-Za-z][A-Za-z0-9-]*(?:\\s[^<>\\n]*)?/?>', speak: () => ' ' }, // HTML tags
+];
+
+const QUOTES: Record<string, string> = {
+  '‘': "'",
+  '’': "'",
+  ʼ: "'",
+  '′': "'",
+  '‚': "'",
+  '“': '"',
+  '”': '"',
+  '„': '"',
+  '″': '"',
+  '«': '"',
+  '»': '"',
+};
+
+/**
+ * Typography that must sound exactly like its plain form: curly apostrophes and quotes become
+ * straight ones (kokoro-js maps only some of them, misaki none), odd spaces plain spaces.
+ */
+export const TYPOGRAPHY: Rule[] = [
+  { name: 'typography', re: '[‘’ʼ′‚“”„″«»]', speak: (g) => QUOTES[g[0]!] ?? g[0]! },
+  { name: 'typography', re: '[\\u00A0\\u2000-\\u200A\\u202F\\u205F\\u3000]+', speak: () => ' ' },
+  { name: 'typography', re: '[\\u00AD\\u200B\\u2060\\uFEFF]+', speak: () => '' }, // soft hyphens, zero-width spaces
+  { name: 'typography', re: '(?<=[\\p{L}\\p{N}])--(?=[\\p{L}\\p{N}])', speak: () => ' — ' }, // "word--word": a dash
+];
+
+/** Stray markers, emoji and decorative symbols: after every class rule (they may be part of one). */
+export const MARKUP_LEFTOVERS: Rule[] = [
+  { name: 'markup', re: '(?<=[\\p{L}\\p{N}])_+(?=[\\p{L}\\p{N}])', speak: () => ' ' }, // snake_case
+  { name: 'markup', re: '[*_~#`]+', speak: () => '' }, // emphasis, stray markers
+  { name: 'markup', re: '\\|+|->|=>|<-', speak: () => ' ' },
+  {
+    name: 'markup',
+    re:
+      '(?:\\p{Extended_Pictographic}|[\\u{1F1E6}-\\u{1F1FF}\\u{1F3FB}-\\u{1F3FF}\\uFE0E\\uFE0F\\u200D\\u20E3]|' +
+      '[•▪▫◦‣⁃►▸▶◀◂◆◇■□●○★☆✓✔✗✘✦✧➤➔→←↑↓↔⇒⇐⟶§¶†‡^\\\\])+',
+    speak: () => ' ', // emoji and decorative symbols
+  },
+];
