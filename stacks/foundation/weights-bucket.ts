@@ -2,6 +2,7 @@
 // owner-enforced, abandoned multipart uploads cleaned up, access logging optional.
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
+import { denyInsecureTransport, policyDocument } from '../shared/iam.ts';
 
 export interface WeightsBucketArgs {
   tags: pulumi.Input<Record<string, string>>;
@@ -15,19 +16,7 @@ export interface WeightsBucketArgs {
 
 /** TLS-only bucket policy: deny every request that arrives without TLS. */
 export function tlsOnlyPolicy(bucketArn: string): string {
-  return JSON.stringify({
-    Version: '2012-10-17',
-    Statement: [
-      {
-        Sid: 'DenyInsecureTransport',
-        Effect: 'Deny',
-        Principal: '*',
-        Action: 's3:*',
-        Resource: [bucketArn, `${bucketArn}/*`],
-        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-      },
-    ],
-  });
+  return JSON.stringify(policyDocument([denyInsecureTransport(bucketArn)]));
 }
 
 export class WeightsBucket extends pulumi.ComponentResource {

@@ -77,7 +77,7 @@ export function stackArgs(resources: PolicyResource[]): StackValidationArgs {
 
 /** Every violation the pack reports for the recorded resources (resource and stack policies). */
 export async function policyViolations(
-  recorded: Pick<RecordedResource, 'type' | 'name' | 'inputs' | 'state'>[],
+  recorded: (Pick<RecordedResource, 'type' | 'name' | 'inputs' | 'state'> & { id?: string })[],
 ): Promise<Violation[]> {
   const found: Violation[] = [];
   const aws = recorded.filter((r) => r.type.startsWith('aws:'));
@@ -94,7 +94,7 @@ export async function policyViolations(
       const report: ReportViolation = (message, urn) =>
         found.push({ policy: policy.name, resource: urn ?? 'stack', message });
       const resources = policyResources(
-        aws.map((r) => ({ type: r.type, name: r.name, props: r.inputs, id: `${r.name}-id` })),
+        aws.map((r) => ({ type: r.type, name: r.name, props: r.inputs, id: r.id ?? `${r.name}-id` })),
       );
       await (policy as StackValidationPolicy).validateStack(stackArgs(resources), report);
     }
