@@ -18,6 +18,15 @@ const pageSources = [
     ).filter((p) => !p.startsWith('node_modules/')),
   ),
 ];
+/** The layer projects, in the order they deploy. */
+const inDeployOrder = [
+  'kokoro-foundation',
+  'kokoro-model-cache',
+  'kokoro-endpoint',
+  'kokoro-web',
+  'kokoro-agent-runtime',
+  'kokoro-site',
+];
 let run: ProgramRun;
 
 beforeAll(async () => {
@@ -25,30 +34,12 @@ beforeAll(async () => {
     project: 'kokoro-gitops',
     config: { 'kokoro-gitops:repository': 'acme/kokoro-speech', 'kokoro-gitops:awsRoleArn': roleArn },
     // The layer stacks exist (freshly initialised: no outputs yet).
-    stackOutputs: Object.fromEntries(
-      [
-        'kokoro-foundation',
-        'kokoro-model-cache',
-        'kokoro-endpoint',
-        'kokoro-web',
-        'kokoro-agent-runtime',
-        'kokoro-site',
-      ].map((p) => [`${organization}/${p}/dev`, {}]),
-    ),
+    stackOutputs: Object.fromEntries(inDeployOrder.map((p) => [`${organization}/${p}/dev`, {}])),
   });
 });
 
 test('exports the managed stacks in deploy order', () => {
-  expect(run.outputs.deployedStacks).toEqual(
-    [
-      'kokoro-foundation',
-      'kokoro-model-cache',
-      'kokoro-endpoint',
-      'kokoro-web',
-      'kokoro-agent-runtime',
-      'kokoro-site',
-    ].map((p) => `${organization}/${p}/dev`),
-  );
+  expect(run.outputs.deployedStacks).toEqual(inDeployOrder.map((p) => `${organization}/${p}/dev`));
 });
 
 describe('deployment settings', () => {

@@ -1,34 +1,17 @@
 // Each CrossGuard policy called directly with passing and failing resources.
 import { describe, expect, test } from '@jest/globals';
-import type { ResourceValidationPolicy, StackValidationPolicy } from '@pulumi/policy';
-import { policyResources, policyViolations, resourceArgs, stackArgs } from '../testing/policy-check.ts';
+import type { StackValidationPolicy } from '@pulumi/policy';
+import {
+  checkResource as check,
+  policyByName as byName,
+  policyDocumentJson as doc,
+  policyResources,
+  policyViolations,
+  stackArgs,
+} from '../testing/policy-check.ts';
 import { policies } from './policies.ts';
 
-const byName = (name: string) => {
-  const policy = policies.find((p) => p.name === name);
-  if (policy === undefined) throw new Error(`no policy ${name}`);
-  return policy;
-};
-
-/** Violations one resource policy reports for one resource. */
-async function check(
-  name: string,
-  type: string,
-  props: Record<string, any>,
-  config: Record<string, unknown> = {},
-): Promise<string[]> {
-  const messages: string[] = [];
-  const validate = (byName(name) as ResourceValidationPolicy).validateResource as (
-    a: any,
-    r: any,
-  ) => Promise<void> | void;
-  await validate(resourceArgs(type, props, config), (m: string) => messages.push(m));
-  return messages;
-}
-
-const doc = (...Statement: object[]) => JSON.stringify({ Version: '2012-10-17', Statement });
-
-test('the pack has the fourteen policies, each mandatory', () => {
+test('the pack has the fourteen policies, each mandatory (web-policies.test.ts tests the last five)', () => {
   expect(policies.map((p) => [p.name, p.enforcementLevel])).toEqual(
     [
       's3-bucket-hardened',
@@ -213,146 +196,4 @@ test('policyViolations reports failing resources (the helper the stack tests rel
     { type: 'aws:ecr/repository:Repository', name: 'repo', inputs: {}, state: {} },
   ]);
   expect(violations.map((v) => v.policy).sort()).toEqual(['ecr-scan-on-push', 'resources-tagged']);
-});
-
-describe('CloudFront', () => {
-  const type = 'aws:cloudfront/distribution:Distribution';
-  const page = { originId: 'page', domainName: 'b.s3.us-east-1.amazonaws.com', originAccessControlId: 'oac' };
-  const good = {
-    defaultCacheBehavior: { viewerProtocolPolicy: 'redirect-to-https' },
-    orderedCacheBehaviors: [{ pathPattern: '/runtimes/*', viewerProtocolPolicy: 'https-only' }],
-    viewerCertificate: {
-      acmCertificateArn: 'arn:aws:acm:us-east-1:1:certificate/c',
-      minimumProtocolVersion: 'TLSv1.2_2021',
-    },
-    origins: [
-      page,
-      {
-        originId: 'agentcore',
-        domainName: 'bedrock-agentcore.us-east-1.amazonaws.com',
-        customOriginConfig: { originProtocolPolicy: 'https-only', originSslProtocols: ['TLSv1.2'] },
-      },
-    ],
-  };
-
-  test('behaviors HTTPS only, a modern TLS policy with an own certificate, custom origins over TLS 1.2', async () => {
-    expect(await check('cloudfront-https-only', type, good)).toEqual([]);
-    // The default certificate's policy is CloudFront's to choose (it cannot be set).
-    expect(
-      await check('cloudfront-https-only', type, {
-        ...good,
-        viewerCertificate: { cloudfrontDefaultCertificate: true },
-      }),
-    ).toEqual([]);
-    expect(
-      await check('cloudfront-https-only', type, {
-        defaultCacheBehavior: { viewerProtocolPolicy: 'allow-all' },
-        orderedCacheBehaviors: [{ pathPattern: '/x/*', viewerProtocolPolicy: 'allow-all' }],
-        viewerCertificate: {
-          acmCertificateArn: 'arn:aws:acm:us-east-1:1:certificate/c',
-          minimumProtocolVersion: 'TLSv1',
-        },
-        origins: [
-          {
-            originId: 'api',
-            domainName: 'api.example.com',
-            customOriginConfig: { originProtocolPolicy: 'match-viewer', originSslProtocols: ['TLSv1.1', 'TLSv1.2'] },
-          },
-        ],
-      }),
-    ).toEqual([
-      "behavior 'default' allows plain HTTP (viewerProtocolPolicy allow-all)",
-      "behavior '/x/*' allows plain HTTP (viewerProtocolPolicy allow-all)",
-      'minimumProtocolVersion TLSv1 is not one of TLSv1.2_2021, TLSv1.2_2025, TLSv1.3_2025',
-      "origin 'api' is reached over match-viewer, not https-only",
-      "origin 'api' accepts TLSv1.1",
-    ]);
-  });
-
-  test('S3 origins only through origin access control: no OAI, no website endpoint', async () => {
-    const policy = 'cloudfront-s3-origin-access-control';
-    expect(await check(policy, type, good)).toEqual([]);
-    expect(
-      await check(policy, type, {
-        origins: [
-          { originId: 'open', domainName: 'b.s3.eu-west-1.amazonaws.com' },
-          {
-            originId: 'oai',
-            domainName: 'b.s3.amazonaws.com',
-            s3OriginConfig: { originAccessIdentity: 'origin-access-identity/cloudfront/E1' },
-          },
-          { originId: 'site', domainName: 'b.s3-website-us-east-1.amazonaws.com', originAccessControlId: 'oac' },
-        ],
-      }),
-    ).toEqual([
-      "origin 'open' has no origin access control",
-      "origin 'oai' uses a legacy origin access identity instead of origin access control",
-      "origin 'oai' has no origin access control",
-      "origin 'site' is an S3 website endpoint, which serves the bucket publicly",
-    ]);
-  });
-
-  test('a bucket policy lets CloudFront read only on behalf of one named distribution', async () => {
-    const policy = 's3-policy-cloudfront-scoped';
-    const bucketType = 'aws:s3/bucketPolicy:BucketPolicy';
-    const read = (Condition?: object) =>
-      doc({
-        Sid: 'Cf',
-        Effect: 'Allow',
-        Principal: { Service: 'cloudfront.amazonaws.com' },
-        Action: 's3:GetObject',
-        Resource: 'arn:aws:s3:::b/*',
-        ...(Condition ? { Condition } : {}),
-      });
-    const one = 'arn:aws:cloudfront::111122223333:distribution/E2KOKORO0EXAMPLE';
-    expect(await check(policy, bucketType, { policy: read({ StringEquals: { 'AWS:SourceArn': one } }) })).toEqual([]);
-    expect(await check(policy, bucketType, { policy: read({ ArnEquals: { 'aws:SourceArn': [one] } }) })).toEqual([]);
-    for (const condition of [
-      undefined,
-      { StringLike: { 'AWS:SourceArn': 'arn:aws:cloudfront::111122223333:distribution/*' } },
-      { StringEquals: { 'AWS:SourceArn': 'arn:aws:cloudfront::111122223333:distribution/*' } },
-      { StringEquals: { 'AWS:SourceAccount': '111122223333' } },
-    ]) {
-      expect(await check(policy, bucketType, { policy: read(condition) })).toEqual([
-        "statement 'Cf' lets CloudFront read without naming one distribution in AWS:SourceArn",
-      ]);
-    }
-  });
-
-  test('no bucket is a website', async () => {
-    expect(await check('s3-no-website', 'aws:s3/bucketWebsiteConfiguration:BucketWebsiteConfiguration', {})).toEqual([
-      'S3 website hosting serves the bucket publicly over HTTP: serve it through CloudFront instead',
-    ]);
-    expect(await check('s3-no-website', 'aws:s3/bucket:Bucket', {})).toEqual([]);
-  });
-});
-
-test('Cognito app clients: public, code grant only, no password flows, HTTPS callbacks', async () => {
-  const type = 'aws:cognito/userPoolClient:UserPoolClient';
-  const page = {
-    generateSecret: false,
-    allowedOauthFlowsUserPoolClient: true,
-    allowedOauthFlows: ['code'],
-    explicitAuthFlows: ['ALLOW_REFRESH_TOKEN_AUTH'],
-    callbackUrls: ['https://voice.example.com/', 'http://localhost:3000/'],
-    logoutUrls: ['https://voice.example.com/'],
-  };
-  expect(await check('cognito-public-code-client', type, page)).toEqual([]);
-  expect(
-    await check('cognito-public-code-client', type, {
-      generateSecret: true,
-      allowedOauthFlowsUserPoolClient: true,
-      allowedOauthFlows: ['code', 'implicit', 'client_credentials'],
-      explicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
-      callbackUrls: ['http://voice.example.com/'],
-    }),
-  ).toEqual([
-    'the client has a secret (a browser cannot keep one)',
-    'grants other than the code grant: code, implicit, client_credentials',
-    'password flows bypass managed login: ALLOW_USER_PASSWORD_AUTH',
-    "'http://voice.example.com/' is not an https URL",
-  ]);
-  expect(await check('cognito-public-code-client', type, { allowedOauthFlowsUserPoolClient: true })).toEqual([
-    'OAuth is on without the code grant',
-  ]);
 });

@@ -2,11 +2,10 @@
 // Pulumi's provider host loads it (require-from-string in a fresh process), asks a local CloudFront
 // endpoint to invalidate the page; its diff runs again only when the files (their digest) change.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import * as cloudfront from '@aws-sdk/client-cloudfront';
 import { startCloudFrontStandIn, type CloudFrontStandIn } from '../testing/cloudfront-stand-in.ts';
+import { createdResult, createInFreshProcess } from '../testing/fresh-provider.ts';
 import { createInvalidation, invalidationProvider, type InvalidationRequest } from './invalidation.ts';
 
 const request: InvalidationRequest = { distributionId: 'E2KOKORO0EXAMPLE', paths: ['/*'], digest: 'ab'.repeat(32) };
@@ -17,42 +16,22 @@ beforeAll(async () => {
 });
 afterAll(() => stand.close());
 
-const env = () => ({
-  PATH: process.env['PATH'],
-  AWS_ENDPOINT_URL_CLOUDFRONT: stand.endpoint,
-  AWS_ACCESS_KEY_ID: 'a',
-  AWS_SECRET_ACCESS_KEY: 'b',
-});
-
 /** Serializes the provider as `pulumi up` does and calls `create` on the deserialized copy in a fresh Node process. */
-async function createInFreshProcess(
-  inputs: InvalidationRequest,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const script = `
-    import * as pulumi from '@pulumi/pulumi';
-    import { createRequire } from 'node:module';
-    const { invalidationProvider } = await import('./invalidation.ts');
-    const { text } = await pulumi.runtime.serializeFunction(() => invalidationProvider, { allowSecrets: true });
-    const provider = createRequire(import.meta.url)('require-from-string')(text).handler();
-    process.stdout.write(JSON.stringify(await provider.create(${JSON.stringify(inputs)})));`;
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: fileURLToPath(new URL('.', import.meta.url)),
-      env: env(),
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const createInvalidationResource = (inputs: InvalidationRequest) =>
+  createInFreshProcess({
+    cwd: fileURLToPath(new URL('.', import.meta.url)),
+    module: './invalidation.ts',
+    exported: 'invalidationProvider',
+    inputs,
+    env: { AWS_ENDPOINT_URL_CLOUDFRONT: stand.endpoint, AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' },
+  });
 
 describe('invalidationProvider', () => {
   test('serialized and loaded like Pulumi does, create invalidates the paths and returns the id', async () => {
     const before = stand.invalidations.length;
-    const result = await createInFreshProcess(request);
+    const result = await createInvalidationResource(request);
     expect(result).toMatchObject({ code: 0 });
-    const created = JSON.parse(result.stdout.slice(result.stdout.lastIndexOf('{"id"')));
+    const created = createdResult(result.stdout);
     expect(created).toEqual({
       id: expect.stringMatching(/^I\d{13}$/),
       outs: { ...request, invalidationId: created.id },
@@ -67,7 +46,7 @@ describe('invalidationProvider', () => {
   });
 
   test("an unknown distribution fails create with CloudFront's error", async () => {
-    const result = await createInFreshProcess({ ...request, distributionId: 'E0MISSING' });
+    const result = await createInvalidationResource({ ...request, distributionId: 'E0MISSING' });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/The specified distribution does not exist/);
   });

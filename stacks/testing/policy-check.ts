@@ -1,6 +1,7 @@
 // Runs the CrossGuard pack over the resources a mocked program registered, so each stack test can
 // assert that its own stack passes the project's policies.
 import type {
+  Policy,
   PolicyResource,
   ReportViolation,
   ResourceValidationArgs,
@@ -101,3 +102,30 @@ export async function policyViolations(
   }
   return found;
 }
+
+/** The pack's policy of this name; throws when there is none. */
+export function policyByName(name: string): Policy {
+  const policy = policies.find((p) => p.name === name);
+  if (policy === undefined) throw new Error(`no policy ${name}`);
+  return policy;
+}
+
+/** Violations one resource policy reports for one resource. */
+export async function checkResource(
+  name: string,
+  type: string,
+  props: Record<string, any>,
+  config: Record<string, unknown> = {},
+): Promise<string[]> {
+  const messages: string[] = [];
+  const validate = (policyByName(name) as ResourceValidationPolicy).validateResource as (
+    a: any,
+    r: any,
+  ) => Promise<void> | void;
+  await validate(resourceArgs(type, props, config), (m: string) => messages.push(m));
+  return messages;
+}
+
+/** A policy document of these statements, as the JSON string a resource holds it in. */
+export const policyDocumentJson = (...Statement: object[]): string =>
+  JSON.stringify({ Version: '2012-10-17', Statement });

@@ -3,6 +3,7 @@
 // origin access control (the bucket policy names the distribution's ARN).
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
+import { privateBucketSettings } from '../shared/private-bucket.ts';
 import { denyInsecureTransport, policyDocument, type PolicyDocument } from '../shared/iam.ts';
 
 export interface PageBucketArgs {
@@ -48,22 +49,7 @@ export class PageBucket extends pulumi.ComponentResource {
     // Nothing here but what the site layer writes again on each `pulumi up`.
     const bucket = new aws.s3.Bucket(name, { forceDestroy: true, tags: args.tags }, parent);
     this.hardening = [
-      new aws.s3.BucketPublicAccessBlock(
-        `${name}-public-access`,
-        {
-          bucket: bucket.id,
-          blockPublicAcls: true,
-          blockPublicPolicy: true,
-          ignorePublicAcls: true,
-          restrictPublicBuckets: true,
-        },
-        parent,
-      ),
-      new aws.s3.BucketOwnershipControls(
-        `${name}-ownership`,
-        { bucket: bucket.id, rule: { objectOwnership: 'BucketOwnerEnforced' } },
-        parent,
-      ),
+      ...privateBucketSettings(name, bucket.id, parent),
       new aws.s3.BucketServerSideEncryptionConfiguration(
         `${name}-encryption`,
         // S3-managed keys: a KMS key would need CloudFront in its key policy, for public files.
