@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as pulumi from '@pulumi/pulumi';
 import { agentRuntimeOutputs, foundationOutputs, siteOutputs, webOutputs } from '../shared/outputs.ts';
+import { policyDocumentsOf } from '../testing/iam-reference.ts';
 import { policyViolations } from '../testing/policy-check.ts';
 import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
 
@@ -123,6 +124,7 @@ test('reads only outputs its producers export, and exports exactly its contract'
   });
 });
 
-test('passes every policy of the CrossGuard pack', async () => {
+test('passes every policy of the CrossGuard pack, and writes no IAM document', async () => {
   expect(await policyViolations(run.resources)).toEqual([]);
+  expect(policyDocumentsOf(run.resources)).toEqual([]);
 });
