@@ -10,6 +10,8 @@ import {
   foundationOutputs,
   modelCacheOutputs,
   projectNames,
+  siteOutputs,
+  webOutputs,
 } from './shared/index.ts';
 
 const source = (dir: string): string => {
@@ -58,7 +60,9 @@ const producers: Record<string, { dir: string; outputs: readonly string[] }> = {
   [projectNames.foundation]: { dir: 'foundation', outputs: foundationOutputs },
   [projectNames.modelCache]: { dir: 'model-cache', outputs: modelCacheOutputs },
   [projectNames.endpoint]: { dir: 'endpoint', outputs: endpointOutputs },
+  [projectNames.web]: { dir: 'web', outputs: webOutputs },
   [projectNames.agentRuntime]: { dir: 'agent-runtime', outputs: agentRuntimeOutputs },
+  [projectNames.site]: { dir: 'site', outputs: siteOutputs },
 };
 
 describe.each(Object.entries(producers))('producer %s', (_project, { dir, outputs }) => {
@@ -67,7 +71,7 @@ describe.each(Object.entries(producers))('producer %s', (_project, { dir, output
   });
 });
 
-describe.each(['model-cache', 'endpoint', 'agent-runtime'])('consumer %s', (dir) => {
+describe.each(['model-cache', 'endpoint', 'web', 'agent-runtime', 'site'])('consumer %s', (dir) => {
   test('reads only outputs its producers export', () => {
     const reads = readsByProject(source(dir));
     expect(Object.keys(reads).length).toBeGreaterThan(0);

@@ -1,7 +1,18 @@
 // The voice agent on Bedrock AgentCore Runtime: the runtime (container, role, PUBLIC network, HTTP
-// protocol, lifecycle, environment, optional JWT authorizer) and an endpoint pinned to its version.
+// protocol, lifecycle, environment, optional JWT authorizer with the Authorization header passed
+// through) and an endpoint pinned to its version.
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
+
+/** How callers authenticate: SigV4, the web layer's user pool, or the issuer the jwt keys name. */
+export type InboundAuth = 'iam' | 'web' | 'jwt';
+
+/**
+ * The request headers AgentCore passes to the container beside its own: with a JWT authorizer the
+ * agent reads the caller from the verified bearer token. Never with SigV4: there Authorization is
+ * the request's signature, which the agent would refuse as a malformed bearer token.
+ */
+export const JWT_HEADER_ALLOWLIST = ['Authorization'];
 
 export interface JwtAuthorizer {
   /** OIDC discovery URL, ending in /.well-known/openid-configuration. */
@@ -22,12 +33,7 @@ export interface AgentRuntimeArgs {
   tags: pulumi.Input<Record<string, string>>;
 }
 
-/** Discovery URL of a Cognito user pool: browsers sign in there and call the runtime with its JWTs. */
-export function cognitoDiscoveryUrl(region: string, userPoolId: string): string {
-  if (!/^[a-z]{2}(-[a-z]+)+-\d_[A-Za-z0-9]+$/.test(userPoolId))
-    throw new Error(`'${userPoolId}' is not a Cognito user pool id`);
-  return `https://cognito-idp.${region}.amazonaws.com/${userPoolId}/.well-known/openid-configuration`;
-}
+export { cognitoDiscoveryUrl } from '../shared/cognito.ts';
 
 /** AgentCore's authorizer block; a JWT authorizer needs at least one allowed client or audience. */
 export function authorizerConfiguration(jwt: JwtAuthorizer | undefined) {
@@ -75,7 +81,12 @@ export class AgentRuntime extends pulumi.ComponentResource {
           { idleRuntimeSessionTimeout: args.idleSessionTimeoutSeconds, maxLifetime: args.maxLifetimeSeconds },
         ],
         environmentVariables: args.environment,
-        ...(authorizer === undefined ? {} : { authorizerConfiguration: authorizer }),
+        ...(authorizer === undefined
+          ? {}
+          : {
+              authorizerConfiguration: authorizer,
+              requestHeaderConfiguration: { requestHeaderAllowlists: JWT_HEADER_ALLOWLIST },
+            }),
         tags: args.tags,
       },
       { parent: this },

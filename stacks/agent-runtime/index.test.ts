@@ -54,6 +54,8 @@ test('outputs: ARNs, invoke URL and the exact CLI command', () => {
     agentRuntimeArn: runtimeArn,
     agentRuntimeId: 'kokoro_dev_agent-AbCdE12345',
     agentRuntimeEndpointArn: `arn:aws:bedrock-agentcore:${region}:${account}:runtime/kokoro_dev_agent-AbCdE12345/runtime-endpoint/live`,
+    qualifier: 'live',
+    inboundAuth: 'jwt',
     invokeUrl: `https://bedrock-agentcore.${region}.amazonaws.com/runtimes/${encodeURIComponent(runtimeArn)}/invocations?qualifier=live`,
     imageUri: `${repositoryUrl}@sha256:${'ab'.repeat(32)}`,
     cliCommand: `npm --prefix "$(git rev-parse --show-toplevel)" run say -- "prompt" --target ${runtimeArn} --qualifier live`,
@@ -115,6 +117,12 @@ describe('AgentCore runtime', () => {
         allowedClients: ['web-client'],
       },
     });
+  });
+
+  test('passes the verified bearer token on to the agent (Authorization in the header allowlist)', () => {
+    expect(
+      run.find('aws:bedrock/agentcoreAgentRuntime:AgentcoreAgentRuntime').inputs.requestHeaderConfiguration,
+    ).toEqual({ requestHeaderAllowlists: ['Authorization'] });
   });
 
   test('the runtime endpoint follows the deployed version', () => {

@@ -1,10 +1,26 @@
 // agent-runtime: builds the voice-agent image (linux/arm64) and runs it on Bedrock AgentCore
-// Runtime, wired to the SageMaker endpoint and a Bedrock model the foundation role allows.
+// Runtime, wired to the SageMaker endpoint and a Bedrock model the foundation role allows, and
+// accepting the web layer's sign-ins (or SigV4 callers, or another issuer's JWTs).
 import { fileURLToPath } from 'node:url';
 import * as awsx from '@pulumi/awsx';
 import * as pulumi from '@pulumi/pulumi';
-import { defaultTags, intSetting, projectNames, requireFoundationRegion, slug, stackRef } from '../shared/index.ts';
-import { AgentRuntime, cognitoDiscoveryUrl, invokeUrl as buildInvokeUrl, type JwtAuthorizer } from './agent-runtime.ts';
+import {
+  defaultTags,
+  intSetting,
+  projectNames,
+  requireFoundationRegion,
+  requireProducerOutput,
+  slug,
+  stackRef,
+} from '../shared/index.ts';
+import {
+  AgentRuntime,
+  authorizerConfiguration,
+  cognitoDiscoveryUrl,
+  invokeUrl as buildInvokeUrl,
+  type InboundAuth,
+  type JwtAuthorizer,
+} from './agent-runtime.ts';
 
 const config = new pulumi.Config();
 const qualifier = config.get('runtimeEndpointName') ?? 'live';
@@ -33,22 +49,47 @@ const bedrockModelId = foundation.requireOutput('bedrockModelIds').apply((allowe
   return id;
 });
 
+// Callers authenticate with SigV4 (iam) or a bearer JWT (AgentCore takes one or the other): by
+// default the web layer's user pool and page client; `jwt` takes the issuer from the keys below.
 const jwtDiscoveryUrl = config.get('jwtDiscoveryUrl');
 const cognitoUserPoolId = config.get('cognitoUserPoolId');
 if (jwtDiscoveryUrl !== undefined && cognitoUserPoolId !== undefined) {
   throw new Error("set either 'jwtDiscoveryUrl' or 'cognitoUserPoolId', not both");
 }
-const jwtRegion = config.get('cognitoRegion') ?? new pulumi.Config('aws').require('region');
-const discoveryUrl =
-  cognitoUserPoolId === undefined ? jwtDiscoveryUrl : cognitoDiscoveryUrl(jwtRegion, cognitoUserPoolId);
+const jwtKeysSet = jwtDiscoveryUrl !== undefined || cognitoUserPoolId !== undefined;
+const inboundAuth: InboundAuth =
+  config.get('inboundAuth', { allowedValues: ['web', 'iam', 'jwt'] as const }) ?? (jwtKeysSet ? 'jwt' : 'web');
+if (jwtKeysSet !== (inboundAuth === 'jwt')) {
+  throw new Error(
+    inboundAuth === 'jwt'
+      ? "inboundAuth 'jwt' needs 'jwtDiscoveryUrl' or 'cognitoUserPoolId'"
+      : `inboundAuth '${inboundAuth}' takes no 'jwtDiscoveryUrl' or 'cognitoUserPoolId' (those are for inboundAuth 'jwt')`,
+  );
+}
+
+/** The web layer's user pool and page client, read before any resource is declared. */
+async function webAuthorizer(): Promise<JwtAuthorizer> {
+  const web = stackRef('webStack', projectNames.web);
+  const [discoveryUrl, clientId] = await Promise.all([
+    requireProducerOutput(web, 'jwtDiscoveryUrl', 'stacks/web'),
+    requireProducerOutput(web, 'userPoolClientId', 'stacks/web'),
+  ]);
+  return { discoveryUrl: String(discoveryUrl), allowedClients: [String(clientId)] };
+}
+
+function configuredAuthorizer(): JwtAuthorizer {
+  const jwtRegion = config.get('cognitoRegion') ?? new pulumi.Config('aws').require('region');
+  return {
+    discoveryUrl:
+      cognitoUserPoolId === undefined ? jwtDiscoveryUrl! : cognitoDiscoveryUrl(jwtRegion, cognitoUserPoolId),
+    allowedClients: config.getObject<string[]>('jwtAllowedClients') ?? [],
+    allowedAudiences: config.getObject<string[]>('jwtAllowedAudiences') ?? [],
+  };
+}
+
 const jwt: JwtAuthorizer | undefined =
-  discoveryUrl === undefined
-    ? undefined
-    : {
-        discoveryUrl,
-        allowedClients: config.getObject<string[]>('jwtAllowedClients') ?? [],
-        allowedAudiences: config.getObject<string[]>('jwtAllowedAudiences') ?? [],
-      };
+  inboundAuth === 'web' ? await webAuthorizer() : inboundAuth === 'jwt' ? configuredAuthorizer() : undefined;
+authorizerConfiguration(jwt); // refuses a bad URL or an empty allow-list at preview, naming the keys
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const image = new awsx.ecr.Image(`${runtimeName.replace(/_/g, '-')}-image`, {
@@ -87,6 +128,7 @@ const agent = new AgentRuntime(runtimeName.replace(/_/g, '-'), {
 export const agentRuntimeArn = agent.runtimeArn;
 export const agentRuntimeId = agent.runtimeId;
 export const agentRuntimeEndpointArn = agent.endpointArn;
+export { qualifier, inboundAuth };
 export const invokeUrl = pulumi.all([region, agent.runtimeArn]).apply(([r, arn]) => buildInvokeUrl(r, arn, qualifier));
 export const imageUri = image.imageUri;
 // Runs from any folder of the checkout: the `say` script lives in the root package.json.

@@ -2,6 +2,8 @@
 // owner-enforced, abandoned multipart uploads cleaned up, access logging optional.
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
+import { privateBucketSettings } from '../shared/private-bucket.ts';
+import { denyInsecureTransport, policyDocument } from '../shared/iam.ts';
 
 export interface WeightsBucketArgs {
   tags: pulumi.Input<Record<string, string>>;
@@ -15,19 +17,7 @@ export interface WeightsBucketArgs {
 
 /** TLS-only bucket policy: deny every request that arrives without TLS. */
 export function tlsOnlyPolicy(bucketArn: string): string {
-  return JSON.stringify({
-    Version: '2012-10-17',
-    Statement: [
-      {
-        Sid: 'DenyInsecureTransport',
-        Effect: 'Deny',
-        Principal: '*',
-        Action: 's3:*',
-        Resource: [bucketArn, `${bucketArn}/*`],
-        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-      },
-    ],
-  });
+  return JSON.stringify(policyDocument([denyInsecureTransport(bucketArn)]));
 }
 
 export class WeightsBucket extends pulumi.ComponentResource {
@@ -53,25 +43,7 @@ export class WeightsBucket extends pulumi.ComponentResource {
 
     const bucket = new aws.s3.Bucket(name, { forceDestroy: args.forceDestroy ?? false, tags: args.tags }, parent);
     const hardening = [
-      new aws.s3.BucketPublicAccessBlock(
-        `${name}-public-access`,
-        {
-          bucket: bucket.id,
-          blockPublicAcls: true,
-          blockPublicPolicy: true,
-          ignorePublicAcls: true,
-          restrictPublicBuckets: true,
-        },
-        parent,
-      ),
-      new aws.s3.BucketOwnershipControls(
-        `${name}-ownership`,
-        {
-          bucket: bucket.id,
-          rule: { objectOwnership: 'BucketOwnerEnforced' },
-        },
-        parent,
-      ),
+      ...privateBucketSettings(name, bucket.id, parent),
       new aws.s3.BucketServerSideEncryptionConfiguration(
         `${name}-encryption`,
         {

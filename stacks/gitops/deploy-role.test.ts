@@ -1,13 +1,14 @@
 // The deploy role's documents: the permissions pass the service authorization reference check and
-// are still the statements of the snapshot taken before they were grouped by service, the trust
-// admits only Pulumi Deployments of this org's kokoro-* projects, and the printer prints them.
+// are still the statements of the snapshot taken before they were grouped by service, the web
+// layers' document likewise and scoped by name or app tag, both within IAM's size limits, the
+// trust admits only Pulumi Deployments of this org's kokoro-* projects, and the printer prints them.
 import { describe, expect, test } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { referenceProblems } from '../testing/iam-reference.ts';
-import { deployRolePolicy, deployRoleTrustPolicy } from './deploy-role.ts';
+import { POLICY_LIMITS, deployRolePolicy, deployRoleTrustPolicy, deployRoleWebPolicy } from './deploy-role.ts';
 
 const scope = { partition: 'aws', region: 'eu-west-1', account: '111122223333' };
 
@@ -59,6 +60,64 @@ describe('deployRolePolicy', () => {
   });
 });
 
+describe('deployRoleWebPolicy', () => {
+  test('every action exists, every condition key applies and every ARN fits (service authorization reference)', async () => {
+    const doc = deployRoleWebPolicy(scope);
+    expect(doc.Statement.map((s) => s.Sid)).toEqual([
+      'CreatePageDistribution',
+      'PageDistribution',
+      'CreatePageEdgeSettings',
+      'OriginAccessControls',
+      'ResponseHeadersPolicies',
+      'CreateUserPools',
+      'UserPools',
+      'DescribeUserPoolDomains',
+      'PageWebAcl',
+      'PageFiles',
+    ]);
+    expect(
+      await referenceProblems([{ resource: 'deploy-role', property: 'web-policy', statements: doc.Statement }]),
+    ).toEqual([]);
+  });
+
+  test("scopes by the kokoro names or the app tag; '*' only where the action takes no resource", () => {
+    const doc = deployRoleWebPolicy(scope);
+    const byTag = (sid: string) => doc.Statement.find((s) => s.Sid === sid)!.Condition;
+    expect(byTag('CreatePageDistribution')).toEqual({ StringEquals: { 'aws:RequestTag/app': 'kokoro' } });
+    expect(byTag('CreateUserPools')).toEqual({ StringEquals: { 'aws:RequestTag/app': 'kokoro' } });
+    expect(byTag('PageDistribution')).toEqual({ StringEquals: { 'aws:ResourceTag/app': 'kokoro' } });
+    expect(byTag('UserPools')).toEqual({ StringEquals: { 'aws:ResourceTag/app': 'kokoro' } });
+    expect(doc.Statement.find((s) => s.Sid === 'PageWebAcl')!.Resource).toBe(
+      'arn:aws:wafv2:us-east-1:111122223333:global/webacl/kokoro-*/*',
+    );
+    expect(doc.Statement.find((s) => s.Sid === 'PageFiles')!.Resource).toBe('arn:aws:s3:::kokoro-*-page-*/*');
+    const starred = doc.Statement.filter((s) => s.Resource === '*').map((s) => s.Sid);
+    expect(starred).toEqual([
+      'CreatePageDistribution',
+      'CreatePageEdgeSettings',
+      'CreateUserPools',
+      'DescribeUserPoolDomains',
+    ]);
+    // Origin access controls and response headers policies take no tags: their types in this account.
+    expect(doc.Statement.find((s) => s.Sid === 'OriginAccessControls')!.Resource).toBe(
+      'arn:aws:cloudfront::111122223333:origin-access-control/*',
+    );
+    expect(doc.Statement.find((s) => s.Sid === 'ResponseHeadersPolicies')!.Resource).toBe(
+      'arn:aws:cloudfront::111122223333:response-headers-policy/*',
+    );
+  });
+});
+
+test("each document fits IAM's limit for its kind (inline, managed), whitespace not counted", () => {
+  const size = (doc: object) => JSON.stringify(doc).replace(/\s/g, '').length;
+  expect(size(deployRolePolicy(scope))).toBeLessThanOrEqual(POLICY_LIMITS.inline);
+  expect(size(deployRoleWebPolicy(scope))).toBeLessThanOrEqual(POLICY_LIMITS.managed);
+  // A long partition and region make the longest ARNs.
+  const long = { partition: 'aws-us-gov', region: 'ap-southeast-5', account: '111122223333' };
+  expect(size(deployRolePolicy(long))).toBeLessThanOrEqual(POLICY_LIMITS.inline);
+  expect(size(deployRoleWebPolicy(long))).toBeLessThanOrEqual(POLICY_LIMITS.managed);
+});
+
 test("the trust policy admits only the org's kokoro-* deployments through Pulumi's OIDC issuer", () => {
   expect(deployRoleTrustPolicy('111122223333', 'acme').Statement).toEqual([
     {
@@ -75,10 +134,13 @@ test("the trust policy admits only the org's kokoro-* deployments through Pulumi
   expect(() => deployRoleTrustPolicy('111122223333', 'ac me')).toThrow("organization 'ac me'");
 });
 
-test('prints either document as JSON from the command line', async () => {
+test('prints each document as JSON from the command line', async () => {
   const script = fileURLToPath(new URL('./deploy-role.ts', import.meta.url));
   const run = (...args: string[]) => promisify(execFile)(process.execPath, [script, ...args]);
   expect(JSON.parse((await run('permissions', '111122223333', 'eu-west-1')).stdout)).toEqual(deployRolePolicy(scope));
+  expect(JSON.parse((await run('web-permissions', '111122223333', 'eu-west-1')).stdout)).toEqual(
+    deployRoleWebPolicy(scope),
+  );
   expect(JSON.parse((await run('trust', '111122223333', 'acme')).stdout)).toEqual(
     deployRoleTrustPolicy('111122223333', 'acme'),
   );

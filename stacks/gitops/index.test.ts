@@ -1,11 +1,32 @@
 // gitops under Pulumi mocks: one DeploymentSettings per layer with its own path filters, OIDC and
 // npm ci, and webhooks that chain the layers in order without a cycle.
 import { beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { organization, runProgram, type ProgramRun } from '../testing/mocks.ts';
 import { deployOrder, layers, type Layer } from './layers.ts';
 import { preRunCommands } from './settings.ts';
 
 const roleArn = 'arn:aws:iam::111122223333:role/deployer';
+/** The page's files outside node_modules, as the manifest lists them (the site layer uploads them). */
+const pageSources = [
+  ...new Set(
+    Object.values(
+      JSON.parse(readFileSync(new URL('../../local/page/manifest.json', import.meta.url), 'utf8')).files as Record<
+        string,
+        string
+      >,
+    ).filter((p) => !p.startsWith('node_modules/')),
+  ),
+];
+/** The layer projects, in the order they deploy. */
+const inDeployOrder = [
+  'kokoro-foundation',
+  'kokoro-model-cache',
+  'kokoro-endpoint',
+  'kokoro-web',
+  'kokoro-agent-runtime',
+  'kokoro-site',
+];
 let run: ProgramRun;
 
 beforeAll(async () => {
@@ -13,26 +34,22 @@ beforeAll(async () => {
     project: 'kokoro-gitops',
     config: { 'kokoro-gitops:repository': 'acme/kokoro-speech', 'kokoro-gitops:awsRoleArn': roleArn },
     // The layer stacks exist (freshly initialised: no outputs yet).
-    stackOutputs: Object.fromEntries(
-      ['kokoro-foundation', 'kokoro-model-cache', 'kokoro-endpoint', 'kokoro-agent-runtime'].map((p) => [
-        `${organization}/${p}/dev`,
-        {},
-      ]),
-    ),
+    stackOutputs: Object.fromEntries(inDeployOrder.map((p) => [`${organization}/${p}/dev`, {}])),
   });
 });
 
 test('exports the managed stacks in deploy order', () => {
-  expect(run.outputs.deployedStacks).toEqual(
-    ['kokoro-foundation', 'kokoro-model-cache', 'kokoro-endpoint', 'kokoro-agent-runtime'].map(
-      (p) => `${organization}/${p}/dev`,
-    ),
-  );
+  expect(run.outputs.deployedStacks).toEqual(inDeployOrder.map((p) => `${organization}/${p}/dev`));
 });
 
 describe('deployment settings', () => {
   test('each layer deploys from its folder on push and previews pull requests, filtered to its paths', () => {
-    const settings = run.all('pulumiservice:index:DeploymentSettings').map((r) => r.inputs);
+    // In deploy order (the engine may register them in another).
+    const order = deployOrder(layers).map((l) => l.project);
+    const settings = run
+      .all('pulumiservice:index:DeploymentSettings')
+      .map((r) => r.inputs)
+      .sort((a, b) => order.indexOf(a.project) - order.indexOf(b.project));
     const common = ['stacks/shared/**', 'stacks/package.json', 'package.json', 'package-lock.json'];
     expect(settings.map((s) => [s.project, s.sourceContext.git.repoDir, s.vcs.paths])).toEqual([
       ['kokoro-foundation', 'stacks/foundation', ['stacks/foundation/**', ...common]],
@@ -49,6 +66,7 @@ describe('deployment settings', () => {
           ...common,
         ],
       ],
+      ['kokoro-web', 'stacks/web', ['stacks/web/**', ...common]],
       [
         'kokoro-agent-runtime',
         'stacks/agent-runtime',
@@ -66,6 +84,7 @@ describe('deployment settings', () => {
           ...common,
         ],
       ],
+      ['kokoro-site', 'stacks/site', ['stacks/site/**', 'local/page/manifest.json', ...pageSources, ...common]],
     ]);
     for (const s of settings) {
       expect(s).toMatchObject({ organization, stack: 'dev', sourceContext: { git: { branch: 'refs/heads/main' } } });
@@ -93,7 +112,7 @@ describe('deployment settings', () => {
 
 test('each layer stack is read before its settings are created, so a missing stack fails the preview first', () => {
   const settings = run.all('pulumiservice:index:DeploymentSettings');
-  expect(settings).toHaveLength(4);
+  expect(settings).toHaveLength(6);
   for (const s of settings) {
     const key = s.name.replace(/-deployments$/, '');
     const stack = run.find('pulumi:pulumi:StackReference', `${key}-stack`);
@@ -107,7 +126,9 @@ test('webhooks deploy the next layer after a successful update, in order', () =>
   expect(hooks.map((h) => [h.projectName, h.payloadUrl])).toEqual([
     ['kokoro-foundation', 'kokoro-model-cache/dev'],
     ['kokoro-model-cache', 'kokoro-endpoint/dev'],
-    ['kokoro-endpoint', 'kokoro-agent-runtime/dev'],
+    ['kokoro-endpoint', 'kokoro-web/dev'],
+    ['kokoro-web', 'kokoro-agent-runtime/dev'],
+    ['kokoro-agent-runtime', 'kokoro-site/dev'],
   ]);
   for (const h of hooks) {
     expect(h).toMatchObject({
@@ -131,7 +152,14 @@ describe('deployOrder', () => {
 
   test('puts every layer after its trigger whatever the listing order', () => {
     expect(deployOrder([layer('c', 'b'), layer('b', 'a'), layer('a')]).map((l) => l.key)).toEqual(['a', 'b', 'c']);
-    expect(deployOrder(layers).map((l) => l.key)).toEqual(['foundation', 'model-cache', 'endpoint', 'agent-runtime']);
+    expect(deployOrder(layers).map((l) => l.key)).toEqual([
+      'foundation',
+      'model-cache',
+      'endpoint',
+      'web',
+      'agent-runtime',
+      'site',
+    ]);
   });
 
   test('refuses cycles and unknown triggers', () => {

@@ -1,6 +1,7 @@
-// gitops (the root project): Pulumi Deployments for the four layer stacks. Each redeploys on a
+// gitops (the root project): Pulumi Deployments for the six layer stacks. Each redeploys on a
 // push touching its own paths and previews pull requests; a webhook chains a successful update of
-// one layer into a deployment of the next (foundation -> model-cache -> endpoint -> agent-runtime).
+// one layer into a deployment of the next (foundation -> model-cache -> endpoint -> web ->
+// agent-runtime -> site).
 import * as pulumi from '@pulumi/pulumi';
 import * as service from '@pulumi/pulumiservice';
 import { deployOrder, layers } from './layers.ts';

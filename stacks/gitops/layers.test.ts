@@ -1,6 +1,6 @@
 // Which layers a push redeploys, file by file, under the repository layout: protocol/, container/,
 // sagemaker/ (client for the agent, router for local tooling), runtime/ (the agent only), local/
-// (page and CLI, never deployed), weights/, stacks/. Each image installs only its own workspaces
+// (the CLI, never deployed; the page's files, which the site layer uploads), weights/, stacks/. Each image installs only its own workspaces
 // (tools/docker/keep-workspaces.mjs), so only their manifests redeploy it. Path filters are matched as globs, as Pulumi
 // Deployments matches them against the files a commit changes.
 import { describe, expect, test } from '@jest/globals';
@@ -10,7 +10,7 @@ import { layers } from './layers.ts';
 const redeployed = (file: string) =>
   layers.filter((layer) => layer.paths.some((glob) => posix.matchesGlob(file, glob))).map((layer) => layer.key);
 
-const all = ['foundation', 'model-cache', 'endpoint', 'agent-runtime'];
+const all = ['foundation', 'model-cache', 'endpoint', 'web', 'agent-runtime', 'site'];
 
 describe('a change to', () => {
   test.each([
@@ -26,6 +26,8 @@ describe('a change to', () => {
     ['container/Dockerfile', ['endpoint']],
     ['container/package.json', ['endpoint']],
     ['protocol/src/v1.ts', ['endpoint', 'agent-runtime']],
+    ['protocol/src/heard-cut.js', ['endpoint', 'agent-runtime', 'site']],
+    ['protocol/src/audio/opus-framing.js', ['endpoint', 'agent-runtime', 'site']],
     ['protocol/package.json', ['endpoint', 'agent-runtime']],
     ['protocol/README.md', []],
     ['runtime/src/server/main.ts', ['agent-runtime']],
@@ -36,7 +38,12 @@ describe('a change to', () => {
     ['sagemaker/src/client/bidi-client.ts', ['agent-runtime']],
     ['sagemaker/src/router/router.ts', []],
     ['sagemaker/package.json', ['agent-runtime']],
-    ['local/page/index.html', []],
+    ['local/page/index.html', ['site']],
+    ['local/page/audio-worklet.js', ['site']],
+    ['local/page/manifest.json', ['site']],
+    ['local/page/page.browser.test.ts', []],
+    ['stacks/web/index.ts', ['web']],
+    ['stacks/site/page-files.ts', ['site']],
     ['local/src/cli/say.ts', []],
     ['local/package.json', []],
     ['tools/docker/keep-workspaces.mjs', ['endpoint', 'agent-runtime']],

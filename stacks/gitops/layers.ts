@@ -1,5 +1,7 @@
-// The four layer stacks Pulumi Deployments manages: where each lives, which paths redeploy it,
-// and which layer's successful update triggers it. Pure data and checks, unit-tested directly.
+// The six layer stacks Pulumi Deployments manages: where each lives, which paths redeploy it,
+// and which layer's successful update triggers it. Data (the site's paths read from the page's
+// manifest) and checks, unit-tested directly.
+import { readFileSync } from 'node:fs';
 import { projectNames } from '../shared/index.ts';
 
 export interface Layer {
@@ -17,6 +19,16 @@ export interface Layer {
 const install = ['package.json', 'package-lock.json'];
 /** What every stack program imports or installs beside its own folder. */
 const stacks = ['stacks/shared/**', 'stacks/package.json'];
+/**
+ * What the site layer uploads from the repository: the page's manifest and every file it lists
+ * (those under node_modules/ change only with package-lock.json, which every layer watches).
+ */
+function pageSources(): string[] {
+  const manifest = JSON.parse(readFileSync(new URL('../../local/page/manifest.json', import.meta.url), 'utf8'));
+  const sources = Object.values(manifest.files as Record<string, string>);
+  return ['local/page/manifest.json', ...new Set(sources.filter((path) => !path.startsWith('node_modules/')))];
+}
+
 /** Both Dockerfiles prune the root manifest to their own workspaces with this script before `npm ci`. */
 const imageTools = ['tools/docker/**'];
 
@@ -53,6 +65,14 @@ export const layers: Layer[] = [
     after: 'model-cache',
   },
   {
+    // The page's bucket, distribution and user pool: nothing built, nothing read but the region.
+    key: 'web',
+    project: projectNames.web,
+    repoDir: 'stacks/web',
+    paths: ['stacks/web/**', ...stacks, ...install],
+    after: 'endpoint',
+  },
+  {
     // The agent image (runtime/Dockerfile): the agent, the protocol, the SageMaker client. Not the
     // page or CLI (local/) nor the local SageMaker router (sagemaker/src/router/): neither ships.
     key: 'agent-runtime',
@@ -72,7 +92,15 @@ export const layers: Layer[] = [
       ...stacks,
       ...install,
     ],
-    after: 'endpoint',
+    after: 'web',
+  },
+  {
+    // The page's files and its config.json (the runtime's ARN): after the runtime.
+    key: 'site',
+    project: projectNames.site,
+    repoDir: 'stacks/site',
+    paths: ['stacks/site/**', ...pageSources(), ...stacks, ...install],
+    after: 'agent-runtime',
   },
 ];
 

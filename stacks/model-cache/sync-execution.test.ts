@@ -2,9 +2,8 @@
 // Pulumi's provider host loads it (require-from-string in a fresh process), starts and waits for an
 // execution on a local Step Functions endpoint. Its diff re-runs the sync only for a new request.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { createdResult, createInFreshProcess } from '../testing/fresh-provider.ts';
 import { startSfnStandIn, type SfnStandIn } from '../testing/sfn-stand-in.ts';
 import { syncProvider, type SyncRequest } from './sync-execution.ts';
 
@@ -42,38 +41,25 @@ beforeAll(async () => {
 afterAll(() => stand.close());
 
 /** Serializes the provider as `pulumi up` does and calls `create` on the deserialized copy in a fresh Node process. */
-async function createInFreshProcess(executionName: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const script = `
-    import * as pulumi from '@pulumi/pulumi';
-    import { createRequire } from 'node:module';
-    const { syncProvider } = await import('./sync-execution.ts');
-    const { text } = await pulumi.runtime.serializeFunction(() => syncProvider, { allowSecrets: true });
-    const provider = createRequire(import.meta.url)('require-from-string')(text).handler();
-    const inputs = ${JSON.stringify({ stateMachineArn, region: 'us-east-1', executionName, request, timeoutMinutes: 1 })};
-    process.stdout.write(JSON.stringify(await provider.create(inputs)));`;
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: fileURLToPath(new URL('.', import.meta.url)),
-      env: {
-        PATH: process.env['PATH'],
-        AWS_ENDPOINT_URL_SFN: stand.endpoint,
-        AWS_REGION: 'us-east-1',
-        AWS_ACCESS_KEY_ID: 'a',
-        AWS_SECRET_ACCESS_KEY: 'b',
-      },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const createExecution = (executionName: string) =>
+  createInFreshProcess({
+    cwd: fileURLToPath(new URL('.', import.meta.url)),
+    module: './sync-execution.ts',
+    exported: 'syncProvider',
+    inputs: { stateMachineArn, region: 'us-east-1', executionName, request, timeoutMinutes: 1 },
+    env: {
+      AWS_ENDPOINT_URL_SFN: stand.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'a',
+      AWS_SECRET_ACCESS_KEY: 'b',
+    },
+  });
 
 describe('syncProvider', () => {
   test('serialized and loaded like Pulumi does, create runs the sync and returns its outputs', async () => {
-    const result = await createInFreshProcess('sync-ok');
+    const result = await createExecution('sync-ok');
     expect(result.code).toBe(0);
-    const created = JSON.parse(result.stdout.slice(result.stdout.lastIndexOf('{"id"')));
+    const created = createdResult(result.stdout);
     expect(created.id).toBe('arn:aws:states:us-east-1:123456789012:execution:kokoro-dev-weight-sync:sync-ok');
     expect(created.outs).toMatchObject({
       commit,
@@ -86,7 +72,7 @@ describe('syncProvider', () => {
   test('a failed execution fails create with its error and cause', async () => {
     outcome = 'fail';
     try {
-      const result = await createInFreshProcess('sync-bad');
+      const result = await createExecution('sync-bad');
       expect(result.code).not.toBe(0);
       expect(result.stderr).toMatch(/weight sync FAILED: DigestMismatch: voices\/x\.bin: SHA-256/);
     } finally {

@@ -95,6 +95,9 @@ export const taggableTypes = new Set([
   'aws:codebuild/project:Project',
   'aws:ecs/cluster:Cluster',
   'aws:ecs/taskDefinition:TaskDefinition',
+  'aws:cloudfront/distribution:Distribution',
+  'aws:cognito/userPool:UserPool',
+  'aws:wafv2/webAcl:WebAcl',
 ]);
 
 export const resourcesTagged: ResourceValidationPolicy = {

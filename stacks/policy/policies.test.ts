@@ -1,34 +1,17 @@
 // Each CrossGuard policy called directly with passing and failing resources.
 import { describe, expect, test } from '@jest/globals';
-import type { ResourceValidationPolicy, StackValidationPolicy } from '@pulumi/policy';
-import { policyResources, policyViolations, resourceArgs, stackArgs } from '../testing/policy-check.ts';
+import type { StackValidationPolicy } from '@pulumi/policy';
+import {
+  checkResource as check,
+  policyByName as byName,
+  policyDocumentJson as doc,
+  policyResources,
+  policyViolations,
+  stackArgs,
+} from '../testing/policy-check.ts';
 import { policies } from './policies.ts';
 
-const byName = (name: string) => {
-  const policy = policies.find((p) => p.name === name);
-  if (policy === undefined) throw new Error(`no policy ${name}`);
-  return policy;
-};
-
-/** Violations one resource policy reports for one resource. */
-async function check(
-  name: string,
-  type: string,
-  props: Record<string, any>,
-  config: Record<string, unknown> = {},
-): Promise<string[]> {
-  const messages: string[] = [];
-  const validate = (byName(name) as ResourceValidationPolicy).validateResource as (
-    a: any,
-    r: any,
-  ) => Promise<void> | void;
-  await validate(resourceArgs(type, props, config), (m: string) => messages.push(m));
-  return messages;
-}
-
-const doc = (...Statement: object[]) => JSON.stringify({ Version: '2012-10-17', Statement });
-
-test('the pack has the nine policies, each mandatory', () => {
+test('the pack has the fourteen policies, each mandatory (web-policies.test.ts tests the last five)', () => {
   expect(policies.map((p) => [p.name, p.enforcementLevel])).toEqual(
     [
       's3-bucket-hardened',
@@ -40,6 +23,11 @@ test('the pack has the nine policies, each mandatory', () => {
       'ecr-scan-on-push',
       'sagemaker-approved-instance-types',
       'resources-tagged',
+      'cloudfront-https-only',
+      'cloudfront-s3-origin-access-control',
+      's3-policy-cloudfront-scoped',
+      's3-no-website',
+      'cognito-public-code-client',
     ].map((n) => [n, 'mandatory']),
   );
 });

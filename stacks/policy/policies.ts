@@ -9,6 +9,13 @@ import {
   sagemakerApprovedInstanceTypes,
 } from './other-policies.ts';
 import { s3BucketHardened, s3NoPublicAcl, s3PolicyTlsOnly, s3PublicAccessBlocked } from './s3-policies.ts';
+import {
+  cloudfrontHttpsOnly,
+  cloudfrontS3OriginAccessControl,
+  cognitoPublicCodeClient,
+  s3NoWebsite,
+  s3PolicyCloudfrontScoped,
+} from './web-policies.ts';
 
 export const policies: Policies = [
   s3BucketHardened,
@@ -20,4 +27,9 @@ export const policies: Policies = [
   ecrScanOnPush,
   sagemakerApprovedInstanceTypes,
   resourcesTagged,
+  cloudfrontHttpsOnly,
+  cloudfrontS3OriginAccessControl,
+  s3PolicyCloudfrontScoped,
+  s3NoWebsite,
+  cognitoPublicCodeClient,
 ];

@@ -32,6 +32,18 @@ export function policyDocument(statements: Statement[]): PolicyDocument {
   return { Version: '2012-10-17', Statement: statements };
 }
 
+/** The bucket policy statement that denies every request made without TLS (every bucket has it). */
+export function denyInsecureTransport(bucketArn: string): Statement {
+  return {
+    Sid: 'DenyInsecureTransport',
+    Effect: 'Deny',
+    Principal: '*',
+    Action: 's3:*',
+    Resource: [bucketArn, `${bucketArn}/*`],
+    Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+  };
+}
+
 /** Where a stack's resources live: what every ARN and trust condition is written for. */
 export interface AwsScope {
   partition: string;

@@ -26,7 +26,9 @@ export const projectNames = {
   foundation: 'kokoro-foundation',
   modelCache: 'kokoro-model-cache',
   endpoint: 'kokoro-endpoint',
+  web: 'kokoro-web',
   agentRuntime: 'kokoro-agent-runtime',
+  site: 'kokoro-site',
   gitops: 'kokoro-gitops',
 } as const;
 

@@ -33,17 +33,51 @@ export const endpointOutputs = [
   'imageUri',
 ] as const;
 
-/** agent-runtime: how to call the deployed agent. */
+/**
+ * web: where customers open the page (the bucket and distribution that serve it), how the page
+ * reaches the runtime (`direct` or through the distribution, `same-origin`), and the Cognito user
+ * pool and app client they sign in with (the agent runtime's JWT authorizer accepts its tokens).
+ */
+export const webOutputs = [
+  'region',
+  'pageUrl',
+  'pageBucketName',
+  'distributionId',
+  'distributionDomainName',
+  'runtimeAccess',
+  'userPoolId',
+  'userPoolClientId',
+  'jwtDiscoveryUrl',
+  'authority',
+  'loginDomain',
+  'loginDomainAliasTarget',
+  'redirectUri',
+  'postLogoutRedirectUri',
+  'scope',
+  'createUserCommand',
+] as const;
+
+/**
+ * agent-runtime: how to call the deployed agent: its ARN and endpoint (qualifier), and how callers
+ * authenticate (`inboundAuth`: `iam`, `web` for the web layer's user pool, `jwt` for another issuer).
+ */
 export const agentRuntimeOutputs = [
   'agentRuntimeArn',
   'agentRuntimeId',
   'agentRuntimeEndpointArn',
+  'qualifier',
+  'inboundAuth',
   'invokeUrl',
   'imageUri',
   'cliCommand',
 ] as const;
 
+/** site: the page as uploaded (its config.json, the url paths), and the invalidation that followed. */
+export const siteOutputs = ['pageUrl', 'pageConfig', 'uploadedPaths', 'invalidationId'] as const;
+
 export type FoundationOutput = (typeof foundationOutputs)[number];
 export type ModelCacheOutput = (typeof modelCacheOutputs)[number];
 export type EndpointOutput = (typeof endpointOutputs)[number];
+export type WebOutput = (typeof webOutputs)[number];
 export type AgentRuntimeOutput = (typeof agentRuntimeOutputs)[number];
+export type SiteOutput = (typeof siteOutputs)[number];

@@ -10,6 +10,8 @@ export const organization = 'acme';
 export interface RecordedResource {
   type: string;
   name: string;
+  /** The id the fake engine gave it (`<name>-id`, or the service's own form where code parses it). */
+  id: string;
   inputs: Record<string, any>;
   state: Record<string, any>;
   /** The parent's URN as registered with the engine ('' for none). */
@@ -45,14 +47,43 @@ export interface RunOptions {
   moreState?: (type: string, name: string, inputs: Record<string, any>) => Record<string, any>;
 }
 
+/** Ids of the types whose ids the programs read (a user pool id names its region); else `<name>-id`. */
+export function fakeId(type: string, name: string): string {
+  switch (type) {
+    case 'aws:cloudfront/distribution:Distribution':
+      return 'E2KOKORO0EXAMPLE';
+    case 'aws:cognito/userPool:UserPool':
+      return `${region}_KoKoRo123`;
+    case 'aws:cognito/userPoolClient:UserPoolClient':
+      return '4kokoro0page0client0exampl';
+    default:
+      return `${name}-id`;
+  }
+}
+
 /** Values every fake resource computes, by type. Anything not listed echoes its inputs. */
 function fakeState(type: string, name: string, inputs: Record<string, any>): Record<string, any> {
   const arn = (service: string, resource: string) => `arn:aws:${service}:${region}:${account}:${resource}`;
   switch (type) {
     case 'aws:s3/bucket:Bucket': {
       const bucket = inputs.bucket ?? `${name}-0a1b2c3`;
-      return { bucket, arn: `arn:aws:s3:::${bucket}` };
+      return {
+        bucket,
+        arn: `arn:aws:s3:::${bucket}`,
+        bucketRegionalDomainName: `${bucket}.s3.${region}.amazonaws.com`,
+      };
     }
+    case 'aws:cloudfront/distribution:Distribution':
+      return {
+        arn: `arn:aws:cloudfront::${account}:distribution/${fakeId(type, name)}`,
+        domainName: 'd111kokoro0example.cloudfront.net',
+      };
+    case 'aws:cognito/userPool:UserPool':
+      return { arn: arn('cognito-idp', `userpool/${fakeId(type, name)}`) };
+    case 'aws:cognito/userPoolDomain:UserPoolDomain':
+      return { cloudfrontDistribution: 'd222kokoro0login.cloudfront.net' };
+    case 'aws:wafv2/webAcl:WebAcl':
+      return { arn: `arn:aws:wafv2:us-east-1:${account}:global/webacl/${inputs.name}/${name}-id` };
     case 'aws:kms/key:Key':
       return { arn: arn('kms', `key/${name}-key-id`), keyId: `${name}-key-id` };
     case 'aws:ecr/repository:Repository': {
@@ -147,16 +178,18 @@ export async function mockEngine(options: RunOptions): Promise<MockEngine> {
           const outputs = stackOutputs[inputs.name as string];
           if (outputs === undefined) throw new Error(`unexpected stack reference '${inputs.name}'`);
           const state = { name: inputs.name, outputs, secretOutputNames: [] };
-          resources.push({ type: args.type, name: args.name, inputs, state, ...wire(args.type, args.name) });
-          return { id: inputs.name as string, state };
+          const id = inputs.name as string;
+          resources.push({ type: args.type, name: args.name, id, inputs, state, ...wire(args.type, args.name) });
+          return { id, state };
         }
         const state = {
           ...inputs,
           ...fakeState(args.type, args.name, inputs),
           ...options.moreState?.(args.type, args.name, inputs),
         };
-        resources.push({ type: args.type, name: args.name, inputs, state, ...wire(args.type, args.name) });
-        return { id: `${args.name}-id`, state };
+        const id = fakeId(args.type, args.name);
+        resources.push({ type: args.type, name: args.name, id, inputs, state, ...wire(args.type, args.name) });
+        return { id, state };
       },
       call(args) {
         const handler = calls[args.token];

@@ -1,6 +1,7 @@
 // Runs the CrossGuard pack over the resources a mocked program registered, so each stack test can
 // assert that its own stack passes the project's policies.
 import type {
+  Policy,
   PolicyResource,
   ReportViolation,
   ResourceValidationArgs,
@@ -77,7 +78,7 @@ export function stackArgs(resources: PolicyResource[]): StackValidationArgs {
 
 /** Every violation the pack reports for the recorded resources (resource and stack policies). */
 export async function policyViolations(
-  recorded: Pick<RecordedResource, 'type' | 'name' | 'inputs' | 'state'>[],
+  recorded: (Pick<RecordedResource, 'type' | 'name' | 'inputs' | 'state'> & { id?: string })[],
 ): Promise<Violation[]> {
   const found: Violation[] = [];
   const aws = recorded.filter((r) => r.type.startsWith('aws:'));
@@ -94,10 +95,37 @@ export async function policyViolations(
       const report: ReportViolation = (message, urn) =>
         found.push({ policy: policy.name, resource: urn ?? 'stack', message });
       const resources = policyResources(
-        aws.map((r) => ({ type: r.type, name: r.name, props: r.inputs, id: `${r.name}-id` })),
+        aws.map((r) => ({ type: r.type, name: r.name, props: r.inputs, id: r.id ?? `${r.name}-id` })),
       );
       await (policy as StackValidationPolicy).validateStack(stackArgs(resources), report);
     }
   }
   return found;
 }
+
+/** The pack's policy of this name; throws when there is none. */
+export function policyByName(name: string): Policy {
+  const policy = policies.find((p) => p.name === name);
+  if (policy === undefined) throw new Error(`no policy ${name}`);
+  return policy;
+}
+
+/** Violations one resource policy reports for one resource. */
+export async function checkResource(
+  name: string,
+  type: string,
+  props: Record<string, any>,
+  config: Record<string, unknown> = {},
+): Promise<string[]> {
+  const messages: string[] = [];
+  const validate = (policyByName(name) as ResourceValidationPolicy).validateResource as (
+    a: any,
+    r: any,
+  ) => Promise<void> | void;
+  await validate(resourceArgs(type, props, config), (m: string) => messages.push(m));
+  return messages;
+}
+
+/** A policy document of these statements, as the JSON string a resource holds it in. */
+export const policyDocumentJson = (...Statement: object[]): string =>
+  JSON.stringify({ Version: '2012-10-17', Statement });
