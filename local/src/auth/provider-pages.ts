@@ -16,7 +16,7 @@ button.secondary{background:#e4e6ee;color:#1d1d22;margin-top:.5rem}
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title><style>${STYLE}</style></head>
+<link rel="icon" href="data:,"><title>${escape(title)}</title><style>${STYLE}</style></head>
 <body><main>${body}</main></body></html>`;
 }
 
@@ -27,11 +27,11 @@ export function signInPage(action: string, options: { username?: string; problem
     'Sign in · kokoro-speech (local)',
     `<h1>Sign in to kokoro-speech</h1>
 ${options.problem ? `<p class="error" role="alert">${escape(options.problem)}</p>` : ''}
-<form method="post" action="${escape(action)}" autocomplete="off">
+<form method="post" action="${escape(action)}">
 <label for="username">User name</label>
-<input id="username" name="username" required autofocus value="${escape(options.username ?? '')}">
+<input id="username" name="username" autocomplete="username" required autofocus value="${escape(options.username ?? '')}">
 <label for="password">Password</label>
-<input id="password" name="password" type="password" required>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
 <form method="post" action="${escape(`${action}/abort`)}"><button type="submit" class="secondary">Cancel</button></form>
