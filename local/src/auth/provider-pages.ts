@@ -43,10 +43,11 @@ ${options.problem ? `<p class="error" role="alert">${escape(options.problem)}</p
 export function signOutPage(form: string, host: string): string {
   return page(
     'Sign out · kokoro-speech (local)',
-    `<h1>Sign out of ${escape(host)}?</h1>
+    `<h1>Sign out of kokoro-speech?</h1>
 ${form}
 <button type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>Sign out</button>
-<button type="submit" form="op.logoutForm" class="secondary">Stay signed in</button>`,
+<button type="submit" form="op.logoutForm" class="secondary">Stay signed in</button>
+<p class="hint">The local provider at <code>${escape(host)}</code>.</p>`,
   );
 }
 
