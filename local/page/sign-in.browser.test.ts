@@ -193,7 +193,10 @@ suite('sign-in in Chromium (npm start --auth, direct mode)', () => {
         `${config.endpoint!.replace('http', 'ws')}${runtime}/ws?qualifier=DEFAULT&${SESSION_HEADER}=${alicesSession}`,
         bearerSubprotocols(bob.accessToken),
       );
-      socket.once('open', () => resolve({ status: 101, body: '' }));
+      socket.once('open', () => {
+        socket.close();
+        resolve({ status: 101, body: '' });
+      });
       socket.once('unexpected-response', (_req, r) => {
         let text = '';
         r.on('data', (d: Buffer) => (text += d));

@@ -179,7 +179,7 @@ export async function startJwtStandIn(options: JwtStandInOptions): Promise<JwtSt
       });
     }
     if (socket.destroyed) return void agent.socket.terminate();
-    socket.once('close', () => agent.socket.readyState !== agent.socket.OPEN || agent.socket.terminate());
+    socket.once('close', () => agent.socket.terminate()); // also when the handshake never completes
     wss.handleUpgrade(req, socket, head, (client) => joinWebSockets(client, agent.socket, agent.held));
   }
 
