@@ -5,13 +5,18 @@
 // calls included). Earlier turns stack above the current one. A new prompt, Stop or Esc interrupts
 // the answer (barge-in) and reports how much of it was played, from the worklet's own playback
 // position, so that the agent keeps in its history only what was heard; the page marks the same
-// cut. "New conversation" starts a new session. This module wires the parts: the turn state
-// (turn-state.js), its events (turn-events.js), the view (view.js, words.js), the heard cut
-// (heard-marks.js) and the voice picker (voices.js).
+// cut. "New conversation" starts a new session. With sign-in (config.json), turns go to the
+// AgentCore runtime with the user's token, and an expired sign-in sends the user to sign in again.
+// This module wires the parts: the settings and endpoint (agent-endpoint.js), sign-in
+// (sign-in.js, account.js), the turn state (turn-state.js), its events (turn-events.js), the view
+// (view.js, words.js), the heard cut (heard-marks.js) and the voice picker (voices.js).
+import { showAccount, signInAgain } from './account.js';
+import { agentEndpoint, loadConfig } from './agent-endpoint.js';
 import { markHeard } from './heard-marks.js';
 import { opusSupported } from './opus.js';
 import { Player } from './player.js';
-import { Interruption, newSessionId, sseTurn, WsClient } from './transports.js';
+import { SignIn, SignInNeeded } from './sign-in.js';
+import { Interruption, newSessionId, sseTurn, Unauthorized, WsClient } from './transports.js';
 import { onPlayback, onTurnEvent } from './turn-events.js';
 import { startTurn, state, turnsReport } from './turn-state.js';
 import { loadVoices } from './voices.js';
@@ -20,7 +25,21 @@ import { followWords } from './words.js';
 
 const { els } = view;
 const player = new Player();
-const wsClient = new WsClient();
+
+/** The settings, and the sign-in when they ask for one (it finishes a redirect back from it). */
+async function setUp() {
+  const config = await loadConfig();
+  return { config, signIn: config.auth ? await SignIn.start(config.auth) : null };
+}
+const setup = await setUp().catch((err) => {
+  view.setStatus(`Could not start: ${err.message}`);
+  for (const control of els.form.querySelectorAll('button, textarea, input')) control.disabled = true;
+  return null;
+});
+const config = setup?.config ?? { auth: null };
+const signIn = setup?.signIn ?? null;
+const endpoint = agentEndpoint(config, signIn);
+const wsClient = new WsClient(endpoint);
 
 /** The turn is over (spoken, stopped or failed): Stop has nothing left to do. */
 function finish(turn, status = turn.error ? `Error: ${turn.error}` : 'Done.') {
@@ -104,12 +123,18 @@ async function ask(prompt) {
   followWords(turn, player);
   const request = turnRequest(turn);
   const on = (event) => onTurnEvent(turn, event, player);
+  let expired = false;
   try {
     if (transport === 'ws') turn.socket = await wsClient.turn(request, on, turn.abort.signal, state.sessionId);
-    else await sseTurn(request, on, turn.abort.signal, state.sessionId);
+    else await sseTurn(endpoint, request, on, turn.abort.signal, state.sessionId);
   } catch (err) {
     if (turn.cancelled) return;
-    turn.error = err instanceof Error ? err.message : String(err);
+    expired = signIn !== null && (err instanceof SignInNeeded || err instanceof Unauthorized);
+    turn.error = expired ? `the sign-in expired (${err.message})` : err instanceof Error ? err.message : String(err);
+  }
+  if (expired) {
+    finish(turn);
+    return signInAgain(signIn, state.sessionId, prompt);
   }
   turn.streamOver = true; // the agent's stream is over (a cancel now goes as a report on that turn)
   if (turn.cancelled) return;
@@ -168,22 +193,39 @@ els.newConversation.addEventListener('click', () => newConversation());
 async function chooseFormat() {
   if (await opusSupported(24000)) return;
   document.getElementById('f-opus').disabled = true;
+  document.getElementById('f-opus').dataset.unavailable = 'true'; // stays off when the form is enabled
   document.getElementById('f-pcm').checked = true;
   view.addNotice(
     'This browser cannot decode Opus (WebCodecs AudioDecoder), so audio comes as PCM: about 48 kB/s instead of 4 kB/s.',
   );
 }
 
+// Back from signing in again: the same conversation, and the prompt that was being sent.
+if (signIn?.returned?.again && signIn.returned.session) {
+  state.sessionId = signIn.returned.session;
+  view.addNotice('Signed in again: the conversation goes on (the agent still has its earlier turns).');
+}
+if (signIn?.returned?.prompt) els.promptBox.value = signIn.returned.prompt;
+if (signIn?.failure) view.setStatus(`Sign-in failed: ${signIn.failure}`);
+
 view.showSession();
 player.prepare(24000); // early: creating an AudioContext can take a while
-view.showSetup().catch((err) => view.setStatus(`Could not read the set-up: ${err.message}`));
-chooseFormat();
-loadVoices(els.voicePicker, view.addNotice);
+if (setup) {
+  showAccount(signIn, () => {
+    interrupt();
+    wsClient.close();
+  });
+  view.showSetup(config).catch((err) => view.setStatus(`Could not read the set-up: ${err.message}`));
+  chooseFormat();
+  if (!signIn || signIn.user) loadVoices(els.voicePicker, view.addNotice, endpoint, state.sessionId);
+}
 
 // For tests and bug reports: what the audio worklet received and played, and the turns' timings.
 window.kokoro = {
   report: () => player.report(),
   session: () => state.sessionId,
+  /** Who is signed in ({sub, name}), or null. */
+  user: () => signIn?.user ?? null,
   /** Resolves once the interruption under way has read and reported its playback position. */
   settled: () => state.interrupting.then(() => true),
   turns: turnsReport,

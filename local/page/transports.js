@@ -1,13 +1,48 @@
-// The two ways the page reaches the agent: POST /api/invocations answered with Server-Sent Events,
-// and the /api/ws WebSocket (JSON text frames for events, binary frames for audio). Both deliver the same
-// calls to `on(event)`: the turn events of the contract, with audio as {type:'audio', id, pcm}. Both
-// carry the conversation's session id (the web server passes it to the agent).
+// The two ways the page reaches the agent: a POST answered with Server-Sent Events, and a WebSocket
+// (JSON text frames for events, binary frames for audio), at the endpoint agent-endpoint.js gives
+// (the local gateway's /api/invocations and /api/ws, or the AgentCore runtime with a token). Both
+// deliver the same calls to `on(event)`: the turn events of the contract, with audio as
+// {type:'audio', id, pcm}. Both carry the conversation's session id.
 import { createParser } from '/vendor/eventsource-parser/index.js';
 import { WsTurnFramer } from '/vendor/kokoro-speech/turn-ws-framing.js';
 
 /** A new conversation's id: at least 33 characters, as AgentCore wants. */
 export function newSessionId() {
   return `page-${crypto.randomUUID()}`;
+}
+
+/** The runtime refused the token (401) even after a refresh: the user must sign in again. */
+export class Unauthorized extends Error {}
+
+/** What a refused request says: the agent's {"error": {code, message}}, AgentCore's {"message"}, or its text. */
+async function refusal(res) {
+  const text = await res.text().catch(() => '');
+  try {
+    const body = JSON.parse(text);
+    if (body.error?.message) return `${body.error.message}${body.error.code ? ` (${body.error.code})` : ''}`;
+    if (typeof body.message === 'string') return body.message;
+  } catch {
+    // not JSON: show it as it is
+  }
+  return text.slice(0, 300);
+}
+
+/** POSTs `body` to the endpoint; a 401 is retried once with a refreshed token, then Unauthorized. */
+export async function post(endpoint, sessionId, body, signal, accept = 'application/json') {
+  for (const refresh of [false, true]) {
+    const { url, headers } = await endpoint.invocation(sessionId, { refresh });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept, ...headers },
+      body: JSON.stringify(body),
+      signal,
+    });
+    if (res.ok && res.body) return res;
+    const detail = await refusal(res);
+    if (res.status === 401 && endpoint.bearer && !refresh) continue;
+    if (res.status === 401 && endpoint.bearer) throw new Unauthorized(detail);
+    throw new Error(`the server answered ${res.status}: ${detail}`);
+  }
 }
 
 /** Why a turn was aborted, with the caller's playback position when known (sent with the cancel). */
@@ -27,24 +62,8 @@ function fromBase64(text) {
 }
 
 /** One turn over SSE. Resolves when the stream ends; abort the signal to cancel (barge-in). */
-export async function sseTurn(request, on, signal, sessionId) {
-  const res = await fetch('/api/invocations', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-session-id': sessionId },
-    body: JSON.stringify(request),
-    signal,
-  });
-  if (!res.ok || !res.body) {
-    const text = await res.text().catch(() => '');
-    let detail = text.slice(0, 300);
-    try {
-      const { error } = JSON.parse(text); // {"error": {"code", "message"}} from the agent or this server
-      if (error?.message) detail = `${error.message}${error.code ? ` (${error.code})` : ''}`;
-    } catch {
-      // not JSON: show it as it is
-    }
-    throw new Error(`the server answered ${res.status}: ${detail}`);
-  }
+export async function sseTurn(endpoint, request, on, signal, sessionId) {
+  const res = await post(endpoint, sessionId, request, signal, 'text/event-stream');
   const parser = createParser({
     onEvent(message) {
       const data = JSON.parse(message.data);
@@ -67,32 +86,45 @@ export async function sseTurn(request, on, signal, sessionId) {
  * closed, so no late frame of the old turn can be mistaken for the new one.
  */
 export class WsClient {
-  constructor() {
+  constructor(endpoint) {
+    this.endpoint = endpoint;
     this.ws = null;
     this.open = null;
+    this.connecting = false;
     this.session = null;
   }
 
   connect(sessionId) {
-    if (this.ws && this.session !== sessionId) this.close();
-    if (this.ws && this.ws.readyState <= WebSocket.OPEN) return this.open;
+    if (this.session !== sessionId) this.close();
+    if (this.open && (this.connecting || this.ws?.readyState <= WebSocket.OPEN)) return this.open;
     this.session = sessionId;
-    const url = new URL(`/api/ws?session=${encodeURIComponent(sessionId)}`, location.href);
-    url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(url);
-    ws.binaryType = 'arraybuffer';
-    this.ws = ws;
-    this.open = new Promise((resolve, reject) => {
-      ws.addEventListener('open', () => resolve(ws), { once: true });
-      ws.addEventListener('error', () => reject(new Error('WebSocket connection failed')), { once: true });
+    this.connecting = true; // until the endpoint (and its token) is known: a second turn waits on it too
+    const open = this.endpoint.webSocket(sessionId).then(({ url, protocols }) => {
+      if (this.open !== open) throw new Error('the conversation changed');
+      const ws = new WebSocket(url, protocols);
+      ws.binaryType = 'arraybuffer';
+      this.ws = ws;
+      return new Promise((resolve, reject) => {
+        ws.addEventListener('open', () => resolve(ws), { once: true });
+        // A browser is not told why (a refused token looks like any failure).
+        ws.addEventListener('error', () => reject(new Error('WebSocket connection failed')), { once: true });
+      });
     });
-    return this.open;
+    this.open = open;
+    open.then(
+      () => this.open === open && (this.connecting = false),
+      () => this.open === open && (this.connecting = false),
+    );
+    return open;
   }
 
   /** Drops the socket (a new conversation). */
   close() {
     this.ws?.close();
     this.ws = null;
+    this.open = null;
+    this.connecting = false;
+    this.session = null;
   }
 
   /**

@@ -143,9 +143,19 @@ function setupRow(afterId, label, id, text, title) {
   $(afterId).parentElement.after(row);
 }
 
-/** The set-up from /api/info: the LLM, the speech model, the agent, the region and the tools. */
-export async function showSetup() {
-  const info = await fetch('/api/info').then((r) => r.json());
+/** The set-up of a deployed runtime, from config.json alone (no /api/info there). */
+function deployedInfo(config) {
+  const id = config.runtimeArn?.split('/').at(-1) ?? 'runtime';
+  return {
+    llm: { name: 'remote', description: 'as configured on the runtime' },
+    model: { kind: 'remote', description: "the runtime's speech endpoint" },
+    target: { kind: 'agentcore', description: `AgentCore ${id} (${config.region})` },
+  };
+}
+
+/** The set-up from /api/info (else config.json): the LLM, the speech model, the agent, the region and the tools. */
+export async function showSetup(config) {
+  const info = config.info ? await fetch(config.info).then((r) => r.json()) : deployedInfo(config);
   $('llm').textContent = info.llm.description;
   $('model').textContent = info.model.description;
   $('target').textContent = info.target.description;
@@ -160,6 +170,7 @@ export async function showSetup() {
     );
   }
   if (info.region) setupRow('target', 'Region', 'region', info.region.name, `AWS region, from ${info.region.source}`);
+  if (info.auth) setupRow('target', 'Sign-in', 'provider', 'local provider', info.auth.description);
   if (info.llm.name === 'echo') {
     addNotice(
       'Echo model in use: the answer repeats your prompt (ask "What did I say before?" to see its memory). Start with --llm bedrock or --llm openai for a real model.',

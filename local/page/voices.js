@@ -1,15 +1,11 @@
-// The voice picker, filled from the agent's voice list (POST {"voices": true} through this
-// server), grouped by language, with the agent's default voice chosen.
+// The voice picker, filled from the agent's voice list (POST {"voices": true} to the endpoint the
+// turns use), grouped by language, with the agent's default voice chosen.
+import { post } from './transports.js';
 
 const LANGUAGES = { 'en-us': 'American English', 'en-gb': 'British English' };
 
-async function fetchVoices() {
-  const res = await fetch('/api/invocations', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ voices: true }),
-  });
-  if (!res.ok) throw new Error(`the voice list answered ${res.status}`);
+async function fetchVoices(endpoint, sessionId) {
+  const res = await post(endpoint, sessionId, { voices: true });
   return res.json();
 }
 
@@ -23,9 +19,9 @@ function voiceOption(v, preferred) {
 }
 
 /** Fills `picker`; without a voice list it offers the default voice only, and `onMissing` says why. */
-export async function loadVoices(picker, onMissing) {
+export async function loadVoices(picker, onMissing, endpoint, sessionId) {
   try {
-    const { voices, default: preferred } = await fetchVoices();
+    const { voices, default: preferred } = await fetchVoices(endpoint, sessionId);
     const groups = new Map();
     for (const v of voices) {
       const label = LANGUAGES[v.language] ?? v.language;

@@ -27,6 +27,11 @@ describe('bannerLines', () => {
     ]);
   });
 
+  test('with --auth, the sign-in line', () => {
+    const lines = bannerLines({ ...local, auth: { description: 'local provider http://127.0.0.1:3001' } }, 'u');
+    expect(lines).toContain('  Sign-in local provider http://127.0.0.1:3001');
+  });
+
   test('the tools that are on, and with the echo model the directive of each', () => {
     const tools = toolInfo(builtinTools(BUILTIN_TOOL_NAMES), { echo: true });
     const lines = bannerLines({ ...local, tools }, 'http://127.0.0.1:3000/');

@@ -11,6 +11,7 @@ export function bannerLines(info: PageInfo, url: string): string[] {
     `  Agent   ${info.target.description}`,
   ];
   if (info.region) lines.push(`  Region  ${info.region.name} (${info.region.source})`);
+  if (info.auth) lines.push(`  Sign-in ${info.auth.description}`);
   if (info.tools)
     lines.push(
       `  Tools   ${info.tools.length > 0 ? info.tools.map((t) => t.name).join(', ') : 'none (npm start -- --help lists the built-in ones)'}`,

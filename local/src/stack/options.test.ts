@@ -32,6 +32,28 @@ describe('npm start options', () => {
     expect(parseLocalOptions([], { KOKORO_ALLOWED_HOSTS: 'kokoro.lan' }).allowedHosts).toEqual(['kokoro.lan']);
   });
 
+  test('--auth: sign-in in front of the local agent, reached directly or on the same origin; tokens last an hour', () => {
+    expect(parseLocalOptions([], {}).auth).toBeUndefined();
+    expect(parseLocalOptions(['--auth'], {}).auth).toEqual({ mode: 'direct', tokenTtlS: 3600 });
+    expect(parseLocalOptions(['--auth', '--auth-mode', 'same-origin'], { KOKORO_AUTH_TOKEN_TTL_S: '60' }).auth).toEqual(
+      { mode: 'same-origin', tokenTtlS: 60 },
+    );
+    expect(parseLocalOptions(['--auth'], { KOKORO_AUTH_MODE: 'same-origin' }).auth?.mode).toBe('same-origin');
+    expect(parseLocalOptions(['--auth', '--agent', 'http://127.0.0.1:8080'], {}).auth?.mode).toBe('direct');
+    expect(() => parseLocalOptions(['--auth', '--auth-mode', 'cors'], {})).toThrow(
+      new UsageError('--auth-mode must be direct or same-origin, not cors'),
+    );
+    expect(() => parseLocalOptions(['--auth'], { KOKORO_AUTH_MODE: 'x' })).toThrow(/KOKORO_AUTH_MODE must be/);
+    expect(() => parseLocalOptions(['--auth-mode', 'direct'], {})).toThrow(
+      new UsageError('--auth-mode goes with --auth'),
+    );
+    expect(() => parseLocalOptions(['--auth', '--target', ARN], {})).toThrow(/a deployed runtime has its own sign-in/);
+    for (const bad of ['0', '1.5', 'soon', '86401'])
+      expect(() => parseLocalOptions(['--auth'], { KOKORO_AUTH_TOKEN_TTL_S: bad })).toThrow(
+        new UsageError(`KOKORO_AUTH_TOKEN_TTL_S must be whole seconds from 1 to 86400, not ${bad}`),
+      );
+  });
+
   test('built-in tools and the filler', () => {
     expect(parseLocalOptions(['--tools', 'time,calculator', '--filler', 'One moment.'], {})).toMatchObject({
       tools: ['time', 'calculator'],

@@ -51,7 +51,14 @@ export const USAGE = `usage: npm start -- [options]
   --target ARN         use a deployed AgentCore runtime instead of the local pipeline
                        (or KOKORO_AGENT_RUNTIME_ARN; AWS credentials from the usual chain)
   --qualifier NAME     AgentCore endpoint, e.g. live (or KOKORO_AGENT_QUALIFIER; default DEFAULT)
-  --agent URL          use an agent server that is already running (npm run -w runtime start)`;
+  --agent URL          use an agent server that is already running (npm run -w runtime start)
+  --auth               sign-in as when deployed: a local OpenID Connect provider (test users alice
+                       and bob) and an AgentCore stand-in that takes only its tokens, on 127.0.0.1
+                       at the page's port + 1 and + 2; the page signs in and calls the stand-in
+  --auth-mode direct|same-origin
+                       how the page reaches the stand-in (or KOKORO_AUTH_MODE; default direct):
+                       its own origin (CORS), or /runtimes/* on the page's origin
+                       KOKORO_AUTH_TOKEN_TTL_S: how long a token lasts (default 3600)`;
 
 export type LlmChoice = 'echo' | 'bedrock' | 'openai';
 
@@ -81,6 +88,8 @@ export interface LocalOptions {
   target: string | undefined;
   qualifier: string | undefined;
   agentUrl: URL | undefined;
+  /** Sign-in (--auth): how the page reaches the stand-in, and how long a token lasts. */
+  auth: { mode: 'direct' | 'same-origin'; tokenTtlS: number } | undefined;
   help: boolean;
   /** Which flag or variable gave each of these settings, as the user wrote it (messages name it). */
   from?: {
@@ -117,6 +126,8 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
         target: { type: 'string' },
         qualifier: { type: 'string' },
         agent: { type: 'string' },
+        auth: { type: 'boolean' },
+        'auth-mode': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -147,6 +158,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
       throw new UsageError(`--agent must be an http(s) URL, not ${values.agent}`);
   }
   if (target !== undefined && agentUrl !== undefined) throw new UsageError('give --target or --agent, not both');
+  const auth = authSettings(values, env, target);
   const from: NonNullable<LocalOptions['from']> = {};
   if (values['model-dir'] !== undefined) from.modelDir = '--model-dir';
   else if (env['KOKORO_MODEL_DIR'] !== undefined) from.modelDir = 'KOKORO_MODEL_DIR';
@@ -173,9 +185,35 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
     target,
     qualifier: values.qualifier ?? env['KOKORO_AGENT_QUALIFIER'] ?? undefined,
     agentUrl,
+    auth,
     help: values.help ?? false,
     from,
   };
+}
+
+function authSettings(
+  values: { auth?: boolean; 'auth-mode'?: string },
+  env: NodeJS.ProcessEnv,
+  target: string | undefined,
+): LocalOptions['auth'] {
+  if (!values.auth) {
+    if (values['auth-mode'] !== undefined) throw new UsageError('--auth-mode goes with --auth');
+    return undefined;
+  }
+  if (target !== undefined)
+    throw new UsageError(
+      '--auth signs in to a local provider in front of the local agent; a deployed runtime has its own sign-in (the web layer): leave out --auth or the target',
+    );
+  const mode = values['auth-mode'] ?? env['KOKORO_AUTH_MODE'] ?? 'direct';
+  if (mode !== 'direct' && mode !== 'same-origin')
+    throw new UsageError(
+      `${values['auth-mode'] !== undefined ? '--auth-mode' : 'KOKORO_AUTH_MODE'} must be direct or same-origin, not ${mode}`,
+    );
+  const ttl = env['KOKORO_AUTH_TOKEN_TTL_S'];
+  const tokenTtlS = ttl === undefined || ttl === '' ? 3600 : Number(ttl);
+  if (!Number.isInteger(tokenTtlS) || tokenTtlS < 1 || tokenTtlS > 86400)
+    throw new UsageError(`KOKORO_AUTH_TOKEN_TTL_S must be whole seconds from 1 to 86400, not ${ttl}`);
+  return { mode, tokenTtlS };
 }
 
 type AgentSettings = Pick<LocalOptions, 'llm' | 'llmRequested' | 'systemPrompt' | 'voice' | 'tools' | 'filler'>;

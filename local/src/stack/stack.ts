@@ -2,7 +2,8 @@
 // or N of them as separate processes (--instances), the local SageMaker router in front of it,
 // the agent (talking to the router through the same bidirectional-stream client it uses on AWS),
 // and the web server; or, with a runtime ARN or an agent URL, the web server alone in front of
-// that agent.
+// that agent. With --auth, a local sign-in and AgentCore stand-in go in front of the agent
+// (auth/local-auth.ts).
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { configFromEnv, startServer } from '@kokoro-speech/container';
 import { startServerProcess } from '@kokoro-speech/container/process';
@@ -14,6 +15,7 @@ import type { LocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import { startAgentServer, ToolBox } from '@kokoro-speech/runtime';
 import { SageMakerBidiTransport } from '@kokoro-speech/runtime';
 import { AgentCoreTarget } from '../agentcore/agentcore.ts';
+import { authPorts, checkAuthPortsFree, startLocalAuth } from '../auth/local-auth.ts';
 import { resolveModel, type LocalDtype } from './model.ts';
 import { getFilesHint } from './model-dir.ts';
 import type { LocalOptions } from './options.ts';
@@ -62,7 +64,9 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
   try {
     // Before anything slow (a download, loading the model): the page's port must be free.
     await checkPortFree(options.host, options.port);
+    if (options.auth) await checkAuthPortsFree(options.port);
     let upstream;
+    let agentUrl: URL | undefined;
     let info: PageInfo;
     let localRouter: LocalSageMakerRouter | undefined;
     if (options.target !== undefined) {
@@ -86,6 +90,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         region: { name: target.runtime.region, source: 'the runtime ARN' },
       };
     } else if (options.agentUrl !== undefined) {
+      agentUrl = options.agentUrl;
       upstream = agentServerUpstream(options.agentUrl);
       info = {
         llm: { name: 'remote', description: 'as configured on that agent' },
@@ -156,7 +161,8 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         tools,
       });
       closers.push(() => agent.close());
-      upstream = agentServerUpstream(new URL(agent.url));
+      agentUrl = new URL(agent.url);
+      upstream = agentServerUpstream(agentUrl);
       info = {
         llm: { name: llm.name, description: llm.name === 'echo' ? 'echo (repeats your prompt)' : llm.description },
         model: {
@@ -174,10 +180,16 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       host: options.host,
       port: options.port,
       allowedHosts: options.allowedHosts,
+      auth: options.auth !== undefined,
     }).catch((error: NodeJS.ErrnoException) => {
       throw listenError(error, options.host, options.port);
     });
     closers.push(() => web.close());
+    if (options.auth && agentUrl) {
+      const auth = await startLocalAuth({ web, agentUrl, ...options.auth, ...authPorts(options.port) });
+      closers.push(() => auth.close());
+      info.auth = { description: auth.description };
+    }
     if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
       log(
         `warning: listening on ${options.host}, not only on loopback: anyone who can reach it can use your agent${options.target ? ' and your AWS credentials' : ''}`,

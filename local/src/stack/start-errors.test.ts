@@ -119,6 +119,38 @@ describe('npm start stops at once, naming the fix', () => {
     }
   });
 
+  test("--auth with the provider's port (the page's + 1) in use, before the model is loaded", async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', () => resolve()));
+    const held = (holder.address() as net.AddressInfo).port;
+    try {
+      const run = await start(['--offline', '--auth', '--port', String(held - 1)]);
+      expectStoppedWithFix(
+        run,
+        `port ${held} on 127.0.0.1, where --auth puts the sign-in provider (the page's port + 1), is not free`,
+        `npm start -- --auth --port ${held + 9}`,
+      );
+      expect(run.output).not.toMatch(/loading/);
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
+  });
+
+  test('--auth comes up with the sign-in in its banner, and config.json naming the provider', async () => {
+    const run = await start(['--offline', '--auth', '--port', '0'], {}, /Open http:\/\/\S+/);
+    try {
+      expect(run.output).toMatch(
+        / {2}Sign-in local provider http:\/\/127\.0\.0\.1:\d+ \(alice\/alice-speaks, bob\/bob-listens\)/,
+      );
+      const url = /Open (http:\/\/\S+) in your browser/.exec(run.output)![1]!;
+      const config = (await (await fetch(new URL('/config.json', url))).json()) as { auth: { authority: string } };
+      const discovery = await fetch(`${config.auth.authority}/.well-known/openid-configuration`);
+      expect(((await discovery.json()) as { issuer: string }).issuer).toBe(config.auth.authority);
+    } finally {
+      expect(await run.stop!()).toBe(0);
+    }
+  });
+
   test('--model-dir: a missing folder, an empty one, placeholders, each with every file named at once', async () => {
     const missing = await start(['--model-dir', join(scratch, 'nowhere'), '--port', '0']);
     expectStoppedWithFix(missing, `--model-dir ${join(scratch, 'nowhere')}: there is no such folder`, 'curl -fL');

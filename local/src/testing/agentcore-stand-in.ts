@@ -1,21 +1,22 @@
 // A loopback stand-in for the AgentCore data plane (tests only): checks the SigV4 signature of
 // InvokeAgentRuntime calls and of presigned /ws URLs against fixed credentials, checks the runtime
 // ARN and session id, then passes the turn to a real agent server behind it with the session id
-// in the X-Amzn-Bedrock-AgentCore-Runtime-Session-Id header, as AgentCore passes it to containers.
+// in the X-Amzn-Bedrock-AgentCore-Runtime-Session-Id header, as AgentCore passes it to containers
+// (the passing on is the JWT stand-in's, ../agentcore-stand-in/relay.ts).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pipeline } from 'node:stream/promises';
 import { Sha256 } from '@smithy/core/checksum';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity } from '@smithy/types';
-import WebSocket, { WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
+import { refuseUpgrade } from '@kokoro-speech/protocol/server';
+import { joinWebSockets, openAgentWebSocket, relayInvocation, SESSION_HEADER } from '../agentcore-stand-in/relay.ts';
 
 export const STAND_IN_CREDENTIALS: AwsCredentialIdentity = {
   accessKeyId: 'AKIDSTANDIN',
   secretAccessKey: 'stand-in-secret',
 };
-const SESSION_HEADER = 'x-amzn-bedrock-agentcore-runtime-session-id';
 const AUTH =
   /^AWS4-HMAC-SHA256 Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/;
 
@@ -96,20 +97,17 @@ export async function startAgentCoreStandIn(agentUrl: string, expectedArn: strin
         .end('{"message":"The request signature we calculated does not match"}');
     if (arn !== expectedArn)
       return res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"runtime not found"}');
-    const upstream = await fetch(new URL('/invocations', agentUrl), {
-      method: 'POST',
-      headers: {
+    await relayInvocation(
+      new URL(agentUrl),
+      body,
+      res,
+      {
         'content-type': 'application/json',
         accept: 'text/event-stream',
         ...(sessionId ? { [SESSION_HEADER]: sessionId } : {}),
       },
-      body,
-    });
-    res.writeHead(upstream.status, {
-      'content-type': upstream.headers.get('content-type') ?? 'text/event-stream',
-      [SESSION_HEADER]: sessionId ?? '',
-    });
-    await pipeline(upstream.body!, res).catch(() => undefined);
+      { [SESSION_HEADER]: sessionId ?? '' },
+    );
   });
   const wss = new WebSocketServer({ noServer: true });
   server.on('upgrade', async (req, socket, head) => {
@@ -122,19 +120,11 @@ export async function startAgentCoreStandIn(agentUrl: string, expectedArn: strin
       socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (client) => {
-      const agent = new WebSocket(new URL('/ws', agentUrl.replace(/^http/, 'ws')), {
-        ...(sessionId ? { headers: { [SESSION_HEADER]: sessionId } } : {}),
-      });
-      const early: [WebSocket.RawData, boolean][] = [];
-      client.on('message', (d, bin) =>
-        agent.readyState === WebSocket.OPEN ? agent.send(d, { binary: bin }) : early.push([d, bin]),
-      );
-      agent.on('open', () => early.splice(0).forEach(([d, bin]) => agent.send(d, { binary: bin })));
-      agent.on('message', (d, bin) => client.send(d, { binary: bin }));
-      agent.on('close', () => client.close());
-      client.on('close', () => agent.close());
-    });
+    const agent = await openAgentWebSocket(new URL(agentUrl), sessionId ? { [SESSION_HEADER]: sessionId } : {});
+    if ('refused' in agent) {
+      return refuseUpgrade(socket, agent.refused.status, { body: agent.refused.body });
+    }
+    wss.handleUpgrade(req, socket, head, (client) => joinWebSockets(client, agent.socket, agent.held));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return {

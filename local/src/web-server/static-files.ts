@@ -1,16 +1,17 @@
-// Static files of the page: local/page/*, plus what it shares with other code, served as is (the
-// page has no build step): eventsource-parser's ESM build, and the protocol's plain-JavaScript
-// modules (WebSocket turn framing, Opus framing, the heard cut).
-import { readdirSync } from 'node:fs';
+// Static files of the page, served as they are (the page has no build step): exactly the files of
+// its manifest, local/page/manifest.json (URL path -> repository-relative source: the page's own
+// modules, the protocol's plain-JavaScript modules, and the vendor modules from node_modules). The
+// deployed page's bucket gets the same list (stacks/), so what runs locally is what is deployed.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const WEB_ROOT = fileURLToPath(new URL('../../page/', import.meta.url));
-const PARSER_ROOT = path.dirname(fileURLToPath(import.meta.resolve('eventsource-parser')));
+const REPOSITORY = fileURLToPath(new URL('../../../', import.meta.url));
+export const MANIFEST = fileURLToPath(new URL('../../page/manifest.json', import.meta.url));
 
-const TYPES: Record<string, string> = {
+export const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -18,42 +19,36 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-/** URL path -> file, fixed at start-up (no path from a request ever reaches the file system). */
-const FILES = new Map<string, string>();
-for (const name of readdirSync(WEB_ROOT)) {
-  if (TYPES[path.extname(name)]) FILES.set(`/${name}`, path.join(WEB_ROOT, name));
-}
-FILES.set('/', path.join(WEB_ROOT, 'index.html'));
-/** The protocol's modules the page imports, by the name it imports them under /vendor/kokoro-speech/. */
-const PROTOCOL_MODULES: Record<string, string> = {
-  'turn-ws-framing.js': '@kokoro-speech/protocol/ws-framing',
-  'opus-framing.js': '@kokoro-speech/protocol/opus-framing',
-  'heard-cut.js': '@kokoro-speech/protocol/heard-cut',
-};
-for (const [name, specifier] of Object.entries(PROTOCOL_MODULES))
-  FILES.set(`/vendor/kokoro-speech/${name}`, fileURLToPath(import.meta.resolve(specifier)));
-for (const name of readdirSync(PARSER_ROOT)) {
-  if (name.endsWith('.js')) FILES.set(`/vendor/eventsource-parser/${name}`, path.join(PARSER_ROOT, name));
+/** The manifest's files: URL path -> absolute file path. */
+export function pageFiles(manifest = MANIFEST): Map<string, string> {
+  const { files } = JSON.parse(readFileSync(manifest, 'utf8')) as { files: Record<string, string> };
+  return new Map(Object.entries(files).map(([url, source]) => [url, path.join(REPOSITORY, source)]));
 }
 
-/** Serves the file for this path; false when there is none. */
-export async function serveStatic(pathname: string, res: ServerResponse): Promise<boolean> {
+/** URL path -> file, fixed at start-up (no path from a request ever reaches the file system). */
+const FILES = pageFiles();
+FILES.set('/', FILES.get('/index.html')!);
+
+/** The page's content security policy: its own scripts only; connections to `connectTo` besides its origin. */
+export function contentSecurityPolicy(connectTo: readonly string[] = []): string {
+  return `default-src 'self'; connect-src ${["'self'", ...connectTo].join(' ')}; img-src 'self' data:; frame-ancestors 'none'`;
+}
+
+/** Serves the file for this path; false when there is none. `csp`: the HTML page's policy. */
+export async function serveStatic(
+  pathname: string,
+  res: ServerResponse,
+  csp = contentSecurityPolicy(),
+): Promise<boolean> {
   const file = FILES.get(pathname);
   if (!file) return false;
   const body = await readFile(file);
   res.writeHead(200, {
-    'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+    'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
     'content-length': body.byteLength,
     'cache-control': 'no-cache',
     'x-content-type-options': 'nosniff',
-    // The page talks only to its own origin (SSE and WebSocket) and runs only its own scripts.
-    ...(file.endsWith('.html')
-      ? {
-          'content-security-policy':
-            "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
-          'referrer-policy': 'no-referrer',
-        }
-      : {}),
+    ...(file.endsWith('.html') ? { 'content-security-policy': csp, 'referrer-policy': 'no-referrer' } : {}),
   });
   res.end(res.req.method === 'HEAD' ? undefined : body);
   return true;

@@ -1,7 +1,9 @@
-// The local web server (node:http): serves the page from local/page, and relays turns from the
-// page (POST /api/invocations as SSE, GET /api/ws as WebSocket) to an agent server or a deployed
-// runtime. /invocations and /ws answer the same, so anything that speaks the AgentCore contract
-// (the say CLI, curl) can use this server as if it were the agent.
+// The local web server (node:http): serves the page from local/page (its manifest) and its
+// config.json, and relays turns from the page (POST /api/invocations as SSE, GET /api/ws as
+// WebSocket) to an agent server or a deployed runtime. /invocations and /ws answer the same, so
+// anything that speaks the AgentCore contract (the say CLI, curl) can use this server as if it
+// were the agent. With sign-in (npm start --auth) that gateway is closed: the page calls the
+// AgentCore stand-in with a token, directly or through /runtimes/* here (same-origin mode).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
@@ -10,7 +12,9 @@ import { readBody, refuseUpgrade } from '@kokoro-speech/protocol/server';
 import { createLogger, type Logger } from './log.ts';
 import { isRuntimeSessionId, newRuntimeSessionId } from '../agentcore/agentcore.ts';
 import { originPolicy, refusal } from './origin.ts';
-import { serveStatic } from './static-files.ts';
+import { connectSources, localPageConfig, type LocalAuthSettings } from './page-config.ts';
+import { proxyRuntimeRequest, proxyRuntimeUpgrade } from './runtime-proxy.ts';
+import { contentSecurityPolicy, serveStatic } from './static-files.ts';
 import type { Upstream } from './upstream.ts';
 import { KokoroError, errorMessage } from '@kokoro-speech/protocol/errors';
 
@@ -26,6 +30,8 @@ export interface PageInfo {
   region?: { name: string; source: string };
   /** The agent's tools, by the names the model calls them (present when this server started the agent). */
   tools?: ToolInfo[];
+  /** npm start --auth: the local sign-in and the AgentCore stand-in. */
+  auth?: { description: string };
 }
 
 export interface ToolInfo {
@@ -51,13 +57,22 @@ export interface WebServerOptions {
    * nothing; the page shows the errors). ./log.ts makes one with the server's service name.
    */
   logger?: Logger;
+  /** Sign-in (npm start --auth): the gateway is closed, and config.json waits for useAuth(). */
+  auth?: boolean;
 }
 
 export interface WebServer {
   url: string;
   port: number;
+  /** Every origin the page is served under (http://host:port), for the provider's redirect URIs. */
+  origins: string[];
+  /** Sign-in is up: config.json names it, and in same-origin mode /runtimes/* goes to the stand-in. */
+  useAuth(settings: LocalAuthSettings): void;
   close(): Promise<void>;
 }
+
+const GATEWAY_CLOSED =
+  'npm start --auth: turns go to the AgentCore runtime with a bearer token (the page signs in); this gateway is closed';
 
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const host = options.host ?? '127.0.0.1';
@@ -66,6 +81,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   let policy = originPolicy(host, options.port ?? 3000, options.allowedHosts);
   const log = options.logger ?? createLogger('silent');
+  let auth: LocalAuthSettings | undefined;
+  const sameOrigin = (): URL | undefined => (auth?.mode === 'same-origin' ? new URL(auth.endpoint) : undefined);
 
   server.on('request', (req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -82,17 +99,27 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method === 'GET' && url.pathname === '/ping') return sendJson(res, 200, { status: 'Healthy' });
     if (req.method === 'GET' && url.pathname === '/api/info') return sendJson(res, 200, info);
-    if (url.pathname === '/api/invocations' || url.pathname === '/invocations') {
+    const turns = url.pathname === '/api/invocations' || url.pathname === '/invocations';
+    const why =
+      turns || url.pathname === '/config.json' || url.pathname.startsWith('/runtimes/') ? refusal(req, policy) : null;
+    if (why) {
+      log.debug({ method: req.method, path: url.pathname, status: 403 }, why);
+      return sendJson(res, 403, { error: { code: 'forbidden', message: why } });
+    }
+    if (turns) {
       if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'method', message: 'use POST' } });
-      const why = refusal(req, policy);
-      if (why) {
-        log.debug({ method: req.method, path: url.pathname, status: 403 }, why);
-        return sendJson(res, 403, { error: { code: 'forbidden', message: why } });
-      }
+      if (options.auth) return sendJson(res, 401, { error: { code: 'unauthorized', message: GATEWAY_CLOSED } });
       return relayInvocation(req, res);
     }
+    if (req.method === 'GET' && url.pathname === '/config.json') {
+      if (options.auth && !auth)
+        return sendJson(res, 503, { error: { code: 'starting', message: 'sign-in is starting' } });
+      return sendJson(res, 200, localPageConfig(`http://${req.headers.host}`, auth, info.region?.name));
+    }
+    const runtime = sameOrigin();
+    if (runtime && url.pathname.startsWith('/runtimes/')) return proxyRuntimeRequest(runtime, req, res);
     if (req.method === 'GET' || req.method === 'HEAD') {
-      if (await serveStatic(url.pathname, res)) return;
+      if (await serveStatic(url.pathname, res, contentSecurityPolicy(connectSources(auth)))) return;
     }
     sendJson(res, 404, { error: { code: 'not_found', message: `no ${req.method} ${url.pathname}` } });
   }
@@ -123,11 +150,16 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const why = url.pathname === '/api/ws' || url.pathname === '/ws' ? refusal(req, policy) : 'no WebSocket here';
+    const runtime = sameOrigin();
+    const gateway = url.pathname === '/api/ws' || url.pathname === '/ws';
+    const why =
+      gateway || (runtime && url.pathname.startsWith('/runtimes/')) ? refusal(req, policy) : 'no WebSocket here';
     if (why) {
       log.debug({ upgrade: url.pathname, status: 403 }, why);
       return refuseUpgrade(socket, 403, { body: `${why}\n` });
     }
+    if (runtime && !gateway) return proxyRuntimeUpgrade(runtime, req, socket, head);
+    if (options.auth) return refuseUpgrade(socket, 401, { body: `${GATEWAY_CLOSED}\n` });
     wss.handleUpgrade(req, socket, head, (client) =>
       relayWebSocket(client, sessionOf(url.searchParams.get('session') ?? req.headers[AGENTCORE_SESSION_HEADER])),
     );
@@ -181,6 +213,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   return {
     url: `http://${shownHost}:${port}/`,
     port,
+    origins: [...policy.hosts].map((h) => `http://${h}`),
+    useAuth(settings) {
+      auth = settings;
+    },
     async close() {
       for (const c of wss.clients) c.terminate();
       server.closeAllConnections();
