@@ -117,7 +117,9 @@ export class ResponseStreamSession implements TtsSession {
   }
 
   resume(): void {
-    if (this.#core.resume()) this.#pump();
+    if (!this.#core.resume()) return;
+    this.#settle(); // what finished while paused
+    this.#pump();
   }
 
   #pump(): void {
@@ -143,6 +145,8 @@ export class ResponseStreamSession implements TtsSession {
         ...(this.#options.targetVariant && { targetVariant: this.#options.targetVariant }),
       };
       for await (const chunk of invokeUtterance(this.#client, request, bytesPerSample, u.abort.signal)) {
+        // A chunk read after pause() waits for resume(): paused, the session delivers nothing more.
+        if (this.#core.paused) await this.#core.whenResumed();
         if (u.abort.signal.aborted) return;
         if (this.#order[0] === u) this.#emitAudio(u, chunk);
         else u.buffered.push(chunk);
@@ -234,9 +238,10 @@ export class ResponseStreamSession implements TtsSession {
     this.#core.audio(u.id, u.index, chunk);
   }
 
-  /** Delivers what the head utterances have, in order; finishes the session after end(). */
+  /** Delivers what the head utterances have, in order (nothing while paused: resume() does it);
+   *  finishes the session after end() once every utterance is delivered. */
   #settle(): void {
-    for (let head = this.#order[0]; head; head = this.#order[0]) {
+    for (let head = this.#order[0]; head && !this.#core.paused; head = this.#order[0]) {
       for (const chunk of head.buffered.splice(0)) this.#emitAudio(head, chunk);
       if (head.state === 'refused') {
         this.#core.error({ id: head.id, code: head.refusal!.code, message: head.refusal!.message });
@@ -256,7 +261,7 @@ export class ResponseStreamSession implements TtsSession {
       }
       this.#order.shift();
     }
-    this.#core.finish();
+    if (this.#order.length === 0) this.#core.finish();
   }
 
   #fail(error: TtsTransportError): void {
