@@ -107,8 +107,9 @@ export class StreamLink {
     if (this.#listening) this.#channel?.send(message);
   }
 
+  /** Before ready the channel is not paused (its ready must be read): open() pauses it after. */
   pause(): void {
-    if (this.#listening) this.#channel?.pause?.();
+    if (this.#listening && !this.awaitingReady) this.#channel?.pause?.();
   }
 
   resume(): void {
