@@ -271,8 +271,9 @@ export function transportSuite(
         }
       });
       try {
-        while (!cut) await new Promise((resolve) => setTimeout(resolve, 10));
-        await new Promise((resolve) => setTimeout(resolve, 300)); // the break is seen; tries are failing
+        // The break is seen once a try has been refused, however long that takes.
+        const refused = target.proxy.refused;
+        while (!cut || target.proxy.refused === refused) await new Promise((resolve) => setTimeout(resolve, 10));
         session.pause!();
         const up = target.proxy.bytes.up;
         target.proxy.refuseNew(false); // the next try gets through, while paused
