@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { tool, type Message, type Storage } from '@strands-agents/sdk';
+import { tool, type Message, type ModelStreamEvent, type Storage, type StreamOptions } from '@strands-agents/sdk';
 import { LocalFileStorage, S3Storage } from '@strands-agents/sdk/storage';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { startS3StandIn } from '@kokoro-speech/weights/testing';
@@ -20,7 +20,7 @@ import {
   startLocalSageMakerRouter,
   type LocalSageMakerRouter,
 } from '@kokoro-speech/sagemaker/router';
-import { EchoProvider } from '../llm/echo.ts';
+import { EchoModel, EchoProvider, echoReply } from '../llm/echo.ts';
 import { OpenAIProvider } from '../llm/openai.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import { SageMakerBidiTransport } from '../tts/sagemaker-bidi-transport.ts';
@@ -37,6 +37,48 @@ const LONG =
   'The second sentence of it goes on for a while with more words. ' +
   'A third sentence follows it here. And a fourth one ends the answer.';
 const fastEcho = new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 3000 });
+
+/**
+ * The echo model at 60 tokens/s, except that its answer to LONG stops after `prefix` until the
+ * turn is cancelled: the turn is still running when the caller cuts it, however slow the machine
+ * (the echo model paces its tokens by the wall clock, so on a machine that falls behind on speech
+ * the whole answer could be spoken before the cut arrives).
+ */
+class HeldEchoModel extends EchoModel {
+  readonly #prefix: string;
+
+  constructor(prefix: string) {
+    super({ firstTokenMs: 0, tokensPerSecond: 60 });
+    this.#prefix = prefix;
+  }
+
+  override async *stream(messages: Message[], options: StreamOptions = {}): AsyncIterable<ModelStreamEvent> {
+    const held = echoReply(messages).text === LONG;
+    let text = '';
+    for await (const event of super.stream(messages, options)) {
+      if (event.type === 'modelContentBlockDeltaEvent' && event.delta.type === 'textDelta') {
+        if (held && text.length >= this.#prefix.length) await untilAborted(options.cancelSignal);
+        text += event.delta.text;
+      }
+      yield event;
+    }
+  }
+}
+class HeldEcho extends EchoProvider {
+  override readonly model: EchoModel;
+
+  /** Holds LONG after its first `sentences` sentences and the first word of the next. */
+  constructor(sentences: number) {
+    super({ firstTokenMs: 0, tokensPerSecond: 60 });
+    const parts = LONG.split(/(?<=\. )/);
+    this.model = new HeldEchoModel(parts.slice(0, sentences).join('') + parts[sentences]!.split(' ')[0]);
+  }
+}
+const untilAborted = (signal?: AbortSignal) =>
+  new Promise<never>((_, reject) => {
+    signal?.throwIfAborted();
+    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 
 let container: TestContainer;
 let router: LocalSageMakerRouter;
@@ -143,12 +185,12 @@ describe.each([
   });
 
   test('WebSocket: a cancel with played_ms cuts the running turn at what was heard', async () => {
-    const slow = await agent(transport(), { llm: new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 60 }) });
+    const slow = await agent(transport(), { llm: new HeldEcho(2) });
     const caller = await WsCaller.connect(slow.wsUrl);
     try {
       caller.send({ type: 'prompt', prompt: LONG });
-      await caller.until((e) => e.filter((x) => x.type === 'sentence_end').length === 2);
-      const [s0, s1] = sentencesOf(caller.events);
+      // The events as they were at the second sentence_end: the third sentence may start at once.
+      const [s0, s1] = sentencesOf(await caller.until((e) => e.filter((x) => x.type === 'sentence_end').length === 2));
       const played = s0!.duration_ms! + s1!.duration_ms! / 2;
       caller.send({ type: 'cancel', played_ms: played });
       await caller.until((e) => e.some((x) => x.type === 'done'));
@@ -186,7 +228,7 @@ describe.each([
   });
 
   test('SSE: a disconnect cuts at the audio delivered (bounded by the wall clock); the next turn reports the real position', async () => {
-    const slow = await agent(transport(), { llm: new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 60 }) });
+    const slow = await agent(transport(), { llm: new HeldEcho(1) });
     const session = sessionId('sse-cut');
     const controller = new AbortController();
     const asked = performance.now();
@@ -306,7 +348,7 @@ describe('conversations: isolation', () => {
   });
 
   test('a session used from a second WebSocket while a turn runs: the first turn is cancelled, no audio crosses', async () => {
-    const slow = await agent(direct(), { llm: new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 60 }) });
+    const slow = await agent(direct(), { llm: new HeldEcho(1) });
     const shared = sessionId('shared');
     const a = await WsCaller.connect(slow.wsUrl);
     const b = await WsCaller.connect(slow.wsUrl);

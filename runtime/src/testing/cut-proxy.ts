@@ -11,15 +11,21 @@ export interface CutProxy {
   cutAll(): void;
   /** Refuse (destroy) every new connection from now on. */
   refuseNew(refuse: boolean): void;
+  /** Connections refused since start (a client's tries while refusing). */
+  readonly refused: number;
   close(): Promise<void>;
 }
 
 export async function startCutProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<CutProxy> {
   const sockets = new Set<Socket>();
   let refusing = false;
+  let refused = 0;
   const bytes = { up: 0, down: 0 };
   const server = createServer({ noDelay: true }, (client) => {
-    if (refusing) return void client.destroy();
+    if (refusing) {
+      refused++;
+      return void client.destroy();
+    }
     const upstream = connect({ port: targetPort, host: targetHost, noDelay: true });
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -43,6 +49,9 @@ export async function startCutProxy(targetPort: number, targetHost = '127.0.0.1'
     cutAll: () => sockets.forEach((socket) => socket.resetAndDestroy()),
     refuseNew: (refuse) => {
       refusing = refuse;
+    },
+    get refused() {
+      return refused;
     },
     close: async () => {
       sockets.forEach((socket) => socket.destroy());

@@ -214,13 +214,10 @@ export function transportSuite(
         if (event.type === 'audio_end') ended++;
         if (seen === 1) session.pause!();
       });
-      const settle = async () => {
-        for (let last = -1; last !== seen;) {
-          last = seen;
-          await new Promise((resolve) => setTimeout(resolve, 300));
-        }
-      };
-      await settle();
+      // Paused at the first event, however long it takes to come; then the events queued before
+      // the pause are read (at once: no event is delivered after pause()).
+      while (seen === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 300));
       const whilePaused = seen;
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(seen).toBe(whilePaused); // nothing is read while paused
@@ -274,8 +271,9 @@ export function transportSuite(
         }
       });
       try {
-        while (!cut) await new Promise((resolve) => setTimeout(resolve, 10));
-        await new Promise((resolve) => setTimeout(resolve, 300)); // the break is seen; tries are failing
+        // The break is seen once a try has been refused, however long that takes.
+        const refused = target.proxy.refused;
+        while (!cut || target.proxy.refused === refused) await new Promise((resolve) => setTimeout(resolve, 10));
         session.pause!();
         const up = target.proxy.bytes.up;
         target.proxy.refuseNew(false); // the next try gets through, while paused

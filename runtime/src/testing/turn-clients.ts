@@ -45,6 +45,8 @@ export async function sseTurn(
       ) as PipelineEvent;
       events.push(event);
       options.onEvent?.(event);
+      // Hung up: what the stream had buffered beyond this point never reaches the caller.
+      if (options.controller?.signal.aborted) break;
     }
   } catch (error) {
     if (!options.controller?.signal.aborted) throw error;
@@ -58,7 +60,7 @@ export async function sseTurn(
 export class WsCaller {
   readonly ws: WebSocket;
   readonly events: PipelineEvent[] = [];
-  #waiters: (() => void)[] = [];
+  #waiters: { predicate: (events: PipelineEvent[]) => boolean; resolve: (events: PipelineEvent[]) => void }[] = [];
   #framer = new WsTurnFramer();
 
   private constructor(ws: WebSocket) {
@@ -70,7 +72,14 @@ export class WsCaller {
       } else {
         this.events.push(this.#framer.event(JSON.parse(data.toString('utf8')) as PipelineEvent));
       }
-      for (const wake of this.#waiters.splice(0)) wake();
+      // Checked at each event, not once a batch of frames is in: ws hands on every frame of a TCP
+      // read at once, and a waiter that looked later would see events past the one it waited for.
+      const waiting = this.#waiters;
+      this.#waiters = [];
+      for (const w of waiting) {
+        if (w.predicate(this.events)) w.resolve([...this.events]);
+        else this.#waiters.push(w);
+      }
     });
   }
 
@@ -84,9 +93,11 @@ export class WsCaller {
     this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
   }
 
-  /** Resolves once `predicate` holds for the events so far. */
-  async until(predicate: (events: PipelineEvent[]) => boolean): Promise<void> {
-    while (!predicate(this.events)) await new Promise<void>((resolve) => this.#waiters.push(resolve));
+  /** Resolves once `predicate` holds for the events so far, with those events (later ones may
+   *  have arrived by the time the caller runs: `events` keeps growing). */
+  until(predicate: (events: PipelineEvent[]) => boolean): Promise<PipelineEvent[]> {
+    if (predicate(this.events)) return Promise.resolve([...this.events]);
+    return new Promise((resolve) => this.#waiters.push({ predicate, resolve }));
   }
 
   /** Events of the n-th turn (0-based), each ending with `done`. */

@@ -1,70 +1,54 @@
 // A TtsSession over protocol v1 on any message channel (direct WebSocket or SageMaker bidi stream):
-// pipelined speak, cancel with no stale audio, end/done, and one reconnect that re-sends the
+// pipelined speak, cancel with no stale audio, end/done, and a reconnect that re-sends the
 // utterances whose audio was not complete (announced by a `reconnected` event; the session core
-// splices their audio so that the caller gets every byte once). Lifecycle and delivery: session-core.ts.
-//
-// A refusal before any audio (the server answers the connect with 503 or an `overloaded` error
-// before `ready`, or refuses the session's first utterance with `overloaded`) is retried with
-// backoff and jitter (backoff.ts) within the retry budget: each try is a new connection, which
-// behind an endpoint may land on another instance. Past the budget the session fails with an
-// `overloaded` TtsTransportError. Once audio has started, a break is the reconnect's business.
-//
-// Text goes to the server at once, within a window: at most TEXT_AHEAD_CHARS characters whose
-// audio has not arrived (one utterance at least). Synthesis runs far ahead of playback, so the
-// window never holds back a reader that keeps up; for one that does not (a paused session), it
-// bounds what the server synthesises and buffers towards us (the container drops a client with
-// 16 MiB unread: MAX_WS_BUFFERED_BYTES) and what a reconnect re-sends.
+// splices their audio so that the caller gets every byte once). Its parts: the lifecycle and
+// delivery (session-core.ts), the utterances (utterance-tracker.ts), the send window
+// (send-window.ts), one stream up to ready (stream-link.ts) and the retry policy (stream-retrier.ts).
+// What is left here is the state of the session's stream and what moves it.
 import { serverMessageSchema, voiceSettingsSchema } from '@kokoro-speech/protocol';
 import type { ClientMessage, ReadyMessage, ServerMessage } from '@kokoro-speech/protocol';
-import type { Channel, ChannelOpener } from './channel.ts';
+import type { ChannelOpener } from './channel.ts';
+import { DEFAULT_RETRY_POLICY } from './retry-budget.ts';
+import { SendWindow } from './send-window.ts';
 import { SessionCore } from './session-core.ts';
+import { StreamLink } from './stream-link.ts';
+import { StreamRetrier, type Retrying } from './stream-retrier.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsEvent, TtsSession, VoiceInfo, VoiceSettings } from './types.ts';
 import { UtteranceTracker } from './utterance-tracker.ts';
-import { Backoff, DEFAULT_RECONNECT_BUDGET_MS, DEFAULT_RETRY_BUDGET_MS, sleep, type RetryPolicy } from './backoff.ts';
-
-const isOverloaded = (error: unknown): error is TtsTransportError =>
-  error instanceof TtsTransportError && error.code === 'overloaded';
+import type { RetryPolicy } from './backoff.ts';
 
 type Ready = { sample_rate: number; format: string; voices: string[]; voice_info?: VoiceInfo[] };
-type Pending = { id: string; text: string };
 
-/** Characters of text sent whose audio has not arrived, at most (about a minute of speech). */
-export const TEXT_AHEAD_CHARS = 1000;
+/** The session's stream. */
+type StreamState =
+  /** A connection is being made (open(), or a retry), until the session takes it up. */
+  | { kind: 'connecting'; link: StreamLink }
+  /** Text goes out and audio comes in. */
+  | { kind: 'streaming'; link: StreamLink }
+  /** No stream: a try failed or the stream broke; the retrier waits before the next try. */
+  | { kind: 'retrying' }
+  /** The stream broke while nothing was in flight (an idle timeout, say): re-opened at the next speak(). */
+  | { kind: 'idle'; broke: TtsTransportError }
+  /** Done, closed or failed: no stream any more. */
+  | { kind: 'closed' };
 
 export class BidiSession implements TtsSession {
   ready!: Promise<Ready>;
   readonly #opener: ChannelOpener;
   readonly #settings: VoiceSettings;
   readonly #readyTimeoutMs: number;
-  readonly #retry: RetryPolicy;
   readonly #core = new SessionCore();
   readonly #utterances = new UtteranceTracker(this.#core);
-  readonly #cancels: Array<{ ids: string[]; done: PromiseWithResolvers<string[]> }> = [];
-  #channel: Channel | null = null;
-  #generation = 0;
-  #awaitingReady: PromiseWithResolvers<ReadyMessage> | null = null;
-  #reconnecting = false;
-  #canReconnect = true;
-  /** Utterances given to speak() and not yet sent (the window was full), in order. */
-  #unsent: Pending[] = [];
-  /** `end` went out on the current stream. */
-  #endSent = false;
-  /** Set when the stream broke while nothing was in flight. */
-  #idle: TtsTransportError | null = null;
-  /** The refusal (`overloaded` before ready) that ended the connection being made. */
-  #refusedAtConnect: TtsTransportError | null = null;
-  /** Some audio has arrived on this session (refusals are no longer retried here). */
-  #heardAudio = false;
-  /** One budget for all the refusals before audio (connect, first utterance); reset by audio. */
-  readonly #backoff: Backoff;
+  readonly #window = new SendWindow();
+  readonly #retrier: StreamRetrier;
+  #state: StreamState = { kind: 'retrying' };
 
   private constructor(opener: ChannelOpener, settings: VoiceSettings, readyTimeoutMs: number, retry: RetryPolicy) {
     this.#opener = opener;
     this.#settings = settings;
     this.#readyTimeoutMs = readyTimeoutMs;
-    this.#retry = retry;
-    this.#backoff = new Backoff(retry);
+    this.#retrier = new StreamRetrier(retry, () => this.#core.stopped);
   }
 
   /** Connects, sends `config` and resolves once the server's `ready` has arrived. */
@@ -73,12 +57,13 @@ export class BidiSession implements TtsSession {
     settings: VoiceSettings,
     signal?: AbortSignal,
     readyTimeoutMs = 15_000,
-    retry: RetryPolicy = { budgetMs: DEFAULT_RETRY_BUDGET_MS },
+    retry: RetryPolicy = DEFAULT_RETRY_POLICY,
   ): Promise<BidiSession> {
     const parsed = voiceSettingsSchema.strict().safeParse(settings);
     if (!parsed.success) throw new TypeError(`invalid voice settings: ${parsed.error.message}`);
     const session = new BidiSession(opener, parsed.data, readyTimeoutMs, retry);
-    const ready = await session.#connectRetrying(signal);
+    const ready = await session.#retrier.connect(() => session.#connect(signal), { refusals: true, signal });
+    session.#takeUp();
     session.ready = Promise.resolve({
       sample_rate: parsed.data.sample_rate ?? ready.sample_rate,
       format: parsed.data.format ?? ready.format,
@@ -92,76 +77,36 @@ export class BidiSession implements TtsSession {
   speak(text: string, id?: string): string {
     this.#core.checkSpeak();
     const { id: utteranceId } = this.#utterances.add(text, id);
-    this.#unsent.push({ id: utteranceId, text });
+    this.#window.queue(utteranceId, text);
     this.#sendAhead();
     return utteranceId;
   }
 
   pause(): void {
-    if (this.#core.pause()) this.#channel?.pause?.();
+    if (this.#core.pause()) this.#link?.pause();
   }
 
   resume(): void {
-    if (this.#core.resume()) this.#channel?.resume?.();
-  }
-
-  /** Sends the text the window allows, then `end` once everything is sent after end(). */
-  #sendAhead(): void {
-    if (this.#core.stopped || this.#reconnecting || (this.#unsent.length === 0 && this.#endSent)) return;
-    if (this.#idle) {
-      if (this.#unsent.length === 0) return;
-      const cause = this.#idle;
-      this.#idle = null;
-      void this.#reconnect(cause, false); // sends once connected (no audio of it yet)
-      return;
-    }
-    let ahead = this.#charsInFlight();
-    while (this.#unsent.length > 0) {
-      const next = this.#unsent[0]!;
-      if (ahead > 0 && ahead + next.text.length > TEXT_AHEAD_CHARS) break;
-      this.#unsent.shift();
-      ahead += next.text.length;
-      this.#send({ type: 'text', text: next.text, id: next.id });
-    }
-    if (this.#core.state === 'ending' && this.#unsent.length === 0 && !this.#endSent) {
-      this.#endSent = true;
-      this.#send({ type: 'end' });
-    }
-  }
-
-  /** Characters sent on this stream whose audio has not arrived. */
-  #charsInFlight(): number {
-    let chars = 0;
-    for (const u of this.#utterances.pending.values()) chars += u.text.length;
-    for (const u of this.#unsent) chars -= u.text.length;
-    return chars;
-  }
-
-  /** Utterances sent whose audio is not complete, in order. */
-  #sentPending(): string[] {
-    const unsent = new Set(this.#unsent.map((u) => u.id));
-    return [...this.#utterances.pending.keys()].filter((id) => !unsent.has(id));
+    if (this.#core.resume()) this.#link?.resume();
   }
 
   cancel(): Promise<string[]> {
     const refused = this.#core.cancelRefusal();
     if (refused) return refused;
     const ids = this.#utterances.dropAll();
-    this.#unsent = [];
+    this.#window.clear();
     const { state } = this.#core;
-    if (state === 'closed' || state === 'done' || this.#reconnecting || this.#idle) return Promise.resolve(ids);
-    const done = Promise.withResolvers<string[]>();
-    done.promise.catch(() => {}); // rejected when the session fails, whether or not anyone waits
-    this.#cancels.push({ ids, done });
+    if (state === 'closed' || state === 'done' || this.#state.kind !== 'streaming') return Promise.resolve(ids);
+    const done = this.#utterances.awaitCancelled(ids);
     this.#send({ type: 'cancel' });
-    return done.promise;
+    return done;
   }
 
   end(): Promise<void> {
     return this.#core.end(() => {
-      if (this.#idle && this.#unsent.length === 0) {
+      if (this.#state.kind === 'idle' && this.#window.empty) {
         // The stream is gone and nothing was in flight: all audio has been delivered.
-        this.#handle({ type: 'done' });
+        this.#handle({ type: 'done' }, null);
       } else {
         this.#sendAhead();
       }
@@ -174,103 +119,64 @@ export class BidiSession implements TtsSession {
 
   close(): void {
     if (!this.#core.close()) return;
-    this.#dropChannel();
-    for (const { ids, done } of this.#cancels.splice(0)) done.resolve(ids);
+    this.#leave({ kind: 'closed' });
+    this.#utterances.settleCancels();
   }
 
-  /** The current channel is closed and no late message of it counts. */
-  #dropChannel(): void {
-    this.#generation++;
-    this.#channel?.close();
-    this.#channel = null;
+  /** The stream being made or used. */
+  get #link(): StreamLink | null {
+    const state = this.#state;
+    return state.kind === 'connecting' || state.kind === 'streaming' ? state.link : null;
+  }
+
+  /** Moves to `next`, closing the stream the session had (none of its messages counts any more). */
+  #leave(next: StreamState): void {
+    const link = this.#link;
+    this.#state = next;
+    link?.close();
   }
 
   #send(message: ClientMessage): void {
-    this.#channel?.send(message);
+    this.#link?.send(message);
   }
 
-  /**
-   * Connects; refusals (`overloaded`) are retried with backoff within the retry budget. `refused`:
-   * a refusal already in hand (the first utterance's), counted as the first failure.
-   */
-  async #connectRetrying(signal?: AbortSignal, refused?: TtsTransportError): Promise<ReadyMessage> {
-    const backoff = this.#backoff;
-    let last = refused;
-    for (;;) {
-      if (last) {
-        const delayMs = backoff.next();
-        if (delayMs === null) {
-          throw new TtsTransportError(
-            'overloaded',
-            `the TTS server refused the session ${backoff.attempts + 1} time${backoff.attempts ? 's' : ''}` +
-              ` in ${Math.round(backoff.elapsedMs)} ms (retry budget ${backoff.budgetMs} ms, TTS_RETRY_BUDGET_MS): ${last.message}`,
-            { cause: last, retryable: true },
-          );
-        }
-        this.#retry.onRetry?.({ attempt: backoff.attempts, delayMs, reason: last.message });
-        await sleep(delayMs, signal);
-        if (this.#core.stopped) throw new TtsTransportError('connection_lost', 'session closed while retrying');
-      }
-      try {
-        return await this.#connect(signal);
-      } catch (error) {
-        if (!isOverloaded(error)) throw error;
-        last = error;
-      }
+  /** Sends the text the window allows, then `end` once everything is sent after end(). */
+  #sendAhead(): void {
+    const state = this.#state;
+    if (this.#core.stopped || this.#window.finished) return;
+    if (state.kind === 'idle') {
+      // Sends once connected (no audio of it yet: a refusal may be retried).
+      if (!this.#window.empty) void this.#reopen({ refusals: true, broke: state.broke }, false);
+      return;
     }
+    if (state.kind !== 'streaming') return; // a new stream sends all once it is up
+    for (const { id, text } of this.#window.take(this.#utterances.pending)) this.#send({ type: 'text', text, id });
+    if (this.#window.takeEnd(this.#core.state === 'ending')) this.#send({ type: 'end' });
   }
 
+  /** One try: a new stream, up to its ready. */
   async #connect(signal?: AbortSignal): Promise<ReadyMessage> {
-    const generation = ++this.#generation;
-    const ready = Promise.withResolvers<ReadyMessage>();
-    ready.promise.catch(() => {}); // settled by a message or a break; awaited below
-    this.#awaitingReady = ready;
-    const channel = await this.#opener(
-      {
-        onMessage: (data) => {
-          if (generation === this.#generation) this.#onMessage(data);
-        },
-        onBroken: (error) => {
-          if (generation === this.#generation) this.#onBroken(error);
-        },
-      },
-      signal,
-    );
-    if (generation !== this.#generation) {
-      channel.close(); // closed while connecting, or refused before the opener returned
-      const refused = this.#refusedAtConnect;
-      this.#refusedAtConnect = null;
-      throw refused ?? new TtsTransportError('connection_lost', 'session closed while connecting');
-    }
-    this.#channel = channel;
-    channel.send({ type: 'config', ...this.#settings });
-    // A peer that connects but never says ready (not a protocol-v1 container) must not hang open().
-    const timer = setTimeout(() => {
-      if (this.#awaitingReady !== ready) return;
-      this.#awaitingReady = null;
-      this.#generation++;
-      channel.close();
-      ready.reject(
-        new TtsTransportError(
-          'bad_response',
-          `no ready message within ${this.#readyTimeoutMs} ms: is this a protocol v1 Kokoro container?`,
-        ),
-      );
-    }, this.#readyTimeoutMs);
-    let message: ReadyMessage;
+    const link = new StreamLink();
+    this.#state = { kind: 'connecting', link };
+    const handlers = {
+      onMessage: (data: string | Uint8Array) => this.#onMessage(data, link),
+      onBroken: (error: TtsTransportError) => void this.#onBroken(error, link),
+    };
+    const options = { settings: this.#settings, readyTimeoutMs: this.#readyTimeoutMs, signal };
     try {
-      message = await ready.promise;
-    } finally {
-      clearTimeout(timer);
+      return await link.open(this.#opener, handlers, { ...options, paused: () => this.#core.paused });
+    } catch (error) {
+      if (this.#link === link) this.#state = { kind: 'retrying' };
+      throw error;
     }
-    // Word timings, from servers that offer them (an older server would refuse the field).
-    if (message.word_timings !== undefined) channel.send({ type: 'config', words: true });
-    // A stream opened while the reader is behind starts paused (its ready has been read).
-    if (this.#core.paused) channel.pause?.();
-    return message;
   }
 
-  #onMessage(data: string | Uint8Array): void {
+  /** The stream that reached ready is the session's now. */
+  #takeUp(): void {
+    if (this.#state.kind === 'connecting') this.#state = { kind: 'streaming', link: this.#state.link };
+  }
+
+  #onMessage(data: string | Uint8Array, link: StreamLink): void {
     if (typeof data !== 'string') return this.#utterances.audio(data);
     let message: ServerMessage;
     try {
@@ -280,129 +186,71 @@ export class BidiSession implements TtsSession {
     } catch {
       return;
     }
-    this.#handle(message);
+    this.#handle(message, link);
   }
 
-  #handle(message: ServerMessage): void {
+  #handle(message: ServerMessage, link: StreamLink | null): void {
     switch (message.type) {
-      case 'ready': {
-        const waiter = this.#awaitingReady;
-        this.#awaitingReady = null;
-        waiter?.resolve(message);
-        return;
-      }
+      case 'ready':
+        return link?.readyArrived(message);
       case 'audio_start':
-        this.#heardAudio = true;
-        this.#backoff.reset();
+        this.#retrier.audioStarted();
         return this.#utterances.audioStart(message);
       case 'words':
         return this.#utterances.words(message);
       case 'audio_end':
-        // Progress on this stream: a later break may reconnect again.
-        if (this.#utterances.audioEnd(message)) this.#canReconnect = true;
+        if (this.#utterances.audioEnd(message)) this.#retrier.progressed();
         return this.#sendAhead();
-      case 'cancelled': {
-        const cancel = this.#cancels.shift();
-        if (!cancel) return;
-        this.#utterances.forget(cancel.ids);
-        cancel.done.resolve(cancel.ids);
-        return;
-      }
-      case 'error':
-        if (message.code === 'overloaded' && message.id === null && this.#awaitingReady) {
-          // Refused at connect (the server closes next): a refusal open() may retry.
-          const waiter = this.#awaitingReady;
-          this.#awaitingReady = null;
-          const refused = new TtsTransportError('overloaded', message.message, { retryable: true });
-          if (!this.#channel) this.#refusedAtConnect = refused; // the opener has not returned yet
-          this.#dropChannel();
-          waiter.reject(refused);
-          return;
-        }
+      case 'cancelled':
+        return this.#utterances.cancelled();
+      case 'error': {
+        const refused = () => new TtsTransportError('overloaded', message.message, { retryable: true });
+        // Refused at connect (the server closes next): a refusal the retrier may retry.
+        if (message.code === 'overloaded' && message.id === null && link?.awaitingReady) return link.refuse(refused());
         if (
           message.code === 'overloaded' &&
-          !this.#heardAudio &&
-          !this.#reconnecting &&
+          this.#retrier.beforeAudio &&
+          this.#state.kind === 'streaming' &&
           message.id !== null &&
           this.#utterances.pending.has(message.id)
         ) {
-          // The first answer refused before any audio: try the whole session again.
-          void this.#retryRefusedSession(new TtsTransportError('overloaded', message.message, { retryable: true }));
+          // The first answer refused before any audio: a new session (maybe elsewhere), after a backoff.
+          void this.#reopen({ refusals: true, refused: refused() }, false);
           return;
         }
         this.#utterances.error(message);
         return this.#sendAhead();
+      }
       case 'done':
-        if (this.#core.finish()) this.#dropChannel();
+        if (this.#core.finish()) this.#leave({ kind: 'closed' });
         return;
     }
   }
 
-  async #onBroken(error: TtsTransportError): Promise<void> {
+  async #onBroken(error: TtsTransportError, link: StreamLink): Promise<void> {
     if (this.#core.stopped || this.#core.state === 'done') return;
-    this.#channel = null;
-    if (this.#awaitingReady) {
-      this.#awaitingReady.reject(error);
-      this.#awaitingReady = null;
+    if (link.broke(error)) return; // before ready: that try failed (the retrier decides)
+    this.#state = { kind: 'retrying' };
+    const sent = this.#window.sent(this.#utterances.pending);
+    if (sent.length === 0 && this.#core.state === 'open' && !this.#utterances.cancelling) {
+      this.#state = { kind: 'idle', broke: error }; // nothing in flight: re-opened lazily
       return;
     }
-    if (this.#sentPending().length === 0 && this.#core.state === 'open' && this.#cancels.length === 0) {
-      // Nothing in flight (an idle timeout, say): reconnect lazily on the next speak().
-      this.#idle = error;
-      return;
-    }
-    if (!this.#canReconnect) return this.#fail(error);
-    this.#canReconnect = false;
-    await this.#reconnect(error, true);
-  }
-
-  /** The session's first utterance was refused: a new session (maybe elsewhere), after a backoff. */
-  async #retryRefusedSession(refused: TtsTransportError): Promise<void> {
-    this.#reconnecting = true;
-    this.#dropChannel();
-    try {
-      await this.#connectRetrying(undefined, refused);
-    } catch (reason) {
-      return this.#fail(reason instanceof TtsTransportError ? reason : refused);
-    }
-    this.#onNewStream([], false);
+    if (!this.#retrier.takeReopen()) return this.#fail(error);
+    await this.#reopen({ refusals: false, broke: error }, true);
   }
 
   /**
-   * Re-opens a broken stream: at once, then with backoff and jitter (backoff.ts, the refusals'
-   * policy) until the reconnect budget is spent (`retry.reconnectBudgetMs`, TTS_RECONNECT_BUDGET_MS),
-   * so that a container restarting (a deploy, a crash: 1-2 s) or an instance being replaced is
-   * ridden out; a failure that retrying cannot cure (credentials, a 4xx) ends the session at once.
+   * A new stream after a break (`announce`: mid-answer, what was sent is re-sent and a `reconnected`
+   * event says so) or after a refusal before any audio; the retrier decides how long to try.
    */
-  async #reconnect(error: TtsTransportError, announce: boolean): Promise<void> {
-    this.#reconnecting = true;
-    const resent = this.#sentPending();
-    const budgetMs = this.#retry.reconnectBudgetMs ?? DEFAULT_RECONNECT_BUDGET_MS;
-    const backoff = new Backoff({ ...this.#retry, budgetMs });
-    for (let attempt = 1; ; attempt++) {
-      try {
-        // Lazily after an idle break nothing pending has audio yet: a refusal may be retried.
-        await (announce ? this.#connect() : this.#connectRetrying());
-        break;
-      } catch (reason) {
-        if (this.#core.stopped) return; // closed by the caller while reconnecting
-        const cause = reason instanceof TtsTransportError ? reason : error;
-        const delayMs = cause.retryable ? backoff.next() : null;
-        if (delayMs === null) {
-          const tries = `${attempt} time${attempt > 1 ? 's' : ''} in ${Math.round(backoff.elapsedMs)} ms`;
-          const why = cause.retryable ? ` (reconnect budget ${budgetMs} ms, TTS_RECONNECT_BUDGET_MS)` : '';
-          return this.#fail(
-            new TtsTransportError(
-              cause.code,
-              `stream broke (${error.message}) and reconnecting failed ${tries}${why}: ${cause.message}`,
-              { cause: reason, retryable: cause.retryable },
-            ),
-          );
-        }
-        this.#retry.onRetry?.({ attempt, delayMs, reason: `reconnecting: ${cause.message}` });
-        await sleep(delayMs);
-        if (this.#core.stopped) return;
-      }
+  async #reopen(how: Retrying, announce: boolean): Promise<void> {
+    const resent = announce ? this.#window.sent(this.#utterances.pending) : [];
+    this.#leave({ kind: 'retrying' });
+    try {
+      await this.#retrier.connect(() => this.#connect(), how);
+    } catch (reason) {
+      return this.#fail(reason instanceof TtsTransportError ? reason : (how.refused ?? how.broke!));
     }
     this.#onNewStream(resent, announce);
   }
@@ -410,22 +258,19 @@ export class BidiSession implements TtsSession {
   /** On the new stream: splice bookkeeping, then what was sent again, then the rest within the window. */
   #onNewStream(resent: string[], announce: boolean): void {
     if (this.#core.stopped) return; // closed by the caller while reconnecting
-    this.#reconnecting = false;
+    this.#takeUp();
     if (resent.length > 0 || announce) this.#core.resent(resent, announce);
-    // The old server session is gone with everything it had queued: cancels are complete.
-    for (const { ids, done } of this.#cancels.splice(0)) done.resolve(ids);
     this.#utterances.newStream();
-    for (const id of this.#sentPending()) {
-      const utterance = this.#utterances.pending.get(id)!;
-      this.#send({ type: 'text', text: utterance.text, id });
+    for (const id of this.#window.sent(this.#utterances.pending)) {
+      this.#send({ type: 'text', text: this.#utterances.pending.get(id)!.text, id });
     }
-    this.#endSent = false;
+    this.#window.newStream();
     this.#sendAhead(); // the rest within the window, then `end` after end()
   }
 
   #fail(error: TtsTransportError): void {
     if (!this.#core.fail(error)) return;
-    this.#dropChannel();
-    for (const { done } of this.#cancels.splice(0)) done.reject(error);
+    this.#leave({ kind: 'closed' });
+    this.#utterances.settleCancels(error);
   }
 }

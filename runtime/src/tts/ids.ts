@@ -14,3 +14,10 @@ export function checkUtteranceId(id: string): string {
   }
   return id;
 }
+
+/** The id of a new utterance of a session: the given one (checked) or a generated one, not in use. */
+export function claimUtteranceId(id: string | undefined, inUse: (id: string) => boolean): string {
+  const utteranceId = id === undefined ? newUtteranceId() : checkUtteranceId(id);
+  if (inUse(utteranceId)) throw new Error(`utterance id ${utteranceId} is already in use`);
+  return utteranceId;
+}

@@ -7,15 +7,16 @@
 // with a TtsTransportError. A call the container refuses (503: admission control) before any of
 // its audio is retried with backoff and jitter within the retry budget (backoff.ts), not counted
 // as a break; past the budget the session fails with `overloaded`. Lifecycle and delivery:
-// session-core.ts. Paused (flow control), it starts no call and reads none (HTTP/2's window then
-// stops each call's sender).
+// session-core.ts; the retry budgets: retry-budget.ts. Paused (flow control), it starts no call,
+// reads none (HTTP/2's window then stops each call's sender) and delivers nothing.
 import type { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { checkUtteranceId, newUtteranceId } from './ids.ts';
+import { claimUtteranceId } from './ids.ts';
 import { invokeUtterance, UtteranceRefused } from './response-stream-call.ts';
+import { DEFAULT_RETRY_POLICY, refusedPastBudget, RetryBudget } from './retry-budget.ts';
 import { SessionCore } from './session-core.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsEvent, TtsSession, VoiceSettings } from './types.ts';
-import { Backoff, DEFAULT_RECONNECT_BUDGET_MS, DEFAULT_RETRY_BUDGET_MS, type RetryPolicy } from './backoff.ts';
+import type { RetryPolicy } from './backoff.ts';
 
 export interface ResponseStreamSessionOptions {
   endpointName: string;
@@ -33,10 +34,10 @@ interface Utterance {
   index: number;
   text: string;
   state: 'queued' | 'running' | 'waiting' | 'done' | 'refused';
-  /** Backoff of this utterance's refused calls (created at the first refusal). */
-  backoff?: Backoff;
+  /** The retry budget of this utterance's refused calls (from the first refusal). */
+  refusals?: RetryBudget;
   /** Re-tries of this utterance's calls that got no answer: the reconnect budget. */
-  reconnect?: Backoff;
+  reconnect?: RetryBudget;
   /** Calls of this utterance that broke mid-audio (one is retried). */
   breaks: number;
   buffered: Uint8Array[];
@@ -56,6 +57,7 @@ export class ResponseStreamSession implements TtsSession {
   readonly #client: SageMakerRuntimeClient;
   readonly #options: ResponseStreamSessionOptions;
   readonly #settings: SessionSettings;
+  readonly #retry: RetryPolicy;
   #nextIndex = 0;
   #running = 0;
 
@@ -63,13 +65,13 @@ export class ResponseStreamSession implements TtsSession {
     this.#client = client;
     this.#options = options;
     this.#settings = settings;
+    this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.ready = Promise.resolve({ sample_rate: settings.sample_rate, format: settings.format, voices: [] });
   }
 
   speak(text: string, id?: string): string {
     this.#core.checkSpeak();
-    const utteranceId = id === undefined ? newUtteranceId() : checkUtteranceId(id);
-    if (this.#order.some((u) => u.id === utteranceId)) throw new Error(`utterance id ${utteranceId} is already in use`);
+    const utteranceId = claimUtteranceId(id, (taken) => this.#order.some((u) => u.id === taken));
     this.#order.push({
       id: utteranceId,
       index: this.#nextIndex++,
@@ -117,7 +119,9 @@ export class ResponseStreamSession implements TtsSession {
   }
 
   resume(): void {
-    if (this.#core.resume()) this.#pump();
+    if (!this.#core.resume()) return;
+    this.#settle(); // what finished while paused
+    this.#pump();
   }
 
   #pump(): void {
@@ -143,6 +147,8 @@ export class ResponseStreamSession implements TtsSession {
         ...(this.#options.targetVariant && { targetVariant: this.#options.targetVariant }),
       };
       for await (const chunk of invokeUtterance(this.#client, request, bytesPerSample, u.abort.signal)) {
+        // A chunk read after pause() waits for resume(): paused, the session delivers nothing more.
+        if (this.#core.paused) await this.#core.whenResumed();
         if (u.abort.signal.aborted) return;
         if (this.#order[0] === u) this.#emitAudio(u, chunk);
         else u.buffered.push(chunk);
@@ -157,45 +163,34 @@ export class ResponseStreamSession implements TtsSession {
         u.refusal = error;
       } else if ((error as TtsTransportError).code === 'overloaded' && u.bytes === 0 && u.buffered.length === 0) {
         u.attempts--; // a refusal is not a broken call
-        const policy = this.#options.retry ?? { budgetMs: DEFAULT_RETRY_BUDGET_MS };
-        u.backoff ??= new Backoff(policy);
-        const delayMs = u.backoff.next();
         const e = error as TtsTransportError;
+        u.refusals ??= RetryBudget.refusals(this.#retry);
+        const delayMs = u.refusals.next(e.message);
         if (delayMs === null)
-          return this.#fail(
-            new TtsTransportError(
-              'overloaded',
-              `the TTS endpoint refused utterance ${u.id} ${u.backoff.attempts + 1} time${u.backoff.attempts ? 's' : ''} in ` +
-                `${Math.round(u.backoff.elapsedMs)} ms (retry budget ${u.backoff.budgetMs} ms, TTS_RETRY_BUDGET_MS): ${e.message}`,
-              { cause: e, retryable: true },
-            ),
-          );
-        policy.onRetry?.({ attempt: u.backoff.attempts, delayMs, reason: e.message });
+          return this.#fail(refusedPastBudget(`the TTS endpoint refused utterance ${u.id}`, u.refusals, e));
         this.#requeueAfter(u, delayMs);
       } else if ((error as TtsTransportError).retryable && !(u.bytes > 0 && u.breaks > 0)) {
         // Start this utterance again; the core drops what of it was already delivered. A call that
         // broke mid-audio is retried once, at once; a call that got no audio (the container is
         // restarting) is retried with backoff within the reconnect budget.
-        const policy = this.#options.retry ?? { budgetMs: DEFAULT_RETRY_BUDGET_MS };
         const e = error as TtsTransportError;
         let delayMs = 0;
         if (u.bytes > 0) {
           u.breaks++;
           u.reconnect = undefined; // the break starts a new budget
         } else {
-          u.reconnect ??= new Backoff({ ...policy, budgetMs: policy.reconnectBudgetMs ?? DEFAULT_RECONNECT_BUDGET_MS });
-          const drawn = u.reconnect.next();
+          u.reconnect ??= RetryBudget.reconnects(this.#retry);
+          const drawn = u.reconnect.next(`reconnecting: ${e.message}`);
           if (drawn === null)
             return this.#fail(
               new TtsTransportError(
                 e.code,
-                `utterance ${u.id}: no answer for ${Math.round(u.reconnect.elapsedMs)} ms after ${u.reconnect.attempts + 1} tries ` +
-                  `(reconnect budget ${u.reconnect.budgetMs} ms, TTS_RECONNECT_BUDGET_MS): ${e.message}`,
+                `utterance ${u.id}: no answer for ${u.reconnect.elapsedMs} ms after ${u.reconnect.tries} tries ` +
+                  `${u.reconnect.note}: ${e.message}`,
                 { cause: e, retryable: true },
               ),
             );
           delayMs = drawn;
-          policy.onRetry?.({ attempt: u.reconnect.attempts, delayMs, reason: `reconnecting: ${e.message}` });
         }
         u.buffered = [];
         u.bytes = 0;
@@ -234,9 +229,10 @@ export class ResponseStreamSession implements TtsSession {
     this.#core.audio(u.id, u.index, chunk);
   }
 
-  /** Delivers what the head utterances have, in order; finishes the session after end(). */
+  /** Delivers what the head utterances have, in order (nothing while paused: resume() does it);
+   *  finishes the session after end() once every utterance is delivered. */
   #settle(): void {
-    for (let head = this.#order[0]; head; head = this.#order[0]) {
+    for (let head = this.#order[0]; head && !this.#core.paused; head = this.#order[0]) {
       for (const chunk of head.buffered.splice(0)) this.#emitAudio(head, chunk);
       if (head.state === 'refused') {
         this.#core.error({ id: head.id, code: head.refusal!.code, message: head.refusal!.message });
@@ -256,7 +252,7 @@ export class ResponseStreamSession implements TtsSession {
       }
       this.#order.shift();
     }
-    this.#core.finish();
+    if (this.#order.length === 0) this.#core.finish();
   }
 
   #fail(error: TtsTransportError): void {

@@ -51,6 +51,8 @@ async function pump(stream: BidiStream, handlers: ChannelHandlers, isClosed: () 
         if (event.completionState === 'PARTIAL') continue;
         const bytes = fragments.length === 1 ? fragments[0]! : Buffer.concat(fragments);
         fragments = [];
+        // A message read after pause() waits for resume(): paused, the session gets no more events.
+        if (gate.open) await gate.open;
         handlers.onMessage(fragmentType === 'UTF8' ? toUtf8(bytes) : bytes);
         if (gate.open) await gate.open;
       } else {

@@ -74,9 +74,10 @@ export interface TtsSession {
   close(): void;
   /**
    * Flow control, for a reader that cannot keep up: while paused the session stops reading its
-   * stream (a stream re-opened while paused is paused too), so its queued events stay few and the
-   * TTS server's sending stops; text already given is still sent within the session's window.
-   * Optional: a transport without it is read as fast as it delivers.
+   * stream (a stream re-opened while paused is paused too, once its ready is read) and delivers no
+   * event beyond those queued before pause(), so its queued events stay few and the TTS server's
+   * sending stops; text already given is still sent within the session's window. Optional: a
+   * transport without it is read as fast as it delivers.
    */
   pause?(): void;
   resume?(): void;

@@ -1,9 +1,11 @@
 // The utterance bookkeeping of a protocol-v1 session: which utterances await audio (in send order),
-// which utterance the next binary frame belongs to, and which cancelled ids to ignore. Reports the
-// server's audio messages to the session core with the client's own index.
+// which utterance the next binary frame belongs to, which cancelled ids to ignore, and the cancels
+// waiting for the server's confirmation. Reports the server's audio messages to the session core
+// with the client's own index.
 import type { AudioEndMessage, AudioStartMessage, ErrorMessage, WordsMessage } from '@kokoro-speech/protocol';
-import { checkUtteranceId, newUtteranceId } from './ids.ts';
+import { claimUtteranceId } from './ids.ts';
 import type { SessionCore } from './session-core.ts';
+import type { TtsTransportError } from './types.ts';
 
 export interface Utterance {
   id: string;
@@ -16,6 +18,8 @@ export class UtteranceTracker {
   readonly pending = new Map<string, Utterance>();
   /** Cancelled ids whose late frames must be ignored until the server confirms the cancel. */
   readonly #dropped = new Set<string>();
+  /** Cancels sent, in order, until the server's `cancelled` of each. */
+  readonly #cancels: Array<{ ids: string[]; done: PromiseWithResolvers<string[]> }> = [];
   readonly #core: SessionCore;
   #current: Utterance | null = null;
   #nextIndex = 0;
@@ -25,10 +29,8 @@ export class UtteranceTracker {
   }
 
   add(text: string, id?: string): Utterance {
-    const utteranceId = id === undefined ? newUtteranceId() : checkUtteranceId(id);
-    if (this.pending.has(utteranceId)) throw new Error(`utterance id ${utteranceId} is already in use`);
-    const utterance = { id: utteranceId, index: this.#nextIndex++, text };
-    this.pending.set(utteranceId, utterance);
+    const utterance = { id: claimUtteranceId(id, (taken) => this.pending.has(taken)), index: this.#nextIndex++, text };
+    this.pending.set(utterance.id, utterance);
     return utterance;
   }
 
@@ -42,13 +44,39 @@ export class UtteranceTracker {
     return ids;
   }
 
-  /** The server confirmed the cancel: no frame of these ids can arrive any more. */
-  forget(ids: string[]): void {
-    for (const id of ids) this.#dropped.delete(id);
+  /** A cancel of `ids` went to the server: resolves with them once it confirms. */
+  awaitCancelled(ids: string[]): Promise<string[]> {
+    const done = Promise.withResolvers<string[]>();
+    done.promise.catch(() => {}); // rejected when the session fails, whether or not anyone waits
+    this.#cancels.push({ ids, done });
+    return done.promise;
   }
 
-  /** A new stream: nothing is mid-utterance and the old server's late frames cannot arrive. */
+  /** A cancel is waiting for the server's confirmation. */
+  get cancelling(): boolean {
+    return this.#cancels.length > 0;
+  }
+
+  /** The server's `cancelled`: no frame of that cancel's ids can arrive any more. */
+  cancelled(): void {
+    const cancel = this.#cancels.shift();
+    if (!cancel) return;
+    for (const id of cancel.ids) this.#dropped.delete(id);
+    cancel.done.resolve(cancel.ids);
+  }
+
+  /** No confirmation will come (closed, a new stream): the cancels are complete, or failed with `error`. */
+  settleCancels(error?: TtsTransportError): void {
+    for (const { ids, done } of this.#cancels.splice(0)) {
+      if (error) done.reject(error);
+      else done.resolve(ids);
+    }
+  }
+
+  /** A new stream: nothing is mid-utterance, the old server's late frames cannot arrive, and the
+   *  old server session is gone with everything it had queued (cancels are complete). */
   newStream(): void {
+    this.settleCancels();
     this.#current = null;
     this.#dropped.clear();
   }

@@ -110,4 +110,55 @@ describe('WebSocketTransport specifics', () => {
     silent.clients.forEach((client) => client.terminate());
     await new Promise((resolve) => silent.close(resolve));
   });
+
+  test('paused while a re-opened stream waits for its ready: the ready is read and the stream starts paused', async () => {
+    // A peer that breaks the first stream mid-answer and holds the second one's ready until the
+    // session has been paused (its socket is open then: the session has sent its config).
+    const peer = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => peer.once('listening', resolve));
+    const configured = Promise.withResolvers<void>();
+    const paused = Promise.withResolvers<void>();
+    let streams = 0;
+    peer.on('connection', (socket) => {
+      const stream = ++streams;
+      const send = (message: object) => socket.send(JSON.stringify(message));
+      socket.on('message', async (data) => {
+        const message = JSON.parse(String(data)) as { type: string; id?: string };
+        if (message.type === 'config' && stream === 2) {
+          configured.resolve();
+          await paused.promise;
+        }
+        if (message.type === 'config')
+          send({ type: 'ready', protocol: 1, sample_rate: 24000, format: 'pcm_s16le', voices: ['af_heart'] });
+        if (message.type === 'text') {
+          send({ type: 'audio_start', id: message.id, index: 0 });
+          socket.send(Buffer.alloc(4000));
+          if (stream === 1) return socket.terminate();
+          const end = { type: 'audio_end', id: message.id, index: 0, samples: 2000, duration_ms: 83, synthesis_ms: 1 };
+          send({ ...end, queue_ms: 0 });
+        }
+        if (message.type === 'end') send({ type: 'done' });
+      });
+    });
+    const port = (peer.address() as AddressInfo).port;
+    const session = await new WebSocketTransport({ url: `ws://127.0.0.1:${port}`, connectTimeoutMs: 1000 }).open({});
+    session.speak('Hello there.', 'h');
+    const types: string[] = [];
+    const reading = (async () => {
+      for await (const event of session.events()) types.push(event.type);
+    })();
+    await configured.promise;
+    session.pause!();
+    paused.resolve();
+    // Longer than the ready timeout: a ready left unread while paused would have failed the session.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    session.resume!();
+    await session.end();
+    await reading;
+    // The second rendition is spliced where the first broke off: its 4000 bytes were all delivered.
+    expect(types).toEqual(['audio_start', 'audio', 'reconnected', 'audio_end']);
+    session.close();
+    peer.clients.forEach((client) => client.terminate());
+    await new Promise((resolve) => peer.close(resolve));
+  });
 });
