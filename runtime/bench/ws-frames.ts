@@ -15,6 +15,7 @@ import { OpenAIProvider } from '../src/llm/openai.ts';
 import { WebSocketTransport } from '../src/tts/websocket-transport.ts';
 import { startAgentServer } from '../src/server/app.ts';
 import { startFakeOpenAI } from '../src/testing/fake-llm-servers.ts';
+import { maxInWindow } from '../src/testing/harness.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const CHARS = Number(process.env.CHARS ?? 6000);
@@ -28,16 +29,6 @@ const SENTENCES = [
 let answer = '';
 for (let i = 0; answer.length < CHARS; i++) answer += `${SENTENCES[i % SENTENCES.length]} `;
 answer = answer.trim();
-
-/** The most frames whose arrival falls in any window of `ms`. */
-function maxInWindow(times: number[], ms: number): number {
-  let best = 0;
-  for (let lo = 0, hi = 0; hi < times.length; hi++) {
-    while (times[hi]! - times[lo]! >= ms) lo++;
-    best = Math.max(best, hi - lo + 1);
-  }
-  return best;
-}
 
 interface Round {
   frames: number;

@@ -13,7 +13,7 @@ import { WsTurnFramer } from '@kokoro-speech/protocol/ws-framing';
 import { OpenAIProvider } from '../llm/openai.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
-import { startTestContainer, type TestContainer } from '../testing/harness.ts';
+import { maxInWindow, startTestContainer, type TestContainer } from '../testing/harness.ts';
 import { startFakeOpenAI, type FakeLlmServer } from '../testing/fake-llm-servers.ts';
 import { sseTurn } from '../testing/turn-clients.ts';
 
@@ -54,16 +54,6 @@ async function agent(extra: Parameters<typeof startAgentServer>[0]['wsFrames'] =
   });
   agents.push(server);
   return server;
-}
-
-/** The most frames arriving in any window of `ms`. */
-function maxInWindow(times: number[], ms: number): number {
-  let best = 0;
-  for (let lo = 0, hi = 0; hi < times.length; hi++) {
-    while (times[hi]! - times[lo]! >= ms) lo++;
-    best = Math.max(best, hi - lo + 1);
-  }
-  return best;
 }
 
 /** One WebSocket turn, every frame recorded as the caller gets it; audio per sentence as the framer reads it. */

@@ -19,11 +19,10 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { startS3StandIn } from '@kokoro-speech/weights/testing';
 import { EchoProvider } from '../llm/echo.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
-import type { PipelineEvent } from '../pipeline/turn.ts';
 import { storageKeyOf } from '../conversation/session-id.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
 import { BEARER_SUBPROTOCOL, userKeyOf } from './identity.ts';
-import { startTestContainer, type TestContainer } from '../testing/harness.ts';
+import { startTestContainer, testSessionId, textOf, type TestContainer } from '../testing/harness.ts';
 import { sseTurn, WsCaller } from '../testing/turn-clients.ts';
 
 const ISSUER = 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_Example';
@@ -66,13 +65,7 @@ afterAll(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-let counter = 0;
-const sessionId = (tag: string) => `${tag}-session-${String(++counter).padStart(4, '0')}-0123456789abcdef`;
-const textOf = (events: PipelineEvent[]) =>
-  events
-    .filter((e) => e.type === 'text')
-    .map((e) => (e as { delta: string }).delta)
-    .join('');
+const sessionId = testSessionId;
 async function ask(server: AgentServer, prompt: string, session: string, headers: Record<string, string> = {}) {
   const turn = await sseTurn(server.url, { prompt, session_id: session }, { headers });
   return { ...turn, text: textOf(turn.events) };

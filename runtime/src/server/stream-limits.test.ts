@@ -8,9 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EchoProvider } from '../llm/echo.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
-import type { PipelineEvent } from '../pipeline/turn.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
-import { startTestContainer, type TestContainer } from '../testing/harness.ts';
+import { startTestContainer, testSessionId, textOf, type TestContainer } from '../testing/harness.ts';
 import { sseTurn, WsCaller } from '../testing/turn-clients.ts';
 
 /** About 10 s of echo at 12 tokens a second: far past the short limits below. */
@@ -33,13 +32,7 @@ async function agent(streams: { maxStreamMs?: number; wsIdleMs?: number }, token
   agents.push(server);
   return server;
 }
-let counter = 0;
-const sessionId = (tag: string) => `${tag}-session-${String(++counter).padStart(4, '0')}-0123456789abcdef`;
-const textOf = (events: PipelineEvent[]) =>
-  events
-    .filter((e) => e.type === 'text')
-    .map((e) => (e as { delta: string }).delta)
-    .join('');
+const sessionId = testSessionId;
 const closed = (caller: WsCaller) =>
   new Promise<{ code: number; reason: string }>((resolve) =>
     caller.ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),

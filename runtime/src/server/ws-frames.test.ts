@@ -10,6 +10,7 @@ import { packOpusRecords, unpackOpusRecords } from '@kokoro-speech/protocol/opus
 import { WsTurnFramer } from '@kokoro-speech/protocol/ws-framing';
 import { FrameBudget } from './frame-budget.ts';
 import { splitText, WsFrames } from './ws-frames.ts';
+import { maxInWindow } from '../testing/harness.ts';
 
 let wss: WebSocketServer;
 let url: string;
@@ -51,16 +52,6 @@ const until = async (check: () => boolean) => {
 };
 const events = (frames: Frame[]) =>
   frames.filter((f) => !f.binary).map((f) => JSON.parse(f.data.toString('utf8')) as { type: string; delta?: string });
-
-/** The most frames in any window of `ms`. */
-function maxInWindow(times: number[], ms: number): number {
-  let best = 0;
-  for (let lo = 0, hi = 0; hi < times.length; hi++) {
-    while (times[hi]! - times[lo]! >= ms) lo++;
-    best = Math.max(best, hi - lo + 1);
-  }
-  return best;
-}
 
 describe('FrameBudget', () => {
   test('sending whenever allowed keeps every 1 s window at 90 % of the limit at most; a full queue goes at 0.8 x the limit', () => {
