@@ -164,6 +164,15 @@ describe('sessions belong to users', () => {
     } finally {
       a.close();
     }
+    // The session in the query string (as a browser sends it to AgentCore) and the token in the
+    // header beside the sentinel alone (should AgentCore forward it so): the same session.
+    const query = `${server.wsUrl}?X-Amzn-Bedrock-AgentCore-Runtime-Session-Id=${x}`;
+    expect(await upgrade(query, await bearer('alice'), [BEARER_SUBPROTOCOL])).toMatchObject({
+      status: 101,
+      protocol: BEARER_SUBPROTOCOL,
+    });
+    expect((await upgrade(query, await bearer('bob'))).status).toBe(403);
+    expect((await upgrade(`${server.wsUrl}?X-Amzn-Bedrock-AgentCore-Runtime-Session-Id=short`, {})).status).toBe(400);
     // Bob: by header token or subprotocol, and an anonymous caller: refused at the door.
     expect(await upgrade(server.wsUrl, { ...header, ...(await bearer('bob')) })).toMatchObject({
       status: 403,

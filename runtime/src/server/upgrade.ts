@@ -10,7 +10,7 @@ import { refuseUpgrade } from '@kokoro-speech/protocol/server';
 import { newSessionId } from '../conversation/index.ts';
 import type { AgentCore } from './agent-core.ts';
 import { RequestError } from './errors.ts';
-import { headerSession } from './session-header.ts';
+import { upgradeSession } from './session-header.ts';
 import { chooseSubprotocol, identityOf, type CallerIdentity } from './identity.ts';
 import { WsSession } from './ws-session.ts';
 
@@ -33,7 +33,7 @@ export function acceptWebSockets(server: Server, core: AgentCore): WebSocketServ
     let header: string | undefined;
     let caller: CallerIdentity | undefined;
     try {
-      header = headerSession(req);
+      header = upgradeSession(req);
       caller = identityOf(req, true);
     } catch (error) {
       const status = error instanceof RequestError ? error.status : 400;
