@@ -4,15 +4,13 @@
 // agent loop, conversation-aware) and the Kokoro container on the stand-in model. Another user, or
 // an anonymous caller, presenting a user's session id is refused with 403 and sees nothing of it;
 // the binding and the user-keyed store keys hold across an agent restart (file store); anonymous
-// sessions stored before stay readable where they were; bad tokens are 401.
+// sessions stored before stay readable where they were. Bad tokens: identity.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import WebSocket from 'ws';
-import { SignJWT } from 'jose';
 import { LocalFileStorage, S3Storage } from '@strands-agents/sdk/storage';
 import type { Storage } from '@strands-agents/sdk';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -22,25 +20,9 @@ import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import { storageKeyOf } from '../conversation/session-id.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
 import { BEARER_SUBPROTOCOL, userKeyOf } from './identity.ts';
+import { bearer, subprotocols, TEST_ISSUER, tokenFor, upgrade } from '../testing/signed-in.ts';
 import { startTestContainer, testSessionId, textOf, type TestContainer } from '../testing/harness.ts';
 import { sseTurn, WsCaller } from '../testing/turn-clients.ts';
-
-const ISSUER = 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_Example';
-const secret = new TextEncoder().encode('a key only the test issuer has, 32 bytes or more');
-/** An access token as Cognito issues them (client_id, no aud), for `sub`. */
-const tokenFor = (sub: string, issuer = ISSUER) =>
-  new SignJWT({ client_id: 'page-client', token_use: 'access' })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuer(issuer)
-    .setSubject(sub)
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(secret);
-const bearer = async (sub: string) => ({ authorization: `Bearer ${await tokenFor(sub)}` });
-const subprotocols = async (sub: string) => [
-  `${BEARER_SUBPROTOCOL}.${Buffer.from(await tokenFor(sub)).toString('base64url')}`,
-  BEARER_SUBPROTOCOL,
-];
 
 const echo = new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 3000 });
 let container: TestContainer;
@@ -71,34 +53,6 @@ async function ask(server: AgentServer, prompt: string, session: string, headers
   return { ...turn, text: textOf(turn.events) };
 }
 const forbidden = { code: 'forbidden', message: expect.stringMatching(/belongs to another caller/) };
-
-/** The status of a WebSocket upgrade (101 when it opened), and the subprotocol it chose. */
-function upgrade(
-  url: string,
-  headers: Record<string, string>,
-  protocols: string[] = [],
-): Promise<{ status: number; body: string; protocol: string; wwwAuthenticate?: string }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, protocols, { headers });
-    ws.on('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          body,
-          protocol: '',
-          ...(res.headers['www-authenticate'] ? { wwwAuthenticate: String(res.headers['www-authenticate']) } : {}),
-        }),
-      );
-    });
-    ws.on('open', () => {
-      resolve({ status: 101, body: '', protocol: ws.protocol });
-      ws.close();
-    });
-    ws.on('error', reject);
-  });
-}
 
 /** Every file under `dir`, relative. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -216,7 +170,7 @@ describe('sessions belong to users', () => {
     await first.close();
 
     const files = await filesUnder(dir);
-    const aliceKey = userKeyOf(ISSUER, 'alice');
+    const aliceKey = userKeyOf(TEST_ISSUER, 'alice');
     expect(files).toContain(`owners/${storageKeyOf(owned)}.json`);
     expect(files.some((f) => f.startsWith(`session/${aliceKey}-${storageKeyOf(owned)}/`))).toBe(true);
     // The anonymous session is where sessions were always stored (the id's hash alone), with no owner record.
@@ -287,7 +241,7 @@ describe('sessions belong to users: S3, and a store that cannot be read', () => 
         );
         return JSON.parse(await object.Body!.transformToString());
       };
-      expect(await record()).toEqual({ version: 1, user: userKeyOf(ISSUER, 'alice') });
+      expect(await record()).toEqual({ version: 1, user: userKeyOf(TEST_ISSUER, 'alice') });
 
       // The owner record cannot be read: Bob is served (nothing of Alice's: his own store key) ...
       proxy.failing = true;
@@ -298,7 +252,7 @@ describe('sessions belong to users: S3, and a store that cannot be read', () => 
       await second.close();
       // ... and nothing was recorded for him: once the store answers, the session is Alice's still.
       proxy.failing = false;
-      expect(await record()).toEqual({ version: 1, user: userKeyOf(ISSUER, 'alice') });
+      expect(await record()).toEqual({ version: 1, user: userKeyOf(TEST_ISSUER, 'alice') });
       const third = await agent(storage());
       expect((await ask(third, 'What did I say before?', x, await bearer('bob'))).status).toBe(403);
       expect((await ask(third, 'What did I say before?', x, await bearer('alice'))).text).toBe(
@@ -308,78 +262,5 @@ describe('sessions belong to users: S3, and a store that cannot be read', () => 
       await proxy.close();
       await s3.close();
     }
-  });
-});
-
-describe('bad tokens: 401 unauthorized, nothing served', () => {
-  let server: AgentServer;
-  beforeAll(async () => (server = await agent()));
-
-  test.each([
-    ['not Bearer', 'Basic YWxpY2U6c2VjcmV0', /Bearer <JWT>/],
-    ['not a JWT', 'Bearer not-a-token', /not a JWT/],
-    ['a JWT without sub', 'no-sub', /no "sub" claim/],
-  ])('SSE, %s', async (_name, value, message) => {
-    const header =
-      value === 'no-sub'
-        ? `Bearer ${await new SignJWT({ client_id: 'page-client' }).setProtectedHeader({ alg: 'HS256' }).setIssuer(ISSUER).sign(secret)}`
-        : value;
-    const response = await fetch(`${server.url}/invocations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: header },
-      body: JSON.stringify({ prompt: 'Hello.', session_id: sessionId('bad') }),
-    });
-    expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
-    expect(await response.json()).toEqual({ error: { code: 'unauthorized', message: expect.stringMatching(message) } });
-  });
-
-  test('WebSocket: a malformed subprotocol token, the sentinel alone, two users, a bad header: 401', async () => {
-    const token = await tokenFor('alice');
-    const refusals = [
-      await upgrade(server.wsUrl, {}, [`${BEARER_SUBPROTOCOL}.not*base64url`, BEARER_SUBPROTOCOL]),
-      await upgrade(server.wsUrl, {}, [
-        `${BEARER_SUBPROTOCOL}.${Buffer.from('abc').toString('base64url')}`,
-        BEARER_SUBPROTOCOL,
-      ]),
-      await upgrade(server.wsUrl, {}, [`${BEARER_SUBPROTOCOL}.${Buffer.from(token).toString('base64url')}`]),
-      await upgrade(server.wsUrl, {}, [BEARER_SUBPROTOCOL]),
-      await upgrade(server.wsUrl, await bearer('bob'), await subprotocols('alice')),
-      await upgrade(server.wsUrl, { authorization: 'Bearer x.y' }),
-    ];
-    expect(refusals.map((r) => r.status)).toEqual([401, 401, 401, 401, 401, 401]);
-    expect(refusals.map((r) => r.body)).toEqual([
-      expect.stringMatching(/not base64url/),
-      expect.stringMatching(/not a JWT/),
-      expect.stringMatching(/needs the base64UrlBearerAuthorization subprotocol/),
-      expect.stringMatching(/offered without a token/),
-      expect.stringMatching(/different users/),
-      expect.stringMatching(/not a JWT/),
-    ]);
-    expect(refusals[0]!.wwwAuthenticate).toBe('Bearer error="invalid_token"');
-    // A session id of the wrong form is still a 400, with a token too.
-    expect(
-      (
-        await upgrade(server.wsUrl, {
-          ...(await bearer('alice')),
-          'X-Amzn-Bedrock-AgentCore-Runtime-Session-Id': 'short',
-        })
-      ).status,
-    ).toBe(400);
-  });
-
-  test('a CORS preflight allows the Authorization header', async () => {
-    const open = await startAgentServer({
-      llm: echo,
-      tts: new WebSocketTransport({ url: container.server.wsUrl }),
-      allowedOrigins: ['https://app.example.com'],
-    });
-    agents.push(open);
-    const preflight = await fetch(`${open.url}/invocations`, {
-      method: 'OPTIONS',
-      headers: { origin: 'https://app.example.com', 'access-control-request-headers': 'authorization' },
-    });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/\bauthorization\b/);
   });
 });
