@@ -38,6 +38,8 @@ export async function startAgentFromConfig(config: AgentConfig, logger?: Logger)
     ...(config.allowedOrigins ? { allowedOrigins: config.allowedOrigins } : {}),
     ...(config.llmTimeouts ? { llmTimeouts: config.llmTimeouts } : {}),
     ...(config.flow ? { flow: config.flow } : {}),
+    ...(config.wsFrames ? { wsFrames: config.wsFrames } : {}),
+    ...(config.streams ? { streams: config.streams } : {}),
   });
 }
 

@@ -210,6 +210,29 @@ describe('loadConfig: slow callers', () => {
   });
 });
 
+describe("loadConfig: AgentCore's limits", () => {
+  test('WS_MAX_FRAME_BYTES, WS_MAX_FRAMES_PER_SECOND, MAX_STREAM_SECONDS, WS_IDLE_SECONDS: absent by default; ranges named', () => {
+    const base = loadConfig({ KOKORO_URL: 'ws://k' });
+    expect(base.wsFrames).toBeUndefined();
+    expect(base.streams).toBeUndefined();
+    const set = loadConfig({
+      KOKORO_URL: 'ws://k',
+      WS_MAX_FRAME_BYTES: '16384',
+      WS_MAX_FRAMES_PER_SECOND: '100',
+      MAX_STREAM_SECONDS: '1800',
+      WS_IDLE_SECONDS: '60.5',
+    });
+    expect(set.wsFrames).toEqual({ maxFrameBytes: 16_384, maxFramesPerSecond: 100 });
+    expect(set.streams).toEqual({ maxStreamMs: 1_800_000, wsIdleMs: 60_500 });
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', WS_MAX_FRAME_BYTES: '100' })).toThrow(/WS_MAX_FRAME_BYTES: /);
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', WS_MAX_FRAMES_PER_SECOND: '2.5' })).toThrow(
+      /WS_MAX_FRAMES_PER_SECOND: /,
+    );
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', MAX_STREAM_SECONDS: '0' })).toThrow(/MAX_STREAM_SECONDS: /);
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', WS_IDLE_SECONDS: 'soon' })).toThrow(/WS_IDLE_SECONDS: /);
+  });
+});
+
 describe('loadConfig: TTS reconnect budget', () => {
   test('TTS_RECONNECT_BUDGET_MS reaches every transport beside the retry budget; unset leaves the default (5 s)', () => {
     expect(loadConfig({ KOKORO_URL: 'ws://k', TTS_RECONNECT_BUDGET_MS: '8000' }).tts).toMatchObject({

@@ -48,6 +48,10 @@ export interface AgentConfig {
   llmTimeouts?: { firstTokenMs?: number; idleMs?: number } | undefined;
   /** Browser origins allowed to use the agent (ALLOWED_ORIGINS); absent: none. */
   allowedOrigins?: OriginAllowList | undefined;
+  /** WebSocket frames (WS_MAX_FRAME_BYTES, WS_MAX_FRAMES_PER_SECOND; absent when none is set: AgentCore's quotas apply). */
+  wsFrames?: { maxFrameBytes?: number; maxFramesPerSecond?: number } | undefined;
+  /** Stream age and idle WebSockets (MAX_STREAM_SECONDS, WS_IDLE_SECONDS; absent when none is set: the defaults apply). */
+  streams?: { maxStreamMs?: number; wsIdleMs?: number } | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -76,6 +80,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     sessions,
     ...(allowedOrigins ? { allowedOrigins } : {}),
     ...optional('flow', defined({ bufferBytes: e.CALLER_BUFFER_BYTES, stallMs: seconds(e.CALLER_STALL_SECONDS) })),
+    ...optional(
+      'wsFrames',
+      defined({ maxFrameBytes: e.WS_MAX_FRAME_BYTES, maxFramesPerSecond: e.WS_MAX_FRAMES_PER_SECOND }),
+    ),
+    ...optional(
+      'streams',
+      defined({ maxStreamMs: seconds(e.MAX_STREAM_SECONDS), wsIdleMs: seconds(e.WS_IDLE_SECONDS) }),
+    ),
     ...optional(
       'llmTimeouts',
       defined({

@@ -1,6 +1,8 @@
 // Public API of @kokoro-speech/runtime: the streaming voice agent (LLM -> sentences -> Kokoro ->
 // SSE/WebSocket), its stages, and the pieces the local mode starts in-process.
 export { startAgentServer, DEFAULT_LIMITS, DEFAULT_VOICE, RequestError } from './server/index.ts';
+// Who calls (the bearer token AgentCore forwards) and the WebSocket subprotocol that carries it.
+export { BEARER_SUBPROTOCOL, identityOf, userKeyOf, type CallerIdentity } from './server/index.ts';
 export type { AgentServer, AgentServerOptions, AgentLimits, RequestErrorCode, SessionOptions } from './server/index.ts';
 export { startAgentFromConfig } from './agent.ts';
 export { loadConfig, ConfigError, DEFAULT_SYSTEM_PROMPT, type AgentConfig } from './config.ts';
@@ -16,7 +18,16 @@ export {
   type LlmVariable,
 } from './config/agent-env.ts';
 export { llmFromEnv, toolsFromEnv, fillerFromEnv, voiceFromEnv, type ToolConfig } from './config/from-env.ts';
-export { DEFAULT_FILLER_AFTER_MS, DEFAULT_FLOW_LIMITS, DEFAULT_LISTEN, type FlowLimits } from './config/defaults.ts';
+export {
+  DEFAULT_FILLER_AFTER_MS,
+  DEFAULT_FLOW_LIMITS,
+  DEFAULT_LISTEN,
+  DEFAULT_STREAM_LIMITS,
+  DEFAULT_WS_FRAME_LIMITS,
+  type FlowLimits,
+  type StreamLimits,
+  type WsFrameLimits,
+} from './config/defaults.ts';
 export {
   runTurn,
   oneShotAnswer,

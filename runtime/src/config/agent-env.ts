@@ -86,6 +86,11 @@ export const AGENT_ENV = {
   ALLOWED_ORIGINS: str(),
   CALLER_BUFFER_BYTES: int(4096, 64 * 1024 * 1024),
   CALLER_STALL_SECONDS: num(0.5, 3600),
+  // AgentCore's limits (WebSocket frames, stream age, idle sessions)
+  WS_MAX_FRAME_BYTES: int(4096, 16 * 1024 * 1024),
+  WS_MAX_FRAMES_PER_SECOND: int(10, 100_000),
+  MAX_STREAM_SECONDS: num(1, 86_400),
+  WS_IDLE_SECONDS: num(1, 28_800),
 };
 
 export type AgentVariable = keyof typeof AGENT_ENV;

@@ -43,6 +43,32 @@ export interface FlowLimits {
  */
 export const DEFAULT_FLOW_LIMITS: FlowLimits = { bufferBytes: 64 * 1024, stallMs: 30_000 };
 
+/** What the agent's WebSocket sends a caller, within AgentCore's quotas (docs/design/agentcore-contract.md#limits). */
+export interface WsFrameLimits {
+  /** Largest payload of one frame the agent sends, in bytes (WS_MAX_FRAME_BYTES). */
+  maxFrameBytes: number;
+  /** Frames per second per connection at most, bursts included (WS_MAX_FRAMES_PER_SECOND). */
+  maxFramesPerSecond: number;
+}
+
+/** AgentCore's WebSocket quotas: 32 KB a frame (taken as 32,768 bytes of payload), 250 frames per second. */
+export const DEFAULT_WS_FRAME_LIMITS: WsFrameLimits = { maxFrameBytes: 32_768, maxFramesPerSecond: 250 };
+
+/** How long a caller's stream may last (server/stream-limits.ts). */
+export interface StreamLimits {
+  /** An SSE turn or a WebSocket connection open this long ends with `stream_limit` (MAX_STREAM_SECONDS). */
+  maxStreamMs: number;
+  /** A WebSocket connection with no message and no turn for this long is closed with `session_idle` (WS_IDLE_SECONDS). */
+  wsIdleMs: number;
+}
+
+/**
+ * 59 minutes and 890 s: a minute inside AgentCore's 60-minute streaming limit, so that the error and
+ * `done` reach the caller before AgentCore cuts the stream; 10 s inside its default idle session
+ * timeout (900 s), so that the caller hears why before AgentCore ends the session.
+ */
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { maxStreamMs: 3_540_000, wsIdleMs: 890_000 };
+
 export const DEFAULT_SYSTEM_PROMPT =
   'You are a helpful voice assistant. Your answers are spoken aloud as they are written: ' +
   'start with a short, direct sentence, then use plain sentences. Avoid markdown, lists, tables, ' +

@@ -19,6 +19,8 @@ export interface ConversationDeps {
   provider: LlmFailureSource;
   /** Persist the conversation here (absent: memory only). */
   storage?: Storage;
+  /** The signed-in user it belongs to (their key: server/identity.ts); absent: an anonymous caller's. */
+  owner?: string;
   /** The LLM's first-token and idle timeouts (llm/model-watch.ts). */
   llmTimeouts?: LlmTimeouts;
   log: Logger;
@@ -53,6 +55,8 @@ export class TurnRecord {
 export class Conversation {
   readonly id: string;
   readonly persisted: boolean;
+  /** The user it belongs to (undefined: anonymous); nobody else may use it (owners.ts). */
+  readonly owner: string | undefined;
   lastActive = Date.now();
   readonly #deps: ConversationDeps;
   #agent: Promise<Agent> | undefined;
@@ -71,9 +75,10 @@ export class Conversation {
     this.id = id;
     this.#deps = deps;
     this.persisted = deps.storage !== undefined;
+    this.owner = deps.owner;
     if (deps.storage)
       this.#sessionManager = new SessionManager({
-        sessionId: storageKeyOf(id),
+        sessionId: storageKeyOf(id, deps.owner),
         storage: deps.storage,
         saveLatestOn: 'trigger', // saved by us once a turn's history is final (cut included)
       });

@@ -7,6 +7,7 @@ export { agentAnswer } from './answer.ts';
 export { heardPlace, rebuildTurn, NOTHING_HEARD, deliveredMs, type HeardPlace } from './heard.ts';
 export { Transcript, type Cycle } from './transcript.ts';
 export { isSessionId, newSessionId, storageKeyOf } from './session-id.ts';
+export { SessionOwners, SessionForbiddenError, ownerRecordKey, type OwnerCheck } from './owners.ts';
 export {
   ResilientStorage,
   openSessionStore,

@@ -22,11 +22,14 @@ export class SessionLimitError extends KokoroError<'busy'> {
 export class ConversationRegistry {
   readonly #live = new Map<string, Conversation>();
   readonly #limits: SessionLimits;
-  readonly #create: (id: string, persist: boolean) => Conversation;
+  readonly #create: (id: string, persist: boolean, owner: string | undefined) => Conversation;
   readonly #sweeper: NodeJS.Timeout;
   evicted = 0;
 
-  constructor(limits: SessionLimits, create: (id: string, persist: boolean) => Conversation) {
+  constructor(
+    limits: SessionLimits,
+    create: (id: string, persist: boolean, owner: string | undefined) => Conversation,
+  ) {
     this.#limits = limits;
     this.#create = create;
     this.#sweeper = setInterval(() => this.sweep(), Math.min(limits.idleMs, 60_000));
@@ -41,8 +44,15 @@ export class ConversationRegistry {
     return this.#live.has(id);
   }
 
-  /** The conversation of `id`, created if it is not live. Throws SessionLimitError when full. */
-  get(id: string, options: { persist?: boolean } = {}): Conversation {
+  /** The live conversation of `id`, if any. */
+  peek(id: string): Conversation | undefined {
+    return this.#live.get(id);
+  }
+
+  /** The conversation of `id`, created if it is not live (for `owner`: a user key, or undefined:
+   *  anonymous; whether that owner may use it is checked before, owners.ts). Throws
+   *  SessionLimitError when full. */
+  get(id: string, options: { persist?: boolean; owner?: string | undefined } = {}): Conversation {
     const live = this.#live.get(id);
     if (live) return live;
     if (this.#live.size >= this.#limits.maxSessions) {
@@ -51,7 +61,7 @@ export class ConversationRegistry {
       if (!oldest) throw new SessionLimitError(`all ${this.#limits.maxSessions} live sessions are busy; retry shortly`);
       this.#evict(oldest);
     }
-    const created = this.#create(id, options.persist ?? true);
+    const created = this.#create(id, options.persist ?? true, options.owner);
     this.#live.set(id, created);
     return created;
   }

@@ -88,4 +88,22 @@ export class ResilientStorage implements Storage {
   list(prefix: string): Promise<string[]> {
     return this.#call(`list ${prefix}`, this.#options.readTimeoutMs, () => this.#inner.list(prefix), []);
   }
+  /** As read, but undefined when the store did not answer (absent, null, and unknown differ). */
+  readChecked(key: string): Promise<Uint8Array | null | undefined> {
+    return this.#call<Uint8Array | null | undefined>(
+      `read ${key}`,
+      this.#options.readTimeoutMs,
+      () => this.#inner.read(key),
+      undefined,
+    );
+  }
+  /** As list, but undefined when the store did not answer. */
+  listChecked(prefix: string): Promise<string[] | undefined> {
+    return this.#call<string[] | undefined>(
+      `list ${prefix}`,
+      this.#options.readTimeoutMs,
+      () => this.#inner.list(prefix),
+      undefined,
+    );
+  }
 }

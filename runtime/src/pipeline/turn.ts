@@ -173,17 +173,29 @@ class Turn {
     };
     if (signal?.aborted) this.#cancel();
     signal?.addEventListener('abort', () => this.#cancel(), { once: true });
-    const { timeoutMs } = this.#options;
+    const { timeoutMs, streamLimitMs } = this.#options;
     const timer =
       timeoutMs === undefined
         ? undefined
         : setTimeout(() => this.#fail('timeout', `the turn took longer than ${timeoutMs} ms`), timeoutMs);
+    const streamTimer =
+      streamLimitMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              this.#fail(
+                'stream_limit',
+                "the stream reached its time limit (MAX_STREAM_SECONDS, inside AgentCore's 60 minutes); reconnect to go on",
+              ),
+            Math.max(0, streamLimitMs),
+          );
     try {
       const result = await this.#run(settings);
       await this.#opus?.idle(); // every event, done last, has reached the caller
       return result;
     } finally {
       clearTimeout(timer);
+      clearTimeout(streamTimer);
       clearTimeout(this.#fillerTimer);
     }
   }

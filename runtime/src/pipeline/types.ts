@@ -70,6 +70,9 @@ export interface TurnOptions {
   requestId?: string;
   /** The turn fails with `timeout` after this long (a hung LLM or TTS stream must not hold the caller). */
   timeoutMs?: number;
+  /** The caller's stream ends this long from now (MAX_STREAM_SECONDS: inside AgentCore's 60-minute
+   *  streaming limit): the turn fails with `stream_limit` then, before AgentCore cuts it. */
+  streamLimitMs?: number;
   /** Where the answer comes from; default: a fresh agent on the context's model and tools (a
    *  one-shot turn, no memory). A conversation passes its session's agent. */
   answer?: AnswerSource;

@@ -1,6 +1,7 @@
 // What the agent server's routes and its WebSocket upgrade share: the options resolved against
-// their defaults (config/defaults.ts), the turn runner, the conversations, the voice list, the
-// origin policy, and one way to run a turn (in its session's conversation, or one-shot).
+// their defaults (config/defaults.ts), the turn runner, the conversations and who owns them, the
+// voice list, the origin policy, and one way to run a turn (in its session's conversation, for
+// the caller it belongs to, or one-shot).
 import type { Storage } from '@strands-agents/sdk';
 import type { TurnRequest } from '@kokoro-speech/protocol';
 import { createLogger, type Logger } from './log.ts';
@@ -15,22 +16,29 @@ import {
   DEFAULT_SESSION_LIMITS,
   DEFAULT_WINDOW_MESSAGES,
   ResilientStorage,
+  SessionForbiddenError,
   SessionLimitError,
+  SessionOwners,
   type SessionLimits,
   type TurnRecord,
 } from '../conversation/index.ts';
 import {
   DEFAULT_FLOW_LIMITS,
   DEFAULT_LIMITS,
+  DEFAULT_STREAM_LIMITS,
   DEFAULT_VOICE,
+  DEFAULT_WS_FRAME_LIMITS,
   type AgentLimits,
   type FlowLimits,
+  type StreamLimits,
+  type WsFrameLimits,
 } from '../config/defaults.ts';
 import { RequestError } from './errors.ts';
 import { TurnRunner } from './turn-runner.ts';
 import { VoiceCatalog, type VoiceList } from './voices.ts';
 import { OriginPolicy, type OriginAllowList } from './origins.ts';
 import type { CallerOutput } from './caller-flow.ts';
+import type { CallerIdentity } from './identity.ts';
 
 /** Conversations (sessions): their bounds and where they are persisted. */
 export interface SessionOptions extends SessionLimits {
@@ -68,19 +76,31 @@ export interface AgentServerOptions {
   /** Browser origins whose pages may use the agent (`ALLOWED_ORIGINS`), or '*' for any; requests
    *  without an Origin header (AgentCore, the CLI) are always served. Default: none. */
   allowedOrigins?: OriginAllowList;
+  /** The WebSocket's frames (WS_MAX_FRAME_BYTES, WS_MAX_FRAMES_PER_SECOND); default AgentCore's quotas. */
+  wsFrames?: Partial<WsFrameLimits>;
+  /** Stream age and idle WebSockets (MAX_STREAM_SECONDS, WS_IDLE_SECONDS); default DEFAULT_STREAM_LIMITS. */
+  streams?: Partial<StreamLimits>;
+}
+
+/** One turn as a route runs it: see AgentCore.runTurn. */
+export interface TurnCall {
+  /** Its conversation; undefined: a one-shot turn. */
+  sessionId: string | undefined;
+  /** Who asks (undefined: an anonymous caller); a session of someone else's is refused. */
+  caller: CallerIdentity | undefined;
+  emit: (event: PipelineEvent) => void;
+  signal: AbortSignal;
+  via: 'sse' | 'ws';
+  flow: CallerOutput;
+  onRecord?: (record: TurnRecord) => void;
+  /** Persist its conversation (default true; a WebSocket connection's own conversation is not). */
+  persist?: boolean;
+  /** When the caller's stream ends (ms from now): the turn then fails with `stream_limit`. */
+  streamLimitMs?: number;
 }
 
 /** Runs one turn: see AgentCore.runTurn. */
-export type RunTurn = (
-  request: TurnRequest,
-  sessionId: string | undefined,
-  emit: (event: PipelineEvent) => void,
-  signal: AbortSignal,
-  via: 'sse' | 'ws',
-  flow: CallerOutput,
-  onRecord?: (record: TurnRecord) => void,
-  persist?: boolean,
-) => Promise<void>;
+export type RunTurn = (request: TurnRequest, call: TurnCall) => Promise<void>;
 
 export interface AgentCore {
   limits: AgentLimits;
@@ -89,11 +109,19 @@ export interface AgentCore {
   sessions: ConversationRegistry;
   origins: OriginPolicy;
   flowLimits: FlowLimits;
+  wsFrames: WsFrameLimits;
+  streams: StreamLimits;
+  owners: SessionOwners;
   listVoices: () => Promise<VoiceList>;
-  /** The conversation of a session id; a full registry is a 503 busy. */
-  conversationOf(id: string, persist?: boolean): Conversation;
+  /** The conversation of a session id for `caller`: a 403 `forbidden` when it belongs to someone
+   *  else, a 503 `busy` when the registry is full. */
+  conversationFor(id: string, caller: CallerIdentity | undefined, persist?: boolean): Promise<Conversation>;
+  /** A 403 `forbidden` when `caller` may not use session `id` (checked, nothing created). */
+  mayUse(id: string, caller: CallerIdentity | undefined): Promise<void>;
   /** Runs a turn: in its session's conversation when it has one, else one-shot. */
   runTurn: RunTurn;
+  /** Cancels the conversations' turns and waits for their saves and the owner records' writes. */
+  closeSessions(): Promise<void>;
 }
 
 export function createAgentCore(options: AgentServerOptions): AgentCore {
@@ -123,8 +151,9 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
   const turns = new TurnRunner(context, limits, log);
   const sessions = new ConversationRegistry(
     sessionOptions,
-    (id, persist) =>
+    (id, persist, owner) =>
       new Conversation(id, {
+        ...(owner === undefined ? {} : { owner }),
         recipe: {
           model: options.llm.model,
           tools,
@@ -139,28 +168,72 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
   );
   const voices = new VoiceCatalog(options.tts, defaults.voice);
 
-  function conversationOf(id: string, persist = true): Conversation {
+  const owners = new SessionOwners(store);
+  const forbidden = () => new RequestError(403, 'forbidden', new SessionForbiddenError().message);
+
+  async function mayUse(id: string, caller: CallerIdentity | undefined): Promise<void> {
     try {
-      return sessions.get(id, { persist });
+      await owners.check(id, caller?.key, sessions.peek(id));
     } catch (error) {
-      if (error instanceof SessionLimitError) throw new RequestError(503, 'busy', error.message);
+      if (error instanceof SessionForbiddenError) throw forbidden();
       throw error;
     }
   }
 
-  const runTurn: RunTurn = async (request, sessionId, emit, signal, via, flow, onRecord, persist = true) => {
+  async function conversationFor(
+    id: string,
+    caller: CallerIdentity | undefined,
+    persist = true,
+  ): Promise<Conversation> {
+    const user = caller?.key;
+    const live = sessions.peek(id);
+    if (live) {
+      if (live.owner !== user) throw forbidden();
+      return live;
+    }
+    let unclaimed = false;
+    try {
+      if (persist) ({ unclaimed } = await owners.check(id, user));
+    } catch (error) {
+      if (error instanceof SessionForbiddenError) throw forbidden();
+      throw error;
+    }
+    // Another request may have made it while the store answered: the first one owns it.
+    const made = sessions.peek(id);
+    if (made) {
+      if (made.owner !== user) throw forbidden();
+      return made;
+    }
+    let created: Conversation;
+    try {
+      created = sessions.get(id, { persist, owner: user });
+    } catch (error) {
+      if (error instanceof SessionLimitError) throw new RequestError(503, 'busy', error.message);
+      throw error;
+    }
+    if (unclaimed && user !== undefined && created.persisted) owners.record(id, user);
+    return created;
+  }
+
+  const runTurn: RunTurn = async (request, call) => {
+    const { sessionId, caller, emit, signal, via, flow, onRecord, persist = true } = call;
+    const extra = {
+      ...(caller ? { user: caller.key } : {}),
+      ...(call.streamLimitMs === undefined ? {} : { streamLimitMs: call.streamLimitMs }),
+    };
     if (sessionId === undefined) {
-      await turns.run(request, emit, signal, via, {}, flow);
+      await turns.run(request, emit, signal, via, extra, flow);
       return;
     }
     turns.validate(request); // an invalid request must not barge in on the session's running turn
-    await conversationOf(sessionId, persist).turn(
+    const conversation = await conversationFor(sessionId, caller, persist);
+    await conversation.turn(
       {
         prompt: request.prompt,
         ...(request.previous_played_ms === undefined ? {} : { previousPlayedMs: request.previous_played_ms }),
       },
       signal,
-      (answer, turnSignal) => turns.run(request, emit, turnSignal, via, { sessionId, answer }, flow),
+      (answer, turnSignal) => turns.run(request, emit, turnSignal, via, { sessionId, answer, ...extra }, flow),
       onRecord,
     );
   };
@@ -172,8 +245,16 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
     sessions,
     origins: new OriginPolicy(options.allowedOrigins),
     flowLimits: { ...DEFAULT_FLOW_LIMITS, ...options.flow },
+    wsFrames: { ...DEFAULT_WS_FRAME_LIMITS, ...options.wsFrames },
+    streams: { ...DEFAULT_STREAM_LIMITS, ...options.streams },
+    owners,
     listVoices: () => voices.list(),
-    conversationOf,
+    conversationFor,
+    mayUse,
     runTurn,
+    closeSessions: async () => {
+      await sessions.close();
+      await owners.flush();
+    },
   };
 }

@@ -7,6 +7,7 @@ import { KokoroError } from '@kokoro-speech/protocol/errors';
 export type RequestErrorCode =
   | 'invalid_request'
   | 'payload_too_large'
+  | 'unauthorized'
   | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
@@ -31,6 +32,8 @@ export function sendError(res: ServerResponse, error: unknown, headers: Record<s
   res.writeHead(known.status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
+    // RFC 6750: a 401 names the scheme it wants.
+    ...(known.status === 401 ? { 'www-authenticate': 'Bearer error="invalid_token"' } : {}),
     ...headers,
   });
   res.end(body);

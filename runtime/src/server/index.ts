@@ -3,3 +3,4 @@ export { startAgentServer, DEFAULT_LIMITS, DEFAULT_VOICE } from './app.ts';
 export type { AgentServer, AgentServerOptions, AgentLimits, SessionOptions } from './app.ts';
 export { RequestError, type RequestErrorCode } from './errors.ts';
 export { SseWriter } from './sse.ts';
+export { BEARER_SUBPROTOCOL, identityOf, userKeyOf, type CallerIdentity } from './identity.ts';

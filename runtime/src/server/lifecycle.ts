@@ -41,5 +41,5 @@ export async function closeServer(server: Server, wss: WebSocketServer, core: Ag
   await closed;
   clearTimeout(timer);
   wss.close();
-  await core.sessions.close();
+  await core.closeSessions();
 }

@@ -75,7 +75,7 @@ export class OriginPolicy {
     res.writeHead(204, {
       ...this.corsHeaders(req),
       'access-control-allow-methods': methods,
-      'access-control-allow-headers': 'content-type, x-amzn-bedrock-agentcore-runtime-session-id',
+      'access-control-allow-headers': 'authorization, content-type, x-amzn-bedrock-agentcore-runtime-session-id',
       'access-control-max-age': '600',
     });
     res.end();

@@ -1,6 +1,7 @@
 // The agent server's HTTP routes: GET /ping (AgentCore's health check), POST /invocations (a turn
-// as Server-Sent Events, or the voice list) with the origin policy and CORS, and a clear refusal
-// for everything else. Every failure is answered as a RequestError's JSON body.
+// as Server-Sent Events, or the voice list) with the origin policy and CORS, the caller's identity
+// (identity.ts) and its sessions only, and a clear refusal for everything else. Every failure is
+// answered as a RequestError's JSON body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 import type { AgentCore } from './agent-core.ts';
@@ -9,6 +10,7 @@ import { parseInvocation } from './requests.ts';
 import { headerSession } from './session-header.ts';
 import { SseWriter } from './sse.ts';
 import { CallerOutput } from './caller-flow.ts';
+import { identityOf } from './identity.ts';
 
 /** The request handler of the agent's HTTP server (the WebSocket upgrade is upgrade.ts). */
 export function routes(core: AgentCore): (req: IncomingMessage, res: ServerResponse) => void {
@@ -48,6 +50,8 @@ export function routes(core: AgentCore): (req: IncomingMessage, res: ServerRespo
 /** POST /invocations: the voice list, or a turn streamed as Server-Sent Events. */
 async function invocations(core: AgentCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { turns, log } = core;
+  const opened = performance.now();
+  const caller = identityOf(req); // 401 before the body is read
   const body = parseInvocation(await readRequestBody(req, res, core.limits.maxRequestBytes));
   if (body.kind === 'voices') {
     const list = await core.listVoices().catch((error: unknown) => {
@@ -70,7 +74,8 @@ async function invocations(core: AgentCore, req: IncomingMessage, res: ServerRes
   const gone = new AbortController();
   res.on('close', () => gone.abort(new Error('caller disconnected')));
   turns.admit(); // answer 503 before the event stream starts
-  if (sessionId !== undefined) core.conversationOf(sessionId); // likewise when no session can be made
+  // Likewise 403 for someone else's session, 503 when no session can be made.
+  if (sessionId !== undefined) await core.conversationFor(sessionId, caller);
   const sse = new SseWriter(res);
   const flow = new CallerOutput(
     { buffered: () => res.writableLength, gone: () => res.destroyed, drop: () => res.destroy() },
@@ -82,10 +87,10 @@ async function invocations(core: AgentCore, req: IncomingMessage, res: ServerRes
   );
   res.on('close', () => flow.closed());
   try {
-    await core.runTurn(
-      request,
+    await core.runTurn(request, {
       sessionId,
-      (event) => {
+      caller,
+      emit: (event) => {
         const { type, ...data } = event;
         const payload =
           event.type === 'audio'
@@ -93,10 +98,12 @@ async function invocations(core: AgentCore, req: IncomingMessage, res: ServerRes
             : data;
         if (!sse.closed) sse.event(type, JSON.stringify(payload), flow.written());
       },
-      gone.signal,
-      'sse',
+      signal: gone.signal,
+      via: 'sse',
       flow,
-    );
+      // The SSE response is the stream AgentCore times (60 minutes at most).
+      streamLimitMs: core.streams.maxStreamMs - (performance.now() - opened),
+    });
   } catch (error) {
     log.error({ err: error }, 'turn failed');
     sse.event('error', JSON.stringify({ code: 'internal', message: 'internal error' }));

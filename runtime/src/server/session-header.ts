@@ -1,5 +1,7 @@
 // AgentCore's session header: a request's conversation when its body names none (POST
-// /invocations, and a WebSocket connection at its upgrade).
+// /invocations, and a WebSocket connection at its upgrade, where a browser, which cannot set
+// headers, puts it in the query string: AgentCore documents that; whether it reaches the container
+// as the header or as the query is inferred, so the upgrade takes either).
 import type { IncomingMessage } from 'node:http';
 import { SESSION_ID_RULE } from '@kokoro-speech/protocol';
 import { isSessionId } from '../conversation/index.ts';
@@ -16,6 +18,23 @@ export function headerSession(req: IncomingMessage): string | undefined {
       400,
       'invalid_request',
       `X-Amzn-Bedrock-AgentCore-Runtime-Session-Id: must be ${SESSION_ID_RULE}, got ${JSON.stringify(String(value).slice(0, 300))}`,
+    );
+  return value;
+}
+
+/** The session of a WebSocket upgrade: the header, else the same name as a query parameter. */
+export function upgradeSession(req: IncomingMessage): string | undefined {
+  const header = headerSession(req);
+  if (header !== undefined) return header;
+  const query = new URL(req.url ?? '/', 'http://agent').searchParams;
+  const name = [...query.keys()].find((k) => k.toLowerCase() === SESSION_HEADER);
+  if (name === undefined) return undefined;
+  const value = query.get(name);
+  if (!isSessionId(value))
+    throw new RequestError(
+      400,
+      'invalid_request',
+      `${name} (query): must be ${SESSION_ID_RULE}, got ${JSON.stringify(String(value).slice(0, 300))}`,
     );
   return value;
 }

@@ -55,16 +55,18 @@ export class TurnRunner {
 
   /** Runs one turn to its `done`; throws (before emitting anything) only when not valid here or
    *  not admitted. `answer`: the session's agent (a conversation turn); absent: a one-shot turn.
-   *  `flow`: the caller's connection; the turn keeps its slot until all it wrote is taken. */
+   *  `user`: the caller's user key, for the log line; `streamLimitMs`: when the caller's stream
+   *  ends (pipeline `stream_limit`). `flow`: the caller's connection; the turn keeps its slot until
+   *  all it wrote is taken. */
   async run(
     request: TurnRequest,
     emit: (event: PipelineEvent) => void,
     signal: AbortSignal,
     via: 'sse' | 'ws',
-    conversation: { sessionId?: string; answer?: AnswerSource } = {},
+    turn: { sessionId?: string; answer?: AnswerSource; user?: string | undefined; streamLimitMs?: number } = {},
     flow?: CallerOutput,
   ): Promise<TurnResult> {
-    const { sessionId: session, answer } = conversation;
+    const { sessionId: session, answer, user, streamLimitMs } = turn;
     this.validate(request);
     this.admit();
     const controller = new AbortController();
@@ -81,6 +83,7 @@ export class TurnRunner {
         signal: controller.signal,
         requestId,
         timeoutMs: this.#limits.maxTurnMs,
+        ...(streamLimitMs === undefined ? {} : { streamLimitMs }),
         ...(answer ? { answer } : {}),
         ...(session ? { sessionId: session } : {}),
         ...(flow ? { flow } : {}),
@@ -91,6 +94,8 @@ export class TurnRunner {
         {
           request_id: requestId,
           session,
+          // The user's key (a hash), never the token's subject.
+          ...(user ? { user: user.slice(0, 16) } : {}),
           via,
           mode: request.mode ?? 'stream',
           outcome: result.outcome,

@@ -3,6 +3,8 @@
 // with a `type`; audio goes as binary frames after its `sentence` event. The connection is one
 // conversation unless its turns name another session; a cancel may report how much of the
 // connection's most recent turn the caller played (`played_ms`), also after that turn's `done`.
+// Frames go out within AgentCore's frame limits (ws-frames.ts); the connection ends on its own
+// terms before AgentCore would cut it (ws-lifetime.ts): an `error` event, then close code 1000.
 import type WebSocket from 'ws';
 import type { PipelineEvent } from '../pipeline/turn.ts';
 import type { TurnRequest } from '@kokoro-speech/protocol';
@@ -12,6 +14,14 @@ import { parseWsMessage } from './requests.ts';
 import type { VoiceList } from './voices.ts';
 import { CallerOutput, DEFAULT_FLOW_LIMITS, type FlowLimits } from './caller-flow.ts';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
+import {
+  DEFAULT_STREAM_LIMITS,
+  DEFAULT_WS_FRAME_LIMITS,
+  type StreamLimits,
+  type WsFrameLimits,
+} from '../config/defaults.ts';
+import { WsFrames } from './ws-frames.ts';
+import { WsLifetime, endingMessage, type WsEnding } from './ws-lifetime.ts';
 
 export type StartTurn = (
   request: TurnRequest,
@@ -19,7 +29,24 @@ export type StartTurn = (
   signal: AbortSignal,
   onRecord: (record: TurnRecord) => void,
   flow: CallerOutput,
+  /** When the connection's stream ends, in ms from now (the turn fails with `stream_limit` then). */
+  streamLimitMs: number,
 ) => Promise<void>;
+
+export interface WsSessionOptions {
+  startTurn: StartTurn;
+  /** After the socket closed and its turn is over. */
+  onClose?: () => void;
+  listVoices?: () => Promise<VoiceList>;
+  flowLimits?: FlowLimits;
+  frames?: WsFrameLimits;
+  streams?: StreamLimits;
+  onDrop?: (reason: string) => void;
+  /** A bug: an event too big for one frame (replaced by an `internal` error event). */
+  onOversize?: (type: string, bytes: number) => void;
+}
+
+type Outgoing = PipelineEvent | { type: 'error'; code: string; message: string } | ({ type: 'voices' } & VoiceList);
 
 export class WsSession {
   readonly #socket: WebSocket;
@@ -31,47 +58,68 @@ export class WsSession {
   #closed = false;
   /** What is written to the socket and not yet taken (one flow for all the connection's turns). */
   readonly #flow: CallerOutput;
+  readonly #frames: WsFrames;
+  readonly #lifetime: WsLifetime;
+  readonly #streams: StreamLimits;
+  /** Why the connection is ending (no new turn starts), once it is. */
+  #ending: WsEnding | null = null;
+  /** A turn already told the caller of the stream limit. */
+  #toldLimit = false;
 
-  constructor(
-    socket: WebSocket,
-    startTurn: StartTurn,
-    onClose?: () => void,
-    listVoices?: () => Promise<VoiceList>,
-    flowLimits: FlowLimits = DEFAULT_FLOW_LIMITS,
-    onDrop?: (reason: string) => void,
-  ) {
+  constructor(socket: WebSocket, options: WsSessionOptions) {
     this.#socket = socket;
-    this.#startTurn = startTurn;
-    this.#listVoices = listVoices;
+    this.#startTurn = options.startTurn;
+    this.#listVoices = options.listVoices;
+    this.#streams = options.streams ?? DEFAULT_STREAM_LIMITS;
+    this.#frames = new WsFrames(socket, options.frames ?? DEFAULT_WS_FRAME_LIMITS, (type, bytes) =>
+      options.onOversize?.(type, bytes),
+    );
     this.#flow = new CallerOutput(
       {
-        buffered: () => socket.bufferedAmount,
+        // What waits for the frame budget is the caller's backlog too.
+        buffered: () => socket.bufferedAmount + this.#frames.queuedBytes,
         gone: () => this.#closed || socket.readyState !== socket.OPEN,
         drop: () => socket.terminate(),
       },
-      flowLimits,
+      options.flowLimits ?? DEFAULT_FLOW_LIMITS,
       (reason) => {
-        onDrop?.(reason);
+        options.onDrop?.(reason);
         this.#current?.controller.abort(new Error(reason));
       },
     );
+    this.#lifetime = new WsLifetime(this.#streams, (code) => void this.#end(code));
     socket.on('message', (data: Buffer, isBinary: boolean) => this.#onMessage(data, isBinary));
     socket.on('close', () => {
       this.#closed = true;
+      this.#lifetime.close();
+      this.#frames.close();
       this.#flow.closed();
       this.#current?.controller.abort(new Error('caller disconnected'));
       const finished = this.#current?.finished ?? Promise.resolve();
-      void finished.then(() => onClose?.());
+      void finished.then(() => options.onClose?.());
     });
     socket.on('error', () => socket.terminate());
   }
 
-  #send(
-    event: PipelineEvent | { type: 'error'; code: string; message: string } | ({ type: 'voices' } & VoiceList),
-  ): void {
+  #send(event: Outgoing): void {
     if (this.#closed || this.#socket.readyState !== this.#socket.OPEN) return;
-    if (event.type === 'audio') this.#socket.send(event.data, { binary: true }, this.#flow.written());
-    else this.#socket.send(JSON.stringify(event), this.#flow.written());
+    if (event.type === 'error' && event.code === 'stream_limit') this.#toldLimit = true;
+    this.#frames.send(event as { type: string }, this.#flow.written());
+  }
+
+  /** The stream limit or the idle timeout: the running turn ends (by its own stream timer), the
+   *  caller is told why, what was written is taken, then the socket closes (1000). */
+  async #end(code: WsEnding): Promise<void> {
+    if (this.#ending) return;
+    this.#ending = code;
+    // The running turn ends by its own stream timer; one still waiting for its session is cut.
+    const cut = setTimeout(() => this.#current?.controller.abort(new Error('stream limit')), 1000);
+    await this.#current?.finished;
+    clearTimeout(cut);
+    if (code === 'session_idle' || !this.#toldLimit)
+      this.#send({ type: 'error', code, message: endingMessage(code, this.#streams) });
+    await this.#flow.flushed();
+    if (!this.#closed) this.#socket.close(1000, code === 'stream_limit' ? 'stream limit' : 'idle');
   }
 
   #refuse(message: string): void {
@@ -93,6 +141,11 @@ export class WsSession {
   }
 
   #onMessage(data: Buffer, isBinary: boolean): void {
+    this.#lifetime.message();
+    if (this.#ending) {
+      this.#send({ type: 'error', code: this.#ending, message: endingMessage(this.#ending, this.#streams) });
+      return;
+    }
     let message;
     try {
       // JSON is accepted in binary frames too (some clients and proxies send everything binary).
@@ -128,6 +181,7 @@ export class WsSession {
     const controller = new AbortController();
     const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
     this.#current = { controller, finished };
+    this.#lifetime.turnStarted();
     try {
       if (previous) {
         // Barge-in: the previous turn ends (its done is sent) before this one starts.
@@ -143,12 +197,14 @@ export class WsSession {
           this.#lastRecord = record;
         },
         this.#flow,
+        this.#lifetime.remainingMs(),
       );
     } catch (error) {
       const known = error instanceof RequestError ? error : new RequestError(500, 'internal', 'internal error');
       this.#send({ type: 'error', code: known.code, message: known.message });
     } finally {
       if (this.#current?.controller === controller) this.#current = null;
+      this.#lifetime.turnEnded();
       finish();
     }
   }

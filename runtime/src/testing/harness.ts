@@ -28,6 +28,28 @@ export async function startTestContainer(
   };
 }
 
+/** The answer's text of a turn's events (its `text` deltas, joined). */
+export const textOf = (events: PipelineEvent[]): string =>
+  events
+    .filter((e) => e.type === 'text')
+    .map((e) => (e as { delta: string }).delta)
+    .join('');
+
+let sessions = 0;
+/** A new session id of the allowed form, tagged for the test's logs. */
+export const testSessionId = (tag: string): string =>
+  `${tag}-session-${String(++sessions).padStart(4, '0')}-0123456789abcdef`;
+
+/** The most of `times` (ms, ascending) that fall in any window of `ms`: frames per second as AgentCore counts them. */
+export function maxInWindow(times: number[], ms = 1000): number {
+  let best = 0;
+  for (let lo = 0, hi = 0; hi < times.length; hi++) {
+    while (times[hi]! - times[lo]! >= ms) lo++;
+    best = Math.max(best, hi - lo + 1);
+  }
+  return best;
+}
+
 /** Event types in order, with consecutive audio events collapsed into one `audio*` entry. */
 export function shape(events: { type: string }[]): string[] {
   const out: string[] = [];

@@ -83,8 +83,9 @@ export class WsCaller {
     });
   }
 
-  static async connect(url: string, headers?: Record<string, string>): Promise<WsCaller> {
-    const ws = new WebSocket(url, headers ? { headers } : {});
+  /** Opens a caller socket; `protocols`: the subprotocols it offers (e.g. the bearer pair). */
+  static async connect(url: string, headers?: Record<string, string>, protocols?: string[]): Promise<WsCaller> {
+    const ws = new WebSocket(url, protocols ?? [], headers ? { headers } : {});
     await new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject));
     return new WsCaller(ws);
   }
