@@ -20,7 +20,17 @@ const project = (name) => ({
 });
 
 export default {
-  projects: ['protocol', 'sagemaker', 'container', 'runtime', 'local', 'weights', 'stacks', 'tools'].map(project),
+  projects: [
+    'protocol',
+    'sagemaker',
+    'container',
+    'runtime',
+    'local',
+    'weights',
+    'stacks',
+    'integrations/livekit',
+    'tools',
+  ].map(project),
   testTimeout: 30_000,
   // Each test file gets a fresh worker process: several files loading onnxruntime-node into one
   // process (jest gives each file its own vm realm) crashed natively now and then. The tiny limit
