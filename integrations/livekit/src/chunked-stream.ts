@@ -23,6 +23,12 @@ export class ChunkedStream extends tts.ChunkedStream {
     this.#settings = settings;
   }
 
+  /** After close() nothing more, not even frames LiveKit's base class had queued. */
+  override next(): Promise<IteratorResult<tts.SynthesizedAudio>> {
+    if (this.abortSignal.aborted) return Promise.resolve({ done: true, value: undefined });
+    return super.next();
+  }
+
   protected async run(): Promise<void> {
     // Each attempt starts over: LiveKit gives it a fresh queue, and it may be rerun only when the
     // one before delivered nothing.

@@ -2,12 +2,13 @@
 // Kokoro the moment it is complete, frames out as the audio arrives; flush() ends a segment,
 // endInput() the stream, close() cancels it (barge-in: nothing of it is delivered after).
 import { shortuuid, tts } from '@livekit/agents';
-import type { APIConnectOptions } from '@livekit/agents';
+import type { APIConnectOptions, metrics } from '@livekit/agents';
 import { runAttempt } from './attempt.ts';
 import { InputEndedError } from './errors.ts';
 import { createFeed } from './feed.ts';
 import type { Feed } from './feed.ts';
 import { Ledger } from './ledger.ts';
+import { SegmentMarks } from './segment-marks.ts';
 import type { StreamSettings } from './stream-settings.ts';
 
 export class SynthesizeStream extends tts.SynthesizeStream {
@@ -15,6 +16,12 @@ export class SynthesizeStream extends tts.SynthesizeStream {
   readonly #settings: StreamSettings;
   readonly #ledger = new Ledger();
   readonly #feed: Feed;
+  readonly #marks = new SegmentMarks((at) => this.markStarted(at));
+  readonly #requestIds = new Set<string>();
+  readonly #owner: tts.TTS;
+  readonly #onMetrics = (m: metrics.TTSMetrics) => {
+    if (this.#requestIds.has(m.requestId)) this.#marks.reported();
+  };
   #pumping = false;
   #inputEnded = false;
 
@@ -25,6 +32,8 @@ export class SynthesizeStream extends tts.SynthesizeStream {
     super(owner, connOptions);
     this.#settings = settings;
     this.#done = done;
+    this.#owner = owner;
+    owner.on('metrics_collected', this.#onMetrics);
     this.#feed = createFeed(this.#ledger, settings);
     this.abortSignal.addEventListener('abort', () => this.#feed.close(), { once: true });
   }
@@ -41,6 +50,12 @@ export class SynthesizeStream extends tts.SynthesizeStream {
     super.flush();
   }
 
+  /** After close() nothing more, not even frames LiveKit's base class had queued (barge-in). */
+  override next(): Promise<IteratorResult<tts.SynthesizedAudio | typeof tts.SynthesizeStream.END_OF_STREAM>> {
+    if (this.abortSignal.aborted) return Promise.resolve({ done: true, value: undefined });
+    return super.next();
+  }
+
   /** Idempotent: the second call has nothing to end. */
   override endInput(): void {
     if (this.#inputEnded) return;
@@ -49,12 +64,14 @@ export class SynthesizeStream extends tts.SynthesizeStream {
   }
 
   protected override onStreamDone(): void {
+    this.#owner.off('metrics_collected', this.#onMetrics);
     this.#done();
   }
 
   protected async run(): Promise<void> {
     this.#pump();
     const requestId = shortuuid();
+    this.#requestIds.add(requestId);
     await runAttempt({
       ...this.#settings,
       ledger: this.#ledger,
@@ -66,7 +83,7 @@ export class SynthesizeStream extends tts.SynthesizeStream {
       },
       skipped: this.#settings.skipped,
       sending: (u) => {
-        this.markStarted();
+        this.#marks.sent(u.segment);
         this.noteProviderRequestId(u.id);
       },
     });

@@ -1,0 +1,276 @@
+// The plugin against the real container (protocol v1 server, kokoro-js, ONNX runtime) on the
+// stand-in model, through the local SageMaker router (SigV4, HTTP/2 bidi) and over the container's
+// WebSocket: what LiveKit's voice pipeline relies on, checked against the container's own audio.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { ReadableStream } from 'node:stream/web';
+import { APIStatusError, tokenize } from '@livekit/agents';
+import type { metrics, tts } from '@livekit/agents';
+import { SentenceSegmenter } from '@kokoro-speech/runtime/text';
+import { InputEndedError, TTS } from './index.ts';
+import type { TTSOptions } from './index.ts';
+import { spokenText } from './spoken-text.ts';
+import { containerAudio, pcm, quietLiveKit, readAll, startStandIn, until } from './testing/stand-in.ts';
+import type { StandIn } from './testing/stand-in.ts';
+
+quietLiveKit();
+let standIn: StandIn;
+beforeAll(async () => {
+  standIn = await startStandIn({}, { durations: true });
+}, 60_000);
+afterAll(() => standIn?.close());
+
+const ANSWER =
+  'Sure, I can help with that today. The first thing to know is that it runs on SageMaker! ' +
+  'Does it stream? It does, sentence by sentence.';
+
+/** The sentences the project's segmenter cuts from a text (decisions do not depend on the deltas). */
+function sentences(text: string): string[] {
+  const s = new SentenceSegmenter();
+  return [...s.push(text), ...s.flush()];
+}
+
+/** What the plugin sends for each sentence (English voices are normalised). */
+const spoken = (texts: string[]) => texts.map((t) => spokenText(t, true).spoken);
+
+/** LiveKit's plugin test pattern: the text in chunks of 1, 2 and 4 characters. */
+function chunked(text: string): ReadableStream<string> {
+  const chunks: string[] = [];
+  for (let i = 0, k = 0; i < text.length; k++) {
+    const size = [1, 2, 4][k % 3]!;
+    chunks.push(text.slice(i, i + size));
+    i += size;
+  }
+  return new ReadableStream<string>({
+    start(controller) {
+      for (const c of chunks) controller.enqueue(c);
+      controller.close();
+    },
+  });
+}
+
+type TtsErrorEvent = Parameters<tts.TTSCallbacks['error']>[0];
+
+const samples = (audio: readonly tts.SynthesizedAudio[]) => audio.reduce((n, a) => n + a.frame.samplesPerChannel, 0);
+
+describe.each(['sagemaker', 'websocket'] as const)('%s mode', (mode) => {
+  const make = (o: TTSOptions = {}) => new TTS({ ...standIn.modes[mode], voice: 'af_heart', ...o });
+
+  test('stream(): every sentence once and in order; the frames are the container audio of them, 24 kHz mono', async () => {
+    const kokoro = make();
+    const stream = kokoro.stream();
+    stream.updateInputStream(chunked(ANSWER));
+    const { audio, endOfStream } = await readAll(stream);
+    const pieces = sentences(ANSWER);
+    expect(pieces.length).toBeGreaterThanOrEqual(3);
+    const reference = await containerAudio(standIn.container, spoken(pieces), { voice: 'af_heart' });
+    expect(endOfStream).toBe(true);
+    expect(pcm(audio).equals(Buffer.concat(reference))).toBe(true);
+    expect(new Set(audio.map((a) => [a.frame.sampleRate, a.frame.channels].join()))).toEqual(new Set(['24000,1']));
+    expect(kokoro.sampleRate).toBe(24000);
+    expect(kokoro.numChannels).toBe(1);
+    // Each sentence's first frame names it; its frames hold exactly its samples.
+    const starts = audio.flatMap((a, i) => (a.deltaText === undefined ? [] : [i]));
+    expect(starts.map((i) => audio[i]!.deltaText)).toEqual(pieces);
+    starts.forEach((start, k) => {
+      const own = audio.slice(start, starts[k + 1] ?? audio.length);
+      expect(samples(own) * 2).toBe(reference[k]!.length);
+    });
+    expect(new Set(audio.map((a) => a.requestId)).size).toBe(1);
+    stream.close();
+  });
+
+  test('a complete sentence is spoken before flush(), while the LLM is still writing', async () => {
+    const stream = make().stream();
+    const [first] = await containerAudio(standIn.container, ['The first sentence is complete.'], { voice: 'af_heart' });
+    const audio: tts.SynthesizedAudio[] = [];
+    const reading = readAll(stream, (a) => audio.push(a));
+    stream.pushText('The first sentence is complete. The sec');
+    await until(() => samples(audio) * 2 >= first!.length, 10_000, "the first sentence's audio");
+    expect(pcm(audio).equals(first!)).toBe(true); // all of it, and nothing of the unfinished one
+    stream.pushText('ond is still being written.');
+    stream.endInput();
+    await reading;
+    const rest = await containerAudio(standIn.container, ['The second is still being written.'], { voice: 'af_heart' });
+    expect(pcm(audio).equals(Buffer.concat([first!, rest[0]!]))).toBe(true);
+    stream.close();
+  });
+
+  test('flush() ends a segment: its last frame is final, the next has a new id, metrics per segment', async () => {
+    const kokoro = make();
+    const collected: metrics.TTSMetrics[] = [];
+    kokoro.on('metrics_collected', (m) => collected.push(m));
+    const stream = kokoro.stream();
+    const one = 'First segment, its first sentence. And its second one.';
+    const two = 'The second segment speaks alone.';
+    stream.pushText(one);
+    stream.flush();
+    stream.pushText(two);
+    stream.endInput();
+    const { audio } = await readAll(stream);
+    const segments = [...new Set(audio.map((a) => a.segmentId))];
+    expect(segments).toHaveLength(2);
+    const bySegment = segments.map((id) => audio.filter((a) => a.segmentId === id));
+    // In order: all of the first segment, then all of the second.
+    expect(audio.map((a) => a.segmentId)).toEqual(bySegment.flatMap((frames) => frames.map((a) => a.segmentId)));
+    for (const frames of bySegment)
+      expect(frames.map((a) => a.final)).toEqual(frames.map((_, i) => i === frames.length - 1));
+    const reference = await containerAudio(standIn.container, spoken([...sentences(one), ...sentences(two)]), {
+      voice: 'af_heart',
+    });
+    const firstCount = sentences(one).length;
+    expect(pcm(bySegment[0]!).equals(Buffer.concat(reference.slice(0, firstCount)))).toBe(true);
+    expect(pcm(bySegment[1]!).equals(Buffer.concat(reference.slice(firstCount)))).toBe(true);
+    await until(() => collected.length === 2, 5000, 'the metrics of both segments');
+    expect(collected.map((m) => m.charactersCount)).toEqual([one.length, two.length]);
+    expect(collected.map((m) => m.audioDurationMs)).toEqual(bySegment.map((f) => Math.round(samples(f) / 24)));
+    for (const m of collected) {
+      expect(m).toMatchObject({ label: 'kokoro.TTS', streamed: true, cancelled: false });
+      expect(m.ttfbMs).toBeGreaterThanOrEqual(0);
+      expect(m.durationMs).toBeGreaterThanOrEqual(m.ttfbMs);
+      expect(m.metadata).toEqual({ modelProvider: 'Kokoro', modelName: 'Kokoro-82M' });
+    }
+    stream.close();
+  });
+
+  test('close() mid-sentence: no frame after it, the session is gone; close() twice is harmless', async () => {
+    const kokoro = make();
+    const errors: unknown[] = [];
+    kokoro.on('error', (e) => errors.push(e));
+    const stream = kokoro.stream();
+    const long = Array.from({ length: 60 }, (_, i) => `word${i % 10}`).join(' ');
+    stream.pushText(`${long}. ${long}. ${long}.`);
+    stream.flush();
+    let closedAt = -1;
+    const seen: tts.SynthesizedAudio[] = [];
+    const reading = readAll(stream, (a) => {
+      seen.push(a);
+      if (closedAt < 0) {
+        closedAt = seen.length;
+        stream.close();
+        stream.close();
+      }
+    });
+    const { endOfStream } = await reading;
+    expect(closedAt).toBe(1);
+    expect(seen).toHaveLength(1);
+    expect(endOfStream).toBe(false);
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+    if (mode === 'sagemaker') {
+      await until(() => standIn.router.instances().every((i) => i.outstanding === 0), 5000, 'the stream to end');
+    }
+    expect(() => stream.pushText('more text after close')).not.toThrow(); // ignored, as LiveKit does
+    await kokoro.close();
+    await kokoro.close();
+    expect(errors).toEqual([]);
+  });
+
+  test('synthesize(): the audio of the text, sentence after sentence, its last frame final', async () => {
+    const kokoro = make();
+    const text = 'One text at once. It has two sentences.';
+    const audio = (await readAll(kokoro.synthesize(text))).audio;
+    const reference = await containerAudio(standIn.container, spoken(sentences(text)), { voice: 'af_heart' });
+    expect(pcm(audio).equals(Buffer.concat(reference))).toBe(true);
+    expect(audio.map((a) => a.final)).toEqual(audio.map((_, i) => i === audio.length - 1));
+    expect((await kokoro.synthesize('Collected into one frame.').collect()).sampleRate).toBe(24000);
+  });
+
+  test("an unknown voice fails the stream with LiveKit's status error, at once and not retried", async () => {
+    const kokoro = make({ voice: 'zz_nobody' });
+    const routed = standIn.router.instances()[0]!.routed;
+    const errors: TtsErrorEvent[] = [];
+    kokoro.on('error', (e) => errors.push(e));
+    const stream = kokoro.stream();
+    stream.pushText('Nobody will say this.');
+    stream.endInput();
+    const { audio, endOfStream } = await readAll(stream);
+    expect(audio).toEqual([]);
+    expect(endOfStream).toBe(false);
+    expect(errors).toHaveLength(1);
+    const [{ error, recoverable }] = errors as [TtsErrorEvent];
+    expect(recoverable).toBe(false);
+    expect(error).toBeInstanceOf(APIStatusError);
+    expect(error).toMatchObject({ statusCode: 400, retryable: false, body: { code: 'unknown_voice' } });
+    expect(error.message).toMatch(/voice "zz_nobody" is not one of this endpoint's \d+ voices \(af_/);
+    if (mode === 'sagemaker') expect(standIn.router.instances()[0]!.routed).toBe(routed + 1); // one try
+  });
+});
+
+describe('the input contract', () => {
+  const make = (o: TTSOptions = {}) => new TTS({ ...standIn.modes.sagemaker, voice: 'af_heart', ...o });
+
+  test('pushText() or flush() after endInput() throws; what came before is spoken; endInput() twice is harmless', async () => {
+    const stream = make().stream();
+    stream.pushText('Spoken before the end.');
+    stream.endInput();
+    expect(() => stream.pushText('Too late.')).toThrow(InputEndedError);
+    expect(() => stream.pushText('Too late.')).toThrow(/pushText\(\) after endInput\(\): .*open a new stream\(\)/);
+    expect(() => stream.flush()).toThrow(/flush\(\) after endInput\(\)/);
+    expect(() => stream.endInput()).not.toThrow();
+    const { audio, endOfStream } = await readAll(stream);
+    expect(endOfStream).toBe(true);
+    const reference = await containerAudio(standIn.container, ['Spoken before the end.'], { voice: 'af_heart' });
+    expect(pcm(audio).equals(reference[0]!)).toBe(true);
+  });
+
+  test('word timings arrive as the aligned transcript: the text as shown, on the audio clock', async () => {
+    const kokoro = make();
+    expect(kokoro.capabilities).toEqual({ streaming: true, alignedTranscript: true });
+    const stream = kokoro.stream();
+    const text = 'It costs $5 per month. Cancel any time, really.';
+    stream.pushText(text);
+    stream.endInput();
+    const { audio } = await readAll(stream);
+    const timed = audio.flatMap((a) => a.timedTranscripts ?? []);
+    expect(timed.map((t) => t.text).join('')).toBe(`${sentences(text).join(' ')} `);
+    const starts = timed.flatMap((t) => (t.startTime === undefined ? [] : [t.startTime]));
+    expect(starts.length).toBeGreaterThan(8);
+    expect([...starts].sort((a, b) => a - b)).toEqual(starts);
+    const total = samples(audio) / 24000;
+    for (const t of timed) if (t.endTime !== undefined) expect(t.endTime).toBeLessThanOrEqual(total + 1e-6);
+    // The second sentence's words start after the first sentence's audio.
+    const second = timed.find((t) => t.text.includes('Cancel'))!;
+    const firstSamples = samples(
+      audio.slice(
+        0,
+        audio.findIndex((a, i) => i > 0 && a.deltaText !== undefined),
+      ),
+    );
+    expect(second.startTime!).toBeGreaterThanOrEqual(firstSamples / 24000);
+    const quiet = make({ wordTimestamps: false });
+    expect(quiet.capabilities.alignedTranscript).toBe(false);
+    const plain = quiet.stream();
+    plain.pushText(text);
+    plain.endInput();
+    expect((await readAll(plain)).audio.some((a) => a.timedTranscripts)).toBe(false);
+  });
+
+  test('sampleRate 16000: frames at 16 kHz, the container audio at that rate', async () => {
+    const kokoro = make({ sampleRate: 16000 });
+    expect(kokoro.sampleRate).toBe(16000);
+    const stream = kokoro.stream();
+    stream.pushText('Spoken at sixteen kilohertz.');
+    stream.endInput();
+    const { audio } = await readAll(stream);
+    const reference = await containerAudio(standIn.container, ['Spoken at sixteen kilohertz.'], {
+      voice: 'af_heart',
+      sample_rate: 16000,
+    });
+    expect(audio.every((a) => a.frame.sampleRate === 16000)).toBe(true);
+    expect(pcm(audio).equals(reference[0]!)).toBe(true);
+  });
+
+  test('a LiveKit tokenizer cuts the text when given: its sentences are the utterances', async () => {
+    const tokenizer = new tokenize.basic.SentenceTokenizer();
+    const stream = make({ sentenceTokenizer: tokenizer }).stream();
+    stream.updateInputStream(chunked(ANSWER));
+    const { audio } = await readAll(stream);
+    const expected: string[] = [];
+    const own = tokenizer.stream();
+    own.pushText(ANSWER);
+    own.endInput();
+    for await (const t of own) expected.push(t.token);
+    expect(audio.flatMap((a) => (a.deltaText === undefined ? [] : [a.deltaText]))).toEqual(expected);
+    const reference = await containerAudio(standIn.container, spoken(expected), { voice: 'af_heart' });
+    expect(pcm(audio).equals(Buffer.concat(reference))).toBe(true);
+  });
+});
