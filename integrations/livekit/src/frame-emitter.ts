@@ -89,7 +89,7 @@ export class FrameEmitter {
     const u = this.#byId.get(id);
     if (!u) throw new KokoroTtsError('bad_response', `audio for utterance ${id}, which this stream did not send`);
     const offsetS = this.#ledger.offsetOf(u) / this.#o.sampleRate;
-    this.#current = { u, words: new TimedWords(u.text, offsetS), first: true };
+    this.#current = { u, words: new TimedWords(u.text, offsetS, this.#ledger.utterances[0] === u), first: true };
     return this.#current;
   }
 

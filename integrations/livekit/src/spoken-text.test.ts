@@ -27,34 +27,37 @@ describe('spokenText', () => {
 });
 
 describe('TimedWords', () => {
-  test('the strings together are the sentence as shown, with its punctuation and a space after it', () => {
+  test('the strings together are the sentence as shown, with its punctuation', () => {
     const text = spokenText('"Well," she said, it costs $5 now.', true);
     expect(text.spoken).toBe('"Well," she said, it costs 5 dollars now.');
-    const words = new TimedWords(text, 2);
+    const words = new TimedWords(text, 2, true);
     const joined = words.finish(words.add(wordsOf(text.spoken)), 0.8);
-    expect(joined.map((t) => t.text).join('')).toBe('"Well," she said, it costs $5 now. ');
+    expect(joined.map((t) => t.text).join('')).toBe('"Well," she said, it costs $5 now.');
     // "5 dollars" are two spoken words of one shown span: one string, timed from the first.
-    expect(joined.map((t) => t.text)).toEqual(['"Well,"', ' she', ' said,', ' it', ' costs', ' $5', ' now. ']);
+    expect(joined.map((t) => t.text)).toEqual(['"Well,"', ' she', ' said,', ' it', ' costs', ' $5', ' now.']);
     expect(joined.map((t) => t.startTime)).toEqual([2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.7]);
     expect(joined[5]!.endTime).toBeCloseTo(2.6);
   });
 
-  test('words in several events: the rest goes on the last string of the last event, or alone', () => {
-    const text = spokenText('One two. Three', false);
-    const words = new TimedWords(text, 0);
-    const ws = wordsOf(text.spoken);
-    expect(words.add(ws.slice(0, 2)).map((t) => t.text)).toEqual(['One', ' two.']);
+  test('words in several events; a later sentence starts with the space that parts it from the one before', () => {
+    const text = spokenText('One two, three!', false);
+    const words = new TimedWords(text, 0, false);
+    const ws = wordsOf('One two, three');
+    expect(words.add(ws.slice(0, 2)).map((t) => t.text)).toEqual([' One', ' two,']);
     const rest = words.finish(words.add(ws.slice(2)), 0.3);
-    expect(rest.map((t) => t.text)).toEqual([' Three ']);
-    const other = new TimedWords(text, 0);
+    expect(rest.map((t) => t.text)).toEqual([' three!']); // the rest joins the last word
+    const other = new TimedWords(text, 0, true);
     other.add(ws);
-    expect(other.finish([], 0.3).map((t) => [t.text, t.startTime])).toEqual([[' ', undefined]]);
+    expect(other.finish([], 0.3).map((t) => [t.text, t.startTime])).toEqual([['!', undefined]]);
+    const whole = new TimedWords(text, 0, true);
+    whole.add(wordsOf(text.spoken));
+    expect(whole.finish([], 0.3)).toEqual([]); // nothing left to add
   });
 
   test('no word at all (a server without word timings): one string for the sentence, timed as a whole', () => {
-    const words = new TimedWords(spokenText('A whole sentence.', false), 1.5);
+    const words = new TimedWords(spokenText('A whole sentence.', false), 1.5, false);
     const [only, ...none] = words.finish([], 1.25);
     expect(none).toEqual([]);
-    expect(only).toMatchObject({ text: 'A whole sentence. ', startTime: 1.5, endTime: 2.75 });
+    expect(only).toMatchObject({ text: ' A whole sentence.', startTime: 1.5, endTime: 2.75 });
   });
 });

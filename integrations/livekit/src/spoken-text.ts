@@ -29,18 +29,21 @@ export function spokenText(text: string, normalize: boolean): SpokenText {
 /**
  * Timed strings of one utterance, built as its words arrive: each word carries the shown text from
  * the end of the one before (punctuation and quotes go with the word they precede), the last one
- * the rest of the sentence and a space, so that together they are the sentence as shown.
+ * the rest of the sentence, so that together they are the sentence as shown; a sentence after the
+ * stream's first starts with the space that parts it from the one before.
  */
 export class TimedWords {
   readonly #text: SpokenText;
   readonly #offsetS: number;
+  #lead: string;
   #shownEnd = 0;
   #any = false;
 
-  /** `offsetS`: where the utterance starts on the stream's audio clock. */
-  constructor(text: SpokenText, offsetS: number) {
+  /** `offsetS`: where the utterance starts on the stream's audio clock; `first`: of the stream. */
+  constructor(text: SpokenText, offsetS: number, first: boolean) {
     this.#text = text;
     this.#offsetS = offsetS;
+    this.#lead = first ? '' : ' ';
   }
 
   /** The strings of a `words` event (times from the utterance's first sample). */
@@ -51,25 +54,23 @@ export class TimedWords {
       if (end <= this.#shownEnd) continue; // a word the normaliser made of the same shown span
       out.push(
         createTimedString({
-          text: this.#text.shown.slice(this.#shownEnd, end),
+          text: this.#take(end),
           startTime: this.#offsetS + w.start_ms / 1000,
           endTime: this.#offsetS + w.end_ms / 1000,
         }),
       );
-      this.#shownEnd = end;
       this.#any = true;
     }
     return out;
   }
 
   /**
-   * At the utterance's end: the rest of the shown text. Appended to `pending` (its last string) when
+   * At the utterance's end: the rest of the shown text, if any. Appended to `pending` (its last string) when
    * there is one; a whole-sentence string from `durationS` when no word came (a server without word
    * timings), as LiveKit's StreamAdapter times a sentence.
    */
   finish(pending: TimedString[], durationS: number): TimedString[] {
-    const rest = `${this.#text.shown.slice(this.#shownEnd)} `;
-    this.#shownEnd = this.#text.shown.length;
+    const rest = this.#take(this.#text.shown.length);
     if (!this.#any) {
       this.#any = true;
       return [
@@ -77,10 +78,19 @@ export class TimedWords {
         createTimedString({ text: rest, startTime: this.#offsetS, endTime: this.#offsetS + durationS }),
       ];
     }
+    if (rest === '') return pending;
     const last = pending.at(-1);
     if (last) last.text += rest;
     else pending.push(createTimedString({ text: rest }));
     return pending;
+  }
+
+  /** The shown text up to `end` not yet taken, after the lead space if not yet given. */
+  #take(end: number): string {
+    const text = this.#lead + this.#text.shown.slice(this.#shownEnd, end);
+    this.#lead = '';
+    this.#shownEnd = end;
+    return text;
   }
 
   #shownRange(start: number, end: number): { start: number; end: number } {

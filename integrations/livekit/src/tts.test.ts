@@ -221,7 +221,7 @@ describe('the input contract', () => {
     stream.endInput();
     const { audio } = await readAll(stream);
     const timed = audio.flatMap((a) => a.timedTranscripts ?? []);
-    expect(timed.map((t) => t.text).join('')).toBe(`${sentences(text).join(' ')} `);
+    expect(timed.map((t) => t.text).join('')).toBe(sentences(text).join(' '));
     const starts = timed.flatMap((t) => (t.startTime === undefined ? [] : [t.startTime]));
     expect(starts.length).toBeGreaterThan(8);
     expect([...starts].sort((a, b) => a - b)).toEqual(starts);
