@@ -8,18 +8,25 @@ const swc = [
   },
 ];
 
-// A project whose tests need more of the host realm than typed arrays (the file says why).
-const ENVIRONMENTS = { 'integrations/livekit': './integrations/livekit/src/testing/jest-environment.js' };
+// Per project: an environment sharing more of the host realm than typed arrays (the file says
+// why), and a build output jest must not read as modules (the package's own package.json).
+const OVERRIDES = {
+  'integrations/livekit': {
+    testEnvironment: new URL('./integrations/livekit/src/testing/jest-environment.js', import.meta.url).pathname,
+    modulePathIgnorePatterns: ['<rootDir>/dist/'],
+  },
+};
 
 const project = (name) => ({
   displayName: name,
   rootDir: new URL(`./${name}`, import.meta.url).pathname,
-  testEnvironment: new URL(ENVIRONMENTS[name] ?? './tools/jest/node-environment.js', import.meta.url).pathname,
+  testEnvironment: new URL('./tools/jest/node-environment.js', import.meta.url).pathname,
   injectGlobals: false,
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
   testMatch: ['<rootDir>/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
+  ...OVERRIDES[name],
 });
 
 export default {

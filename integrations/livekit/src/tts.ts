@@ -2,13 +2,21 @@
 // Kokoro endpoint on SageMaker (bidirectional stream, SigV4) or a Kokoro container over WebSocket.
 import { tts } from '@livekit/agents';
 import type { APIConnectOptions } from '@livekit/agents';
-import { createTransport } from '@kokoro-speech/runtime/tts';
-import type { TtsTransport } from '@kokoro-speech/runtime/tts';
+import { SageMakerBidiTransport, WebSocketTransport } from '@kokoro-speech/runtime/tts';
+import type { TransportConfig, TtsTransport } from '@kokoro-speech/runtime/tts';
 import { ChunkedStream } from './chunked-stream.ts';
 import { checkVoiceOptions, resolveOptions } from './options.ts';
 import type { ResolvedOptions, TTSOptions } from './options.ts';
 import { streamSettings } from './stream-settings.ts';
 import { SynthesizeStream } from './synthesize-stream.ts';
+
+/** The two transports of protocol v1 (not the runtime's factory: it brings the response-stream
+ *  call and its AWS SDK client, which this plugin never uses). */
+function transport(config: TransportConfig): TtsTransport {
+  if (config.kind === 'websocket') return new WebSocketTransport(config);
+  if (config.kind === 'sagemaker-bidi') return new SageMakerBidiTransport(config);
+  throw new TypeError(`no ${config.kind} transport here`);
+}
 
 export class TTS extends tts.TTS {
   label = 'kokoro.TTS';
@@ -25,7 +33,7 @@ export class TTS extends tts.TTS {
     super(resolved.sampleRate, 1, { streaming: true, alignedTranscript: resolved.wordTimestamps });
     this.#options = resolved;
     try {
-      this.#transport = createTransport(resolved.transport);
+      this.#transport = transport(resolved.transport);
     } catch (error) {
       throw new TypeError(`Kokoro TTS: ${(error as Error).message}`, { cause: error });
     }
