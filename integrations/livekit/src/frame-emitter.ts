@@ -1,15 +1,14 @@
-// The session's events as LiveKit's SynthesizedAudio: PCM cut into 100 ms frames (LiveKit's
-// AudioByteStream) as it arrives, each utterance's own frames ending with its own last sample,
+// The session's events as LiveKit's SynthesizedAudio: PCM cut into 100 ms frames as it arrives, each utterance's own frames ending with its own last sample,
 // the segment's last frame marked `final`, and timed transcripts riding on the frames.
 //
 // One frame is held back until the session's next audio or audio_end, so that the words the
 // container sends after a piece's audio, and the `final` mark, can go with the frame they belong
 // to; the container sends those right after the audio, so the hold costs no time.
-import { AudioByteStream } from '@livekit/agents';
 import type { TimedString, tts } from '@livekit/agents';
 import type { AudioFrame } from '@livekit/rtc-node';
 import type { TtsEvent } from '@kokoro-speech/runtime/tts';
 import { KokoroTtsError, SKIPPABLE, eventError } from './errors.ts';
+import { PcmFrames } from './pcm-frames.ts';
 import type { Ledger, Utterance } from './ledger.ts';
 import { TimedWords } from './spoken-text.ts';
 
@@ -27,7 +26,7 @@ export class FrameEmitter {
   readonly #ledger: Ledger;
   readonly #o: EmitterOptions;
   readonly #byId = new Map<string, Utterance>();
-  #bytes: AudioByteStream;
+  #bytes: PcmFrames;
   #current: { u: Utterance; words: TimedWords; first: boolean } | null = null;
   #held: { u: Utterance; frame: AudioFrame; delta?: string } | null = null;
   #timed: TimedString[] = [];
@@ -35,7 +34,7 @@ export class FrameEmitter {
   constructor(ledger: Ledger, options: EmitterOptions) {
     this.#ledger = ledger;
     this.#o = options;
-    this.#bytes = new AudioByteStream(options.sampleRate, 1);
+    this.#bytes = new PcmFrames(options.sampleRate);
   }
 
   /** Frames delivered by this attempt. */
@@ -70,7 +69,7 @@ export class FrameEmitter {
         this.flush();
         u.state = 'failed';
         this.#current = null;
-        this.#bytes = new AudioByteStream(this.#o.sampleRate, 1);
+        this.#bytes = new PcmFrames(this.#o.sampleRate);
         this.#o.skipped(error);
         return;
       }
