@@ -1,15 +1,14 @@
 // The plugin inside LiveKit's own voice pipeline: an AgentSession with LiveKit's FakeLLM (its test
 // helper) and this TTS on the real container through the local SageMaker router, played into an
 // audio output that records what it is given. What an agent built on it hears and reports.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { voice } from '@livekit/agents';
 import type { metrics } from '@livekit/agents';
 import type { AudioFrame } from '@livekit/rtc-node';
 import { SentenceSegmenter } from '@kokoro-speech/runtime/text';
 import { TTS } from './index.ts';
 import { spokenText } from './spoken-text.ts';
-import { containerAudio, quietLiveKit, startStandIn, until } from './testing/stand-in.ts';
-import type { StandIn } from './testing/stand-in.ts';
+import { containerAudio, framesPcm, quietLiveKit, until, useStandIn } from './testing/stand-in.ts';
 
 /** An audio sink that plays instantly: it records the frames and reports each segment played. */
 class RecordingOutput extends voice.AudioOutput {
@@ -39,15 +38,8 @@ class RecordingOutput extends voice.AudioOutput {
   }
 }
 
-const pcmOf = (frames: readonly AudioFrame[]) =>
-  Buffer.concat(frames.map((f) => Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength)));
-
 quietLiveKit();
-let standIn: StandIn;
-beforeAll(async () => {
-  standIn = await startStandIn({}, { durations: true });
-}, 60_000);
-afterAll(() => standIn?.close());
+const standIn = useStandIn({}, { durations: true });
 
 describe('AgentSession with this TTS', () => {
   const reply = 'Hello from the fake model, speaking through Kokoro. It runs on the stand-in model here!';
@@ -55,7 +47,7 @@ describe('AgentSession with this TTS', () => {
   const sentences = [...segmenter.push(reply), ...segmenter.flush()]; // the first may end at a clause
 
   test("the reply is heard whole, as the container speaks it, and LiveKit's metrics report it", async () => {
-    const kokoro = new TTS({ ...standIn.modes.sagemaker, voice: 'af_heart' });
+    const kokoro = new TTS({ ...standIn().modes.sagemaker, voice: 'af_heart' });
     const llm = new voice.testing.FakeLLM([{ input: 'hello', content: reply, duration: 500 }]);
     const session = new voice.AgentSession({ llm, tts: kokoro });
     const output = new RecordingOutput();
@@ -71,11 +63,11 @@ describe('AgentSession with this TTS', () => {
     try {
       await session.generateReply({ userInput: 'hello' }).waitForPlayout();
       const reference = await containerAudio(
-        standIn.container,
+        standIn().container,
         sentences.map((s) => spokenText(s, true).spoken),
         { voice: 'af_heart' },
       );
-      expect(pcmOf(output.frames).equals(Buffer.concat(reference))).toBe(true);
+      expect(framesPcm(output.frames).equals(Buffer.concat(reference))).toBe(true);
       expect(said).toEqual([{ text: reply, interrupted: false }]);
       await until(() => collected.some((m) => m.type === 'tts_metrics'), 5000, "the TTS's metrics");
       const ttsMetrics = collected.filter((m): m is metrics.TTSMetrics => m.type === 'tts_metrics');
@@ -89,7 +81,7 @@ describe('AgentSession with this TTS', () => {
   });
 
   test('an interruption (barge-in) closes the stream: no frame after it, the endpoint stream ends', async () => {
-    const kokoro = new TTS({ ...standIn.modes.sagemaker, voice: 'af_heart' });
+    const kokoro = new TTS({ ...standIn().modes.sagemaker, voice: 'af_heart' });
     const long = Array.from({ length: 8 }, (_, i) => `Sentence ${i + 1} of a long answer goes on for a while.`).join(
       ' ',
     );
@@ -105,11 +97,18 @@ describe('AgentSession with this TTS', () => {
       const heard = output.frames.length;
       await handle.waitForPlayout();
       expect(handle.interrupted).toBe(true);
-      await until(() => standIn.router.instances().every((i) => i.outstanding === 0), 5000, 'the stream to end');
+      await until(
+        () =>
+          standIn()
+            .router.instances()
+            .every((i) => i.outstanding === 0),
+        5000,
+        'the stream to end',
+      );
       await new Promise((r) => setTimeout(r, 200));
       expect(output.frames.length).toBe(heard);
-      const all = await containerAudio(standIn.container, [long], { voice: 'af_heart' });
-      expect(pcmOf(output.frames).length).toBeLessThan(all[0]!.length);
+      const all = await containerAudio(standIn().container, [long], { voice: 'af_heart' });
+      expect(framesPcm(output.frames).length).toBeLessThan(all[0]!.length);
     } finally {
       await session.close();
       await kokoro.close();

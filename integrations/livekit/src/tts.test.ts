@@ -1,7 +1,7 @@
 // The plugin against the real container (protocol v1 server, kokoro-js, ONNX runtime) on the
 // stand-in model, through the local SageMaker router (SigV4, HTTP/2 bidi) and over the container's
 // WebSocket: what LiveKit's voice pipeline relies on, checked against the container's own audio.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { ReadableStream } from 'node:stream/web';
 import { APIStatusError, tokenize } from '@livekit/agents';
 import type { metrics, tts } from '@livekit/agents';
@@ -9,15 +9,10 @@ import { SentenceSegmenter } from '@kokoro-speech/runtime/text';
 import { InputEndedError, TTS } from './index.ts';
 import type { TTSOptions } from './index.ts';
 import { spokenText } from './spoken-text.ts';
-import { containerAudio, pcm, quietLiveKit, readAll, startStandIn, until } from './testing/stand-in.ts';
-import type { StandIn } from './testing/stand-in.ts';
+import { containerAudio, pcm, quietLiveKit, readAll, until, useStandIn } from './testing/stand-in.ts';
 
 quietLiveKit();
-let standIn: StandIn;
-beforeAll(async () => {
-  standIn = await startStandIn({}, { durations: true });
-}, 60_000);
-afterAll(() => standIn?.close());
+const standIn = useStandIn({}, { durations: true });
 
 const ANSWER =
   'Sure, I can help with that today. The first thing to know is that it runs on SageMaker! ' +
@@ -53,7 +48,7 @@ type TtsErrorEvent = Parameters<tts.TTSCallbacks['error']>[0];
 const samples = (audio: readonly tts.SynthesizedAudio[]) => audio.reduce((n, a) => n + a.frame.samplesPerChannel, 0);
 
 describe.each(['sagemaker', 'websocket'] as const)('%s mode', (mode) => {
-  const make = (o: TTSOptions = {}) => new TTS({ ...standIn.modes[mode], voice: 'af_heart', ...o });
+  const make = (o: TTSOptions = {}) => new TTS({ ...standIn().modes[mode], voice: 'af_heart', ...o });
 
   test('stream(): every sentence once and in order; the frames are the container audio of them, 24 kHz mono', async () => {
     const kokoro = make();
@@ -62,7 +57,7 @@ describe.each(['sagemaker', 'websocket'] as const)('%s mode', (mode) => {
     const { audio, endOfStream } = await readAll(stream);
     const pieces = sentences(ANSWER);
     expect(pieces.length).toBeGreaterThanOrEqual(3);
-    const reference = await containerAudio(standIn.container, spoken(pieces), { voice: 'af_heart' });
+    const reference = await containerAudio(standIn().container, spoken(pieces), { voice: 'af_heart' });
     expect(endOfStream).toBe(true);
     expect(pcm(audio).equals(Buffer.concat(reference))).toBe(true);
     expect(new Set(audio.map((a) => [a.frame.sampleRate, a.frame.channels].join()))).toEqual(new Set(['24000,1']));
@@ -81,7 +76,9 @@ describe.each(['sagemaker', 'websocket'] as const)('%s mode', (mode) => {
 
   test('a complete sentence is spoken before flush(), while the LLM is still writing', async () => {
     const stream = make().stream();
-    const [first] = await containerAudio(standIn.container, ['The first sentence is complete.'], { voice: 'af_heart' });
+    const [first] = await containerAudio(standIn().container, ['The first sentence is complete.'], {
+      voice: 'af_heart',
+    });
     const audio: tts.SynthesizedAudio[] = [];
     const reading = readAll(stream, (a) => audio.push(a));
     stream.pushText('The first sentence is complete. The sec');
@@ -90,7 +87,9 @@ describe.each(['sagemaker', 'websocket'] as const)('%s mode', (mode) => {
     stream.pushText('ond is still being written.');
     stream.endInput();
     await reading;
-    const rest = await containerAudio(standIn.container, ['The second is still being written.'], { voice: 'af_heart' });
+    const rest = await containerAudio(standIn().container, ['The second is still being written.'], {
+      voice: 'af_heart',
+    });
     expect(pcm(audio).equals(Buffer.concat([first!, rest[0]!]))).toBe(true);
     stream.close();
   });
@@ -114,7 +113,7 @@ describe.each(['sagemaker', 'websocket'] as const)('%s mode', (mode) => {
     expect(audio.map((a) => a.segmentId)).toEqual(bySegment.flatMap((frames) => frames.map((a) => a.segmentId)));
     for (const frames of bySegment)
       expect(frames.map((a) => a.final)).toEqual(frames.map((_, i) => i === frames.length - 1));
-    const reference = await containerAudio(standIn.container, spoken([...sentences(one), ...sentences(two)]), {
+    const reference = await containerAudio(standIn().container, spoken([...sentences(one), ...sentences(two)]), {
       voice: 'af_heart',
     });
     const firstCount = sentences(one).length;
@@ -156,7 +155,14 @@ describe.each(['sagemaker', 'websocket'] as const)('%s mode', (mode) => {
     expect(endOfStream).toBe(false);
     expect(await stream.next()).toEqual({ done: true, value: undefined });
     if (mode === 'sagemaker') {
-      await until(() => standIn.router.instances().every((i) => i.outstanding === 0), 5000, 'the stream to end');
+      await until(
+        () =>
+          standIn()
+            .router.instances()
+            .every((i) => i.outstanding === 0),
+        5000,
+        'the stream to end',
+      );
     }
     expect(() => stream.pushText('more text after close')).not.toThrow(); // ignored, as LiveKit does
     await kokoro.close();
@@ -168,7 +174,7 @@ describe.each(['sagemaker', 'websocket'] as const)('%s mode', (mode) => {
     const kokoro = make();
     const text = 'One text at once. It has two sentences.';
     const audio = (await readAll(kokoro.synthesize(text))).audio;
-    const reference = await containerAudio(standIn.container, spoken(sentences(text)), { voice: 'af_heart' });
+    const reference = await containerAudio(standIn().container, spoken(sentences(text)), { voice: 'af_heart' });
     expect(pcm(audio).equals(Buffer.concat(reference))).toBe(true);
     expect(audio.map((a) => a.final)).toEqual(audio.map((_, i) => i === audio.length - 1));
     expect((await kokoro.synthesize('Collected into one frame.').collect()).sampleRate).toBe(24000);
@@ -176,7 +182,7 @@ describe.each(['sagemaker', 'websocket'] as const)('%s mode', (mode) => {
 
   test("an unknown voice fails the stream with LiveKit's status error, at once and not retried", async () => {
     const kokoro = make({ voice: 'zz_nobody' });
-    const routed = standIn.router.instances()[0]!.routed;
+    const routed = standIn().router.instances()[0]!.routed;
     const errors: TtsErrorEvent[] = [];
     kokoro.on('error', (e) => errors.push(e));
     const stream = kokoro.stream();
@@ -191,12 +197,12 @@ describe.each(['sagemaker', 'websocket'] as const)('%s mode', (mode) => {
     expect(error).toBeInstanceOf(APIStatusError);
     expect(error).toMatchObject({ statusCode: 400, retryable: false, body: { code: 'unknown_voice' } });
     expect(error.message).toMatch(/voice "zz_nobody" is not one of this endpoint's \d+ voices \(af_/);
-    if (mode === 'sagemaker') expect(standIn.router.instances()[0]!.routed).toBe(routed + 1); // one try
+    if (mode === 'sagemaker') expect(standIn().router.instances()[0]!.routed).toBe(routed + 1); // one try
   });
 });
 
 describe('the input contract', () => {
-  const make = (o: TTSOptions = {}) => new TTS({ ...standIn.modes.sagemaker, voice: 'af_heart', ...o });
+  const make = (o: TTSOptions = {}) => new TTS({ ...standIn().modes.sagemaker, voice: 'af_heart', ...o });
 
   test('pushText() or flush() after endInput() throws; what came before is spoken; endInput() twice is harmless', async () => {
     const stream = make().stream();
@@ -208,7 +214,7 @@ describe('the input contract', () => {
     expect(() => stream.endInput()).not.toThrow();
     const { audio, endOfStream } = await readAll(stream);
     expect(endOfStream).toBe(true);
-    const reference = await containerAudio(standIn.container, ['Spoken before the end.'], { voice: 'af_heart' });
+    const reference = await containerAudio(standIn().container, ['Spoken before the end.'], { voice: 'af_heart' });
     expect(pcm(audio).equals(reference[0]!)).toBe(true);
   });
 
@@ -251,7 +257,7 @@ describe('the input contract', () => {
     stream.pushText('Spoken at sixteen kilohertz.');
     stream.endInput();
     const { audio } = await readAll(stream);
-    const reference = await containerAudio(standIn.container, ['Spoken at sixteen kilohertz.'], {
+    const reference = await containerAudio(standIn().container, ['Spoken at sixteen kilohertz.'], {
       voice: 'af_heart',
       sample_rate: 16000,
     });
@@ -270,7 +276,7 @@ describe('the input contract', () => {
     own.endInput();
     for await (const t of own) expected.push(t.token);
     expect(audio.flatMap((a) => (a.deltaText === undefined ? [] : [a.deltaText]))).toEqual(expected);
-    const reference = await containerAudio(standIn.container, spoken(expected), { voice: 'af_heart' });
+    const reference = await containerAudio(standIn().container, spoken(expected), { voice: 'af_heart' });
     expect(pcm(audio).equals(Buffer.concat(reference))).toBe(true);
   });
 });

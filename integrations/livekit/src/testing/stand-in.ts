@@ -4,7 +4,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from '@jest/globals';
 import { initializeLogger, tts } from '@livekit/agents';
+import type { AudioFrame } from '@livekit/rtc-node';
 import { startServer } from '@kokoro-speech/container';
 import type { RunningServer, ServerConfig } from '@kokoro-speech/container';
 import { writeFixtureModel } from '@kokoro-speech/container/fixture';
@@ -64,6 +66,16 @@ export async function startStandIn(
   return standIn;
 }
 
+/** A test file's stand-in, started before its tests and closed after: call at the top level. */
+export function useStandIn(...args: Parameters<typeof startStandIn>): () => StandIn {
+  let standIn: StandIn | undefined;
+  beforeAll(async () => {
+    standIn = await startStandIn(...args);
+  }, 60_000);
+  afterAll(() => standIn?.close());
+  return () => standIn!;
+}
+
 /** The container's audio (PCM bytes) for each text, spoken in one session, straight over its WebSocket. */
 export async function containerAudio(
   container: RunningServer,
@@ -102,11 +114,11 @@ export async function readAll(
 }
 
 /** The PCM of frames, in order. */
-export function pcm(audio: readonly tts.SynthesizedAudio[]): Buffer {
-  return Buffer.concat(
-    audio.map((a) => Buffer.from(a.frame.data.buffer, a.frame.data.byteOffset, a.frame.data.byteLength)),
-  );
+export function framesPcm(frames: readonly AudioFrame[]): Buffer {
+  return Buffer.concat(frames.map((f) => Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength)));
 }
+
+export const pcm = (audio: readonly tts.SynthesizedAudio[]): Buffer => framesPcm(audio.map((a) => a.frame));
 
 /** Resolves when `check` holds (polled), rejects after `ms`. */
 export async function until(check: () => boolean, ms = 10_000, what = 'the condition'): Promise<void> {
