@@ -8,7 +8,8 @@ import type { AudioFrame } from '@livekit/rtc-node';
 import { SentenceSegmenter } from '@kokoro-speech/runtime/text';
 import { TTS } from './index.ts';
 import { spokenText } from './spoken-text.ts';
-import { containerAudio, framesPcm, quietLiveKit, until, useStandIn } from './testing/stand-in.ts';
+import { containerAudio, framesPcm, quietLiveKit, until } from './testing/stand-in.ts';
+import { useStandIn } from './testing/use-stand-in.ts';
 
 /** An audio sink that plays instantly: it records the frames and reports each segment played. */
 class RecordingOutput extends voice.AudioOutput {

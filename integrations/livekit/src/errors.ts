@@ -1,6 +1,6 @@
 // Failures of the Kokoro session layer as LiveKit's API errors. LiveKit retries a stream whose
 // error is `retryable` by running it again; that is only offered when no utterance is half
-// delivered, so a retry never repeats or drops audio (docs/design/livekit-plugin.md#errors).
+// delivered, so a retry never repeats or drops audio (docs/design/livekit-plugin.md#errors-and-retries).
 import { APIConnectionError, APIError, APIStatusError } from '@livekit/agents';
 import { KokoroError, errorMessage } from '@kokoro-speech/protocol/errors';
 

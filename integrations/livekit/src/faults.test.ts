@@ -18,7 +18,7 @@ type TtsErrorEvent = Parameters<tts.TTSCallbacks['error']>[0];
 quietLiveKit();
 let standIn: StandIn;
 beforeAll(async () => {
-  standIn = await startStandIn({ maxSessions: 2, simulatedDelayMs: 250 });
+  standIn = await startStandIn({ maxSessions: 2, simulatedDelayMs: 250, maxTextChars: 1000 });
 }, 60_000);
 afterAll(() => standIn?.close());
 
@@ -129,6 +129,24 @@ test('a router gone for good in the middle of a sentence: a connection error Liv
   } finally {
     await standIn.restartRouter();
   }
+});
+
+test('a sentence the container refuses on its own (too long) is skipped with a recoverable error; the rest is spoken', async () => {
+  const tooLong = `${Array.from({ length: 30 }, (_, i) => `part ${i} of a sentence that never ends`).join(', ')}.`;
+  expect(tooLong.length).toBeGreaterThan(1000);
+  const { kokoro, errors } = make({ sentenceTokenizer: new tokenize.basic.SentenceTokenizer() });
+  const stream = kokoro.stream({ connOptions: NO_RERUN });
+  stream.pushText(`This one is spoken first. ${tooLong} And this one after it.`);
+  stream.endInput();
+  const { audio, endOfStream } = await readAll(stream);
+  expect(endOfStream).toBe(true);
+  expect(errors).toHaveLength(1);
+  expect(errors[0]).toMatchObject({ recoverable: true, error: { code: 'text_too_long', status: 413 } });
+  expect(errors[0]!.error.message).toMatch(/utterance .* failed with text_too_long: /);
+  const spoken = ['This one is spoken first.', 'And this one after it.'];
+  expect(audio.flatMap((a) => (a.deltaText === undefined ? [] : [a.deltaText]))).toEqual(spoken);
+  const reference = await containerAudio(standIn.container, spoken, { voice: 'af_heart' });
+  expect(pcm(audio).equals(Buffer.concat(reference))).toBe(true);
 });
 
 describe('refused sessions (MAX_SESSIONS)', () => {

@@ -9,7 +9,8 @@ import { SentenceSegmenter } from '@kokoro-speech/runtime/text';
 import { InputEndedError, TTS } from './index.ts';
 import type { TTSOptions } from './index.ts';
 import { spokenText } from './spoken-text.ts';
-import { containerAudio, pcm, quietLiveKit, readAll, until, useStandIn } from './testing/stand-in.ts';
+import { containerAudio, pcm, quietLiveKit, readAll, until } from './testing/stand-in.ts';
+import { useStandIn } from './testing/use-stand-in.ts';
 
 quietLiveKit();
 const standIn = useStandIn({}, { durations: true });
@@ -263,6 +264,29 @@ describe('the input contract', () => {
     });
     expect(audio.every((a) => a.frame.sampleRate === 16000)).toBe(true);
     expect(pcm(audio).equals(reference[0]!)).toBe(true);
+  });
+
+  test('a language alone picks its voice and its text is not normalised; a voice of another language fails', async () => {
+    const spanish = make({ voice: undefined, language: 'es' }).stream();
+    spanish.pushText('Cuesta $5 al mes.');
+    spanish.endInput();
+    const { audio } = await readAll(spanish);
+    const [reference] = await containerAudio(standIn().container, ['Cuesta $5 al mes.'], { voice: 'ef_dora' });
+    expect(pcm(audio).equals(reference!)).toBe(true);
+    const kokoro = make({ language: 'es' }); // af_heart, given above, speaks American English
+    const errors: TtsErrorEvent[] = [];
+    kokoro.on('error', (e) => errors.push(e));
+    const wrong = kokoro.stream();
+    wrong.pushText('Hola.');
+    wrong.endInput();
+    expect((await readAll(wrong)).audio).toEqual([]);
+    expect(errors.map((e) => e.error)).toMatchObject([
+      {
+        statusCode: 400,
+        retryable: false,
+        message: 'Kokoro TTS: voice af_heart speaks en-us, not the language asked (es)',
+      },
+    ]);
   });
 
   test('a LiveKit tokenizer cuts the text when given: its sentences are the utterances', async () => {

@@ -4,7 +4,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from '@jest/globals';
 import { initializeLogger, tts } from '@livekit/agents';
 import type { AudioFrame } from '@livekit/rtc-node';
 import { startServer } from '@kokoro-speech/container';
@@ -64,16 +63,6 @@ export async function startStandIn(
     runtimeUrl: standIn.router.url,
   };
   return standIn;
-}
-
-/** A test file's stand-in, started before its tests and closed after: call at the top level. */
-export function useStandIn(...args: Parameters<typeof startStandIn>): () => StandIn {
-  let standIn: StandIn | undefined;
-  beforeAll(async () => {
-    standIn = await startStandIn(...args);
-  }, 60_000);
-  afterAll(() => standIn?.close());
-  return () => standIn!;
 }
 
 /** The container's audio (PCM bytes) for each text, spoken in one session, straight over its WebSocket. */
