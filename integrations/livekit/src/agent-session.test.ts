@@ -8,7 +8,7 @@ import type { AudioFrame } from '@livekit/rtc-node';
 import { SentenceSegmenter } from '@kokoro-speech/runtime/text';
 import { TTS } from './index.ts';
 import { spokenText } from './spoken-text.ts';
-import { containerAudio, framesPcm, quietLiveKit, until } from './testing/stand-in.ts';
+import { containerAudio, framesPcm, quietLiveKit, routerIdle, until } from './testing/stand-in.ts';
 import { useStandIn } from './testing/use-stand-in.ts';
 
 /** An audio sink that plays instantly: it records the frames and reports each segment played. */
@@ -98,14 +98,7 @@ describe('AgentSession with this TTS', () => {
       const heard = output.frames.length;
       await handle.waitForPlayout();
       expect(handle.interrupted).toBe(true);
-      await until(
-        () =>
-          standIn()
-            .router.instances()
-            .every((i) => i.outstanding === 0),
-        5000,
-        'the stream to end',
-      );
+      await routerIdle(standIn());
       await new Promise((r) => setTimeout(r, 200));
       expect(output.frames.length).toBe(heard);
       const all = await containerAudio(standIn().container, [long], { voice: 'af_heart' });

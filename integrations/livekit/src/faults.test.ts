@@ -5,15 +5,14 @@
 // session layer's retries or by LiveKit's rerun, admission control past every budget.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { APIConnectionError, APIStatusError, tokenize } from '@livekit/agents';
-import type { tts } from '@livekit/agents';
 import { WebSocketTransport } from '@kokoro-speech/runtime/tts';
 import type { TtsSession } from '@kokoro-speech/runtime/tts';
 import { TTS } from './index.ts';
 import type { TTSOptions } from './index.ts';
 import { containerAudio, pcm, quietLiveKit, readAll, startStandIn, until } from './testing/stand-in.ts';
+import { sentencesOf } from './testing/texts.ts';
+import type { TtsErrorEvent } from './testing/texts.ts';
 import type { StandIn } from './testing/stand-in.ts';
-
-type TtsErrorEvent = Parameters<tts.TTSCallbacks['error']>[0];
 
 quietLiveKit();
 let standIn: StandIn;
@@ -69,7 +68,7 @@ test('a router restart mid-stream is ridden out by the session layer: every samp
   await restarted;
   expect(errors).toEqual([]);
   expect(endOfStream).toBe(true);
-  expect(audio.flatMap((a) => (a.deltaText === undefined ? [] : [a.deltaText]))).toEqual(SENTENCES);
+  expect(sentencesOf(audio)).toEqual(SENTENCES);
   const reference = await containerAudio(standIn.container, SENTENCES, { voice: 'af_heart' });
   expect(pcm(audio).equals(Buffer.concat(reference))).toBe(true);
 });
@@ -91,7 +90,7 @@ test("a router away past the reconnect budget between sentences: LiveKit's rerun
   await away;
   expect(errors).toEqual([]);
   expect(endOfStream).toBe(true);
-  expect(audio.flatMap((a) => (a.deltaText === undefined ? [] : [a.deltaText]))).toEqual(SENTENCES);
+  expect(sentencesOf(audio)).toEqual(SENTENCES);
   expect(new Set(audio.map((a) => a.requestId)).size).toBe(2); // two attempts
   expect(pcm(audio).equals(Buffer.concat(reference))).toBe(true);
 });
@@ -144,7 +143,7 @@ test('a sentence the container refuses on its own (too long) is skipped with a r
   expect(errors[0]).toMatchObject({ recoverable: true, error: { code: 'text_too_long', status: 413 } });
   expect(errors[0]!.error.message).toMatch(/utterance .* failed with text_too_long: /);
   const spoken = ['This one is spoken first.', 'And this one after it.'];
-  expect(audio.flatMap((a) => (a.deltaText === undefined ? [] : [a.deltaText]))).toEqual(spoken);
+  expect(sentencesOf(audio)).toEqual(spoken);
   const reference = await containerAudio(standIn.container, spoken, { voice: 'af_heart' });
   expect(pcm(audio).equals(Buffer.concat(reference))).toBe(true);
 });

@@ -27,9 +27,13 @@ export class SegmentMarks {
     if (this.#pending.length === 1) this.#mark(at);
   }
 
-  /** LiveKit reported the oldest segment. */
-  reported(): void {
-    this.#pending.shift();
+  /**
+   * LiveKit reported a segment: the one of that `final` frame (`segmentId`), with any before it
+   * that never had one; without a final frame (the stream's end), the oldest.
+   */
+  reported(segmentId: string | undefined): void {
+    const upTo = this.#pending.findIndex((p) => p.segment.id === segmentId);
+    this.#pending.splice(0, upTo < 0 ? 1 : upTo + 1);
     const next = this.#pending[0];
     if (next) queueMicrotask(() => this.#mark(next.at));
   }

@@ -19,8 +19,10 @@ export class SynthesizeStream extends tts.SynthesizeStream {
   readonly #marks = new SegmentMarks((at) => this.markStarted(at));
   readonly #requestIds = new Set<string>();
   readonly #owner: tts.TTS;
+  /** Segments whose final frame is queued, in order: LiveKit reports each at that frame. */
+  readonly #finals: string[] = [];
   readonly #onMetrics = (m: metrics.TTSMetrics) => {
-    if (this.#requestIds.has(m.requestId)) this.#marks.reported();
+    if (this.#requestIds.has(m.requestId)) this.#marks.reported(this.#finals.shift());
   };
   #pumping = false;
   #inputEnded = false;
@@ -79,7 +81,9 @@ export class SynthesizeStream extends tts.SynthesizeStream {
       requestId,
       resumes: true,
       put: (audio) => {
-        if (!this.abortSignal.aborted && !this.queue.closed) this.queue.put(audio);
+        if (this.abortSignal.aborted || this.queue.closed) return;
+        if (audio.final) this.#finals.push(audio.segmentId);
+        this.queue.put(audio);
       },
       skipped: this.#settings.skipped,
       sending: (u) => {

@@ -2,51 +2,17 @@
 // stand-in model, through the local SageMaker router (SigV4, HTTP/2 bidi) and over the container's
 // WebSocket: what LiveKit's voice pipeline relies on, checked against the container's own audio.
 import { describe, expect, test } from '@jest/globals';
-import { ReadableStream } from 'node:stream/web';
-import { APIStatusError, tokenize } from '@livekit/agents';
+import { APIStatusError } from '@livekit/agents';
 import type { metrics, tts } from '@livekit/agents';
-import { SentenceSegmenter } from '@kokoro-speech/runtime/text';
-import { InputEndedError, TTS } from './index.ts';
+import { TTS } from './index.ts';
 import type { TTSOptions } from './index.ts';
-import { spokenText } from './spoken-text.ts';
-import { containerAudio, pcm, quietLiveKit, readAll, until } from './testing/stand-in.ts';
+import { containerAudio, pcm, quietLiveKit, readAll, routerIdle, until } from './testing/stand-in.ts';
+import { ANSWER, chunked, samples, sentences, spoken } from './testing/texts.ts';
+import type { TtsErrorEvent } from './testing/texts.ts';
 import { useStandIn } from './testing/use-stand-in.ts';
 
 quietLiveKit();
 const standIn = useStandIn({}, { durations: true });
-
-const ANSWER =
-  'Sure, I can help with that today. The first thing to know is that it runs on SageMaker! ' +
-  'Does it stream? It does, sentence by sentence.';
-
-/** The sentences the project's segmenter cuts from a text (decisions do not depend on the deltas). */
-function sentences(text: string): string[] {
-  const s = new SentenceSegmenter();
-  return [...s.push(text), ...s.flush()];
-}
-
-/** What the plugin sends for each sentence (English voices are normalised). */
-const spoken = (texts: string[]) => texts.map((t) => spokenText(t, true).spoken);
-
-/** LiveKit's plugin test pattern: the text in chunks of 1, 2 and 4 characters. */
-function chunked(text: string): ReadableStream<string> {
-  const chunks: string[] = [];
-  for (let i = 0, k = 0; i < text.length; k++) {
-    const size = [1, 2, 4][k % 3]!;
-    chunks.push(text.slice(i, i + size));
-    i += size;
-  }
-  return new ReadableStream<string>({
-    start(controller) {
-      for (const c of chunks) controller.enqueue(c);
-      controller.close();
-    },
-  });
-}
-
-type TtsErrorEvent = Parameters<tts.TTSCallbacks['error']>[0];
-
-const samples = (audio: readonly tts.SynthesizedAudio[]) => audio.reduce((n, a) => n + a.frame.samplesPerChannel, 0);
 
 describe.each(['sagemaker', 'websocket'] as const)('%s mode', (mode) => {
   const make = (o: TTSOptions = {}) => new TTS({ ...standIn().modes[mode], voice: 'af_heart', ...o });
@@ -156,14 +122,7 @@ describe.each(['sagemaker', 'websocket'] as const)('%s mode', (mode) => {
     expect(endOfStream).toBe(false);
     expect(await stream.next()).toEqual({ done: true, value: undefined });
     if (mode === 'sagemaker') {
-      await until(
-        () =>
-          standIn()
-            .router.instances()
-            .every((i) => i.outstanding === 0),
-        5000,
-        'the stream to end',
-      );
+      await routerIdle(standIn());
     }
     expect(() => stream.pushText('more text after close')).not.toThrow(); // ignored, as LiveKit does
     await kokoro.close();
@@ -199,108 +158,5 @@ describe.each(['sagemaker', 'websocket'] as const)('%s mode', (mode) => {
     expect(error).toMatchObject({ statusCode: 400, retryable: false, body: { code: 'unknown_voice' } });
     expect(error.message).toMatch(/voice "zz_nobody" is not one of this endpoint's \d+ voices \(af_/);
     if (mode === 'sagemaker') expect(standIn().router.instances()[0]!.routed).toBe(routed + 1); // one try
-  });
-});
-
-describe('the input contract', () => {
-  const make = (o: TTSOptions = {}) => new TTS({ ...standIn().modes.sagemaker, voice: 'af_heart', ...o });
-
-  test('pushText() or flush() after endInput() throws; what came before is spoken; endInput() twice is harmless', async () => {
-    const stream = make().stream();
-    stream.pushText('Spoken before the end.');
-    stream.endInput();
-    expect(() => stream.pushText('Too late.')).toThrow(InputEndedError);
-    expect(() => stream.pushText('Too late.')).toThrow(/pushText\(\) after endInput\(\): .*open a new stream\(\)/);
-    expect(() => stream.flush()).toThrow(/flush\(\) after endInput\(\)/);
-    expect(() => stream.endInput()).not.toThrow();
-    const { audio, endOfStream } = await readAll(stream);
-    expect(endOfStream).toBe(true);
-    const reference = await containerAudio(standIn().container, ['Spoken before the end.'], { voice: 'af_heart' });
-    expect(pcm(audio).equals(reference[0]!)).toBe(true);
-  });
-
-  test('word timings arrive as the aligned transcript: the text as shown, on the audio clock', async () => {
-    const kokoro = make();
-    expect(kokoro.capabilities).toEqual({ streaming: true, alignedTranscript: true });
-    const stream = kokoro.stream();
-    const text = 'It costs $5 per month. Cancel any time, really.';
-    stream.pushText(text);
-    stream.endInput();
-    const { audio } = await readAll(stream);
-    const timed = audio.flatMap((a) => a.timedTranscripts ?? []);
-    expect(timed.map((t) => t.text).join('')).toBe(sentences(text).join(' '));
-    const starts = timed.flatMap((t) => (t.startTime === undefined ? [] : [t.startTime]));
-    expect(starts.length).toBeGreaterThan(8);
-    expect([...starts].sort((a, b) => a - b)).toEqual(starts);
-    const total = samples(audio) / 24000;
-    for (const t of timed) if (t.endTime !== undefined) expect(t.endTime).toBeLessThanOrEqual(total + 1e-6);
-    // The second sentence's words start after the first sentence's audio.
-    const second = timed.find((t) => t.text.includes('Cancel'))!;
-    const firstSamples = samples(
-      audio.slice(
-        0,
-        audio.findIndex((a, i) => i > 0 && a.deltaText !== undefined),
-      ),
-    );
-    expect(second.startTime!).toBeGreaterThanOrEqual(firstSamples / 24000);
-    const quiet = make({ wordTimestamps: false });
-    expect(quiet.capabilities.alignedTranscript).toBe(false);
-    const plain = quiet.stream();
-    plain.pushText(text);
-    plain.endInput();
-    expect((await readAll(plain)).audio.some((a) => a.timedTranscripts)).toBe(false);
-  });
-
-  test('sampleRate 16000: frames at 16 kHz, the container audio at that rate', async () => {
-    const kokoro = make({ sampleRate: 16000 });
-    expect(kokoro.sampleRate).toBe(16000);
-    const stream = kokoro.stream();
-    stream.pushText('Spoken at sixteen kilohertz.');
-    stream.endInput();
-    const { audio } = await readAll(stream);
-    const reference = await containerAudio(standIn().container, ['Spoken at sixteen kilohertz.'], {
-      voice: 'af_heart',
-      sample_rate: 16000,
-    });
-    expect(audio.every((a) => a.frame.sampleRate === 16000)).toBe(true);
-    expect(pcm(audio).equals(reference[0]!)).toBe(true);
-  });
-
-  test('a language alone picks its voice and its text is not normalised; a voice of another language fails', async () => {
-    const spanish = make({ voice: undefined, language: 'es' }).stream();
-    spanish.pushText('Cuesta $5 al mes.');
-    spanish.endInput();
-    const { audio } = await readAll(spanish);
-    const [reference] = await containerAudio(standIn().container, ['Cuesta $5 al mes.'], { voice: 'ef_dora' });
-    expect(pcm(audio).equals(reference!)).toBe(true);
-    const kokoro = make({ language: 'es' }); // af_heart, given above, speaks American English
-    const errors: TtsErrorEvent[] = [];
-    kokoro.on('error', (e) => errors.push(e));
-    const wrong = kokoro.stream();
-    wrong.pushText('Hola.');
-    wrong.endInput();
-    expect((await readAll(wrong)).audio).toEqual([]);
-    expect(errors.map((e) => e.error)).toMatchObject([
-      {
-        statusCode: 400,
-        retryable: false,
-        message: 'Kokoro TTS: voice af_heart speaks en-us, not the language asked (es)',
-      },
-    ]);
-  });
-
-  test('a LiveKit tokenizer cuts the text when given: its sentences are the utterances', async () => {
-    const tokenizer = new tokenize.basic.SentenceTokenizer();
-    const stream = make({ sentenceTokenizer: tokenizer }).stream();
-    stream.updateInputStream(chunked(ANSWER));
-    const { audio } = await readAll(stream);
-    const expected: string[] = [];
-    const own = tokenizer.stream();
-    own.pushText(ANSWER);
-    own.endInput();
-    for await (const t of own) expected.push(t.token);
-    expect(audio.flatMap((a) => (a.deltaText === undefined ? [] : [a.deltaText]))).toEqual(expected);
-    const reference = await containerAudio(standIn().container, spoken(expected), { voice: 'af_heart' });
-    expect(pcm(audio).equals(Buffer.concat(reference))).toBe(true);
   });
 });

@@ -117,3 +117,7 @@ export async function until(check: () => boolean, ms = 10_000, what = 'the condi
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/** Resolves when the router carries no stream any more (the plugin's session has ended). */
+export const routerIdle = (standIn: StandIn): Promise<void> =>
+  until(() => standIn.router.instances().every((i) => i.outstanding === 0), 5000, 'the stream to end');
