@@ -1,5 +1,6 @@
-// The session's events as LiveKit's SynthesizedAudio: PCM cut into 100 ms frames as it arrives, each utterance's own frames ending with its own last sample,
-// the segment's last frame marked `final`, and timed transcripts riding on the frames.
+// The session's events as LiveKit's SynthesizedAudio: PCM cut into 100 ms frames as it arrives,
+// each utterance's frames ending with its own last sample, a segment's last frame marked `final`,
+// and timed transcripts riding on the frames.
 //
 // One frame is held back until the session's next audio or audio_end, so that the words the
 // container sends after a piece's audio, and the `final` mark, can go with the frame they belong
@@ -49,12 +50,7 @@ export class FrameEmitter {
     switch (e.type) {
       case 'audio': {
         const c = this.#start(e.id);
-        const frames = this.#bytes.write(e.data);
-        for (const frame of frames) {
-          this.#release(false);
-          this.#held = { u: c.u, frame, ...(c.first && { delta: c.u.text.shown }) };
-          c.first = false;
-        }
+        for (const frame of this.#bytes.write(e.data)) this.#hold(c, frame);
         return;
       }
       case 'words':
@@ -98,13 +94,17 @@ export class FrameEmitter {
     if (!u) return;
     // The rest of the sentence joins its last words, on the frame they ride on.
     if (this.#o.words && c) this.#timed = c.words.finish(this.#timed, samples / this.#o.sampleRate);
-    for (const frame of this.#bytes.flush()) {
-      this.#release(false);
-      this.#held = { u, frame };
-    }
+    for (const frame of this.#bytes.flush()) this.#hold(c ?? { u, first: false }, frame);
     u.state = 'done'; // before release: endsSegment() looks at the others
     this.#release(this.#held?.u === u && this.#ledger.endsSegment(u));
     this.#current = null;
+  }
+
+  /** The frame before goes out; this one waits (an utterance's first frame names its text). */
+  #hold(c: { u: Utterance; first: boolean }, frame: AudioFrame): void {
+    this.#release(false);
+    this.#held = { u: c.u, frame, ...(c.first && { delta: c.u.text.shown }) };
+    c.first = false;
   }
 
   #release(final: boolean): void {
