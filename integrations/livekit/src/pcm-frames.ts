@@ -1,7 +1,7 @@
 // 16-bit mono PCM bytes, as they arrive, cut into LiveKit audio frames of a fixed length (100 ms,
 // LiveKit's default frame), the rest carried to the next write; flush() gives the last, shorter one.
 // By hand rather than LiveKit's AudioByteStream: that one copies every byte through a JavaScript
-// array (a spread), about 5 ms for each 32 KiB message of the container on these machines, which
+// array (a spread), 2 to 13 ms for each 32 KiB message of the container on these machines, which
 // lands on the first frame (docs/benchmarks/livekit.md); this copies each byte once.
 import { AudioFrame } from '@livekit/rtc-node';
 
