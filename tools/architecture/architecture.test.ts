@@ -113,6 +113,7 @@ const ALLOWED: Record<string, string[]> = {
   runtime: ['protocol', 'sagemaker'],
   local: ['protocol', 'sagemaker', 'container', 'runtime', 'weights'],
   stacks: ['weights'],
+  'integrations/livekit': ['protocol', 'sagemaker', 'runtime'],
 };
 
 function workspaceImports(file: string): { spec: string; workspace: string; line: number }[] {
@@ -143,6 +144,23 @@ test("the agent's code reaches only the SageMaker client, never the router", () 
       .map((i) => `${file}:${i.line} imports ${i.spec}`),
   );
   expect(wrong).toEqual([]);
+});
+
+// The LiveKit plugin is a library others install: it loads the TTS session layer and the text
+// stage of the agent, never its server or its LLM code, and declares every package it loads
+// (LiveKit's own as peers: the caller's copy).
+test('the LiveKit plugin loads only the TTS and text stages of the agent, and declares what it loads', () => {
+  const { files, external } = reach(['integrations/livekit/src/index.ts']);
+  const runtime = [...files].filter((f) => workspaceOf(f) === 'runtime');
+  expect(runtime.length).toBeGreaterThan(0);
+  expect(runtime.filter((f) => !/^runtime\/src\/(tts|text|config)\//.test(f))).toEqual([]);
+  expect([...files].filter(isTestCode)).toEqual([]);
+  const m = manifest('integrations/livekit');
+  const declared = { ...m.dependencies, ...(m as { peerDependencies?: Record<string, string> }).peerDependencies };
+  const undeclared = [...external].flatMap(([pkg, by]) =>
+    [...by].filter((f) => workspaceOf(f) === 'integrations/livekit' && !declared[pkg]).map((f) => `${f} loads ${pkg}`),
+  );
+  expect(undeclared).toEqual([]);
 });
 
 // Inside the agent, data flows one way: config -> llm/text/tts/tools/audio -> conversation -> pipeline -> server -> the entry files.

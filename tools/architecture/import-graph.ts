@@ -28,9 +28,11 @@ export const WORKSPACES: Map<string, string> = new Map(
   (manifest('.').workspaces ?? []).map((dir) => [manifest(dir).name, dir]),
 );
 
-/** The workspace folder a repository-relative file belongs to. */
+/** The workspace folder a repository-relative file belongs to (folders may nest: integrations/livekit). */
 export function workspaceOf(file: string): string {
-  return file.split('/')[0]!;
+  let found = file.split('/')[0]!;
+  for (const dir of WORKSPACES.values()) if (file.startsWith(`${dir}/`) && dir.length > found.length) found = dir;
+  return found;
 }
 
 export interface Specifier {
