@@ -45,6 +45,7 @@ beforeAll(async () => {
         redirectUri: pageUrl,
         postLogoutRedirectUri: pageUrl,
         scope: 'openid email',
+        loginDomain: 'https://kokoro-dev-0a1b2c3.auth.eu-west-1.amazoncognito.com',
       }),
       [`${organization}/kokoro-agent-runtime/dev`]: fakeOutputs(agentRuntimeOutputs, {
         agentRuntimeArn: runtimeArn,
@@ -67,6 +68,7 @@ const config = {
     redirectUri: pageUrl,
     postLogoutRedirectUri: pageUrl,
     scope: 'openid email',
+    logoutUrl: 'https://kokoro-dev-0a1b2c3.auth.eu-west-1.amazoncognito.com/logout',
   },
 };
 

@@ -37,14 +37,15 @@ const config: pulumi.Output<PageConfig> = pulumi
     web.requireOutput('redirectUri'),
     web.requireOutput('postLogoutRedirectUri'),
     web.requireOutput('scope'),
+    web.requireOutput('loginDomain'),
   ])
-  .apply(([runtimeArn, qualifier, mode, authority, clientId, redirectUri, postLogoutRedirectUri, scope]) =>
+  .apply(([runtimeArn, qualifier, mode, authority, clientId, redirectUri, postLogoutRedirectUri, scope, login]) =>
     checkedConfig({
       region,
       runtimeArn,
       qualifier,
       mode,
-      auth: { authority, clientId, redirectUri, postLogoutRedirectUri, scope },
+      auth: { authority, clientId, redirectUri, postLogoutRedirectUri, scope, logoutUrl: `${login}/logout` },
     }),
   );
 const configJson = config.apply((c) => `${JSON.stringify(c, null, 2)}\n`);

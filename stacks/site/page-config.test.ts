@@ -14,6 +14,7 @@ const good: PageConfig = {
     redirectUri: 'https://voice.example.com/',
     postLogoutRedirectUri: 'https://voice.example.com/',
     scope: 'openid email',
+    logoutUrl: 'https://kokoro-dev.auth.eu-west-1.amazoncognito.com/logout',
   },
 };
 
@@ -29,6 +30,7 @@ test.each([
   [{ qualifier: 'live endpoint' }, 'qualifier must be an endpoint name'],
   [{ mode: 'proxy' }, "mode must be 'direct' or 'same-origin', got \"proxy\""],
   [{ auth: { ...good.auth!, redirectUri: 'http://voice.example.com/' } }, 'auth.redirectUri must be an https URL'],
+  [{ auth: { ...good.auth!, logoutUrl: 'http://login.example.com/logout' } }, 'auth.logoutUrl must be an https URL'],
   [{ auth: { ...good.auth!, clientId: 'Bad Client' } }, 'auth.clientId must be a Cognito app client id'],
   [{ auth: { ...good.auth!, scope: 'email' } }, "auth.scope must include 'openid'"],
 ])('refuses %j', (change, message) => {

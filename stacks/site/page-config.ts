@@ -13,6 +13,9 @@ export interface PageConfig {
     redirectUri: string;
     postLogoutRedirectUri: string;
     scope: string;
+    /** Cognito's sign-out endpoint (its discovery document has no end_session_endpoint): the page
+     *  calls it with client_id and logout_uri. */
+    logoutUrl: string;
   } | null;
 }
 
@@ -33,7 +36,7 @@ export function pageConfig(config: PageConfig): PageConfig {
   if (config.mode !== 'direct' && config.mode !== 'same-origin')
     throw bad("mode must be 'direct' or 'same-origin'", config.mode);
   if (config.auth !== null) {
-    for (const key of ['authority', 'redirectUri', 'postLogoutRedirectUri'] as const) {
+    for (const key of ['authority', 'redirectUri', 'postLogoutRedirectUri', 'logoutUrl'] as const) {
       if (!https(config.auth[key])) throw bad(`auth.${key} must be an https URL`, config.auth[key]);
     }
     if (!/^[a-z0-9]{1,128}$/.test(config.auth.clientId))
