@@ -59,6 +59,9 @@ test('thresholds and the alarm topic come from config', () => {
   expect(alarm('kokoro-dev-agent-first-audio')).toMatchObject({ threshold: 1200, alarmActions: [ownTopic] });
   const errorRate = alarm('kokoro-dev-agent-error-rate');
   expect(errorRate).toMatchObject({ threshold: 0.2, alarmActions: [ownTopic] });
+  expect(errorRate.alarmDescription).toBe(
+    'kokoro_dev_agent: more than 20% of turns end in a fault (at 25 turns or more per 5 minutes)',
+  );
   const rate = errorRate.metricQueries.find((q: { id: string }) => q.id === 'rate');
   expect(rate.expression).toMatch(/^IF\(FILL\(turns, 0\) >= 25, /);
   expect(run.find('aws:cloudwatch/compositeAlarm:CompositeAlarm').inputs.alarmActions).toEqual([ownTopic]);

@@ -112,7 +112,7 @@ export class AgentMonitoring extends pulumi.ComponentResource {
       `${name}-error-rate`,
       {
         ...notify,
-        alarmDescription: `${args.service}: more than ${args.errorRateAlarm * 100}% of turns end in a fault (at ${args.errorRateMinTurns} turns or more per 5 minutes)`,
+        alarmDescription: `${args.service}: more than ${Math.round(args.errorRateAlarm * 1000) / 10}% of turns end in a fault (at ${args.errorRateMinTurns} turns or more per 5 minutes)`,
         metricQueries: errorRateQueries(args.service, args.errorRateMinTurns),
         evaluationPeriods: 3,
         datapointsToAlarm: 2,
