@@ -19,14 +19,15 @@ const projects = [
   { file: 'Pulumi.yaml', name: projectNames.gitops, minKeys: 5 },
 ];
 
-/** Config keys a program reads: config.get('k'), getNumber, getObject, require..., intSetting/required(config, 'k'). */
+/** Config keys a program reads: config.get('k'), getNumber, getObject, require..., intSetting/numberSetting/retentionDaysSetting/required(config, 'k'). */
 function keysRead(source: string): string[] {
   const keys = new Set<string>();
   for (const m of source.matchAll(
     /config\.(?:get|getNumber|getBoolean|getObject|require|requireNumber)(?:<[^>]*>)?\('([\w-]+)'/g,
   ))
     keys.add(m[1]!);
-  for (const m of source.matchAll(/(?:intSetting|required)\(config, '([\w-]+)'/g)) keys.add(m[1]!);
+  for (const m of source.matchAll(/(?:intSetting|numberSetting|retentionDaysSetting|required)\(config, '([\w-]+)'/g))
+    keys.add(m[1]!);
   for (const m of source.matchAll(/stackRef\('([\w-]+)'/g)) keys.add(m[1]!);
   return [...keys].sort();
 }

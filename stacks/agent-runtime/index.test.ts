@@ -43,7 +43,11 @@ test('reads only outputs its producers export, and exports exactly its contract'
     'sessionsPrefix',
     'weightsBucketName',
   ]);
-  expect(run.reads['other-org/kokoro-endpoint/prod']).toEqual(['endpointName']);
+  expect([...new Set(run.reads['other-org/kokoro-endpoint/prod'])].sort()).toEqual([
+    'alarmTopicArn',
+    'endpointName',
+    'variantName',
+  ]);
   for (const name of run.reads[`${organization}/kokoro-foundation/dev`]!) expect(foundationOutputs).toContain(name);
   for (const name of run.reads['other-org/kokoro-endpoint/prod']!) expect(endpointOutputs).toContain(name);
   expect(Object.keys(run.outputs).sort()).toEqual([...agentRuntimeOutputs].sort());
@@ -97,7 +101,8 @@ describe('AgentCore runtime', () => {
     });
   });
 
-  test('environment names the endpoint, region, first allowed model, voice, transport and the session store', () => {
+  test('environment names the endpoint, region, first allowed model, voice, transport, the session store, metrics and tracing', () => {
+    const otelGroup = '/aws/bedrock-agentcore/runtimes/kokoro_dev_agent/otel';
     expect(run.find('aws:bedrock/agentcoreAgentRuntime:AgentcoreAgentRuntime').inputs.environmentVariables).toEqual({
       PORT: '8080',
       SAGEMAKER_ENDPOINT_NAME: 'kokoro-prod-tts',
@@ -107,6 +112,21 @@ describe('AgentCore runtime', () => {
       KOKORO_VOICE: 'af_heart',
       TTS_TRANSPORT: 'bidi',
       SESSION_STORE: 's3://weightsBucketName-value/sessionsPrefix-value',
+      // EMF metrics on stdout, Service = the runtime's name, in the container's namespace.
+      AGENT_METRICS: 'emf',
+      METRICS_NAMESPACE: 'KokoroSpeech',
+      METRICS_SERVICE: 'kokoro_dev_agent',
+      // tracing (the default): spans to X-Ray's OTLP endpoint, logs to a group made for them.
+      AGENT_OBSERVABILITY_ENABLED: 'true',
+      OTEL_SERVICE_NAME: 'kokoro_dev_agent',
+      OTEL_RESOURCE_ATTRIBUTES: `service.name=kokoro_dev_agent,aws.log.group.names=${otelGroup}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `https://xray.${region}.amazonaws.com/v1/traces`,
+      OTEL_LOGS_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: `https://logs.${region}.amazonaws.com/v1/logs`,
+      OTEL_EXPORTER_OTLP_LOGS_HEADERS: `x-aws-log-group=${otelGroup},x-aws-log-stream=runtime-logs,x-aws-metric-namespace=bedrock-agentcore`,
+      OTEL_METRICS_EXPORTER: 'none',
     });
   });
 

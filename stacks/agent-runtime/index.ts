@@ -7,12 +7,16 @@ import * as pulumi from '@pulumi/pulumi';
 import {
   defaultTags,
   intSetting,
+  numberSetting,
   projectNames,
   requireFoundationRegion,
   requireProducerOutput,
+  resourceName,
+  retentionDaysSetting,
   slug,
   stackRef,
 } from '../shared/index.ts';
+import { awsScope } from '../shared/iam.ts';
 import {
   AgentRuntime,
   authorizerConfiguration,
@@ -21,6 +25,8 @@ import {
   type InboundAuth,
   type JwtAuthorizer,
 } from './agent-runtime.ts';
+import { AgentMonitoring } from './monitoring.ts';
+import { RuntimeLogs, telemetryEnvironment } from './observability.ts';
 
 const config = new pulumi.Config();
 const qualifier = config.get('runtimeEndpointName') ?? 'live';
@@ -33,6 +39,18 @@ if (!/^[a-zA-Z][a-zA-Z0-9_]{0,47}$/.test(runtimeName) || !/^[a-zA-Z][a-zA-Z0-9_]
   );
 }
 const tags = defaultTags({ layer: 'agent-runtime' });
+
+// Observability (stacks/README.md, Monitoring): checked here, before anything is declared.
+const tracing = config.getBoolean('tracing') ?? true;
+const transactionSearch = config.getBoolean('transactionSearch') ?? false;
+const logRetentionDays = retentionDaysSetting(config, 'logRetentionDays', 30);
+const firstAudioP95AlarmMs = intSetting(config, 'firstAudioP95AlarmMs', 2000, { min: 100, max: 60_000 });
+const errorRateAlarm = numberSetting(config, 'errorRateAlarm', 0.05, { min: 0.001, max: 1 });
+const errorRateMinTurns = intSetting(config, 'errorRateMinTurns', 10, { min: 1, max: 100_000 });
+const alarmTopicSetting = config.get('alarmTopicArn');
+if (alarmTopicSetting !== undefined && !/^arn:aws[\w-]*:sns:[a-z0-9-]+:\d{12}:[\w-]{1,256}$/.test(alarmTopicSetting)) {
+  throw new Error(`config 'alarmTopicArn' must be an SNS topic ARN, got '${alarmTopicSetting}'`);
+}
 
 const foundation = stackRef('foundationStack', projectNames.foundation);
 const endpoint = stackRef('endpointStack', projectNames.endpoint);
@@ -112,6 +130,8 @@ const agent = new AgentRuntime(runtimeName.replace(/_/g, '-'), {
     BEDROCK_MODEL_ID: bedrockModelId,
     KOKORO_VOICE: config.get('voice') ?? 'af_heart',
     TTS_TRANSPORT: config.get('ttsTransport', { allowedValues: ['bidi', 'response-stream'] as const }) ?? 'bidi',
+    // EMF metrics on stdout; spans and logs over OTLP when `tracing` is on.
+    ...telemetryEnvironment({ service: runtimeName, region, tracing }),
     // Conversations survive the runtime being recycled (AgentCore ends an idle session's microVM).
     ...((config.getBoolean('persistSessions') ?? true)
       ? {
@@ -122,6 +142,33 @@ const agent = new AgentRuntime(runtimeName.replace(/_/g, '-'), {
   idleSessionTimeoutSeconds: intSetting(config, 'idleSessionTimeoutSeconds', 900, { min: 60, max: 28_800 }),
   maxLifetimeSeconds: intSetting(config, 'maxLifetimeSeconds', 28_800, { min: 60, max: 28_800 }),
   ...(jwt === undefined ? {} : { jwt }),
+  tags,
+});
+
+// The runtime's log groups, made right after the runtime (before its first invocation) with a retention.
+new RuntimeLogs(resourceName('agent-logs'), {
+  runtimeName,
+  runtimeId: agent.runtimeId,
+  qualifier,
+  retentionInDays: logRetentionDays,
+  tracing,
+  transactionSearch,
+  scope: awsScope(),
+  tags,
+});
+
+new AgentMonitoring(resourceName('agent'), {
+  service: runtimeName,
+  runtimeArn: agent.runtimeArn,
+  endpointName: endpoint.requireOutput('endpointName') as pulumi.Output<string>,
+  variantName: endpoint.requireOutput('variantName') as pulumi.Output<string>,
+  region,
+  firstAudioP95AlarmMs,
+  errorRateAlarm,
+  errorRateMinTurns,
+  // Unset here: the endpoint layer's topic ('' when it has none), so both layers notify the same place.
+  alarmTopicArn: alarmTopicSetting ?? (endpoint.getOutput('alarmTopicArn') as pulumi.Output<string | undefined>),
+  dashboardName: resourceName('agent'),
   tags,
 });
 

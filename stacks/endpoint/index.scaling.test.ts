@@ -1,5 +1,6 @@
 // endpoint under Pulumi mocks with the scaling settings changed: a LoadRatio target, the opt-in
-// concurrency policy beside it, the container's admission threshold and the refusal alarm's.
+// concurrency policy beside it, the container's admission threshold, the refusal alarm's, and an
+// alarm topic (exported for the agent-runtime layer).
 // (One program run per file: the program module is imported once per test file.)
 import { expect, test } from '@jest/globals';
 import { endpointUpstreams } from '../testing/endpoint-upstreams.ts';
@@ -18,6 +19,7 @@ test('targetLoadRatio, concurrencyTarget (a second policy), admissionMaxUtilizat
     'kokoro-endpoint:concurrencyTarget': '24',
     'kokoro-endpoint:admissionMaxUtilization': '0.8',
     'kokoro-endpoint:refusalAlarmPerMinute': '5',
+    'kokoro-endpoint:alarmTopicArn': 'arn:aws:sns:us-east-1:123456789012:oncall',
   });
   const policies = program
     .all('aws:appautoscaling/policy:Policy')
@@ -35,5 +37,9 @@ test('targetLoadRatio, concurrencyTarget (a second policy), admissionMaxUtilizat
   expect(program.find('aws:sagemaker/model:Model').inputs.primaryContainer.environment).toMatchObject({
     ADMISSION_MAX_UTILIZATION: '0.8',
   });
-  expect(program.find('aws:cloudwatch/metricAlarm:MetricAlarm', 'kokoro-dev-tts-refusals').inputs.threshold).toBe(5);
+  const refusals = program.find('aws:cloudwatch/metricAlarm:MetricAlarm', 'kokoro-dev-tts-refusals').inputs;
+  expect(refusals.threshold).toBe(5);
+  // The topic notifies, and is exported for the agent-runtime layer's alarms.
+  expect(refusals.alarmActions).toEqual(['arn:aws:sns:us-east-1:123456789012:oncall']);
+  expect(program.outputs.alarmTopicArn).toBe('arn:aws:sns:us-east-1:123456789012:oncall');
 });

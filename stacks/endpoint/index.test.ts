@@ -47,6 +47,7 @@ test('reads only outputs its producers export, and exports exactly its contract'
     endpointArn: `arn:aws:sagemaker:${region}:${account}:endpoint/kokoro-dev-tts`,
     variantName: 'AllTraffic',
     imageUri: `${repositoryUrl}@sha256:${'ab'.repeat(32)}`,
+    alarmTopicArn: '', // none configured
   });
 });
 

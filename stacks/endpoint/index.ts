@@ -33,7 +33,7 @@ const limits = {
   MAX_SESSIONS: config.getNumber('maxSessions'),
   ADMISSION_MAX_UTILIZATION: config.getNumber('admissionMaxUtilization'),
 };
-const alarmTopicArn = config.get('alarmTopicArn');
+const alarmTopicArnSetting = config.get('alarmTopicArn');
 const tags = defaultTags({ layer: 'endpoint' });
 
 // The container is an npm workspace: the build context is the repository root.
@@ -81,7 +81,7 @@ const monitoring = new EndpointMonitoring(resourceName('tts'), {
   region,
   latencyAlarmMs: intSetting(config, 'latencyAlarmMs', 1000, { min: 10, max: 60_000 }),
   refusalAlarmPerMinute: intSetting(config, 'refusalAlarmPerMinute', 1, { min: 1, max: 100_000 }),
-  alarmTopicArn,
+  alarmTopicArn: alarmTopicArnSetting,
   tags,
 });
 
@@ -116,12 +116,12 @@ const tts = new TtsEndpoint(resourceName('tts'), {
 // Created after the endpoint is InService. It was a child of the monitoring component: the alias keeps it.
 noInstancesAlarm(
   resourceName('tts'),
-  { endpointName: tts.endpointName, variantName: variant, alarmTopicArn, tags },
+  { endpointName: tts.endpointName, variantName: variant, alarmTopicArn: alarmTopicArnSetting, tags },
   { dependsOn: [tts], aliases: [{ parent: monitoring }] },
 );
 noLoadMetricAlarm(
   resourceName('tts'),
-  { endpointName: tts.endpointName, variantName: variant, alarmTopicArn, tags },
+  { endpointName: tts.endpointName, variantName: variant, alarmTopicArn: alarmTopicArnSetting, tags },
   { dependsOn: [tts] },
 );
 
@@ -155,3 +155,5 @@ export const endpointArn = tts.endpointArn;
 export const endpointConfigName = tts.endpointConfigName;
 export const variantName = variant;
 export const imageUri = image.imageUri;
+// The agent-runtime layer's alarms notify the same topic unless told otherwise ('' = none).
+export const alarmTopicArn = alarmTopicArnSetting ?? '';

@@ -2,7 +2,7 @@
 // AgentCore execution roles, and the endpoint's name (fixed here so the agent role can name its ARN).
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
-import { defaultTags, intSetting, resourceName } from '../shared/index.ts';
+import { defaultTags, intSetting, resourceName, retentionDaysSetting } from '../shared/index.ts';
 import { ImageRepository } from './image-repository.ts';
 import { awsScope } from '../shared/iam.ts';
 import { ServiceRole, takesOver } from '../shared/service-role.ts';
@@ -23,7 +23,7 @@ const bedrockModelIdsSetting = config.getObject<string[]>('bedrockModelIds') ?? 
 ];
 const forceDestroy = config.getBoolean('forceDestroy') ?? false;
 const keepImages = intSetting(config, 'keepImages', 10, { min: 1, max: 1000 });
-const logRetentionDays = intSetting(config, 'logRetentionDays', 30, { min: 1, max: 3653 });
+const logRetentionDays = retentionDaysSetting(config, 'logRetentionDays', 30);
 if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(endpointNameSetting)) {
   throw new Error(
     `config 'endpointName' must be 1-63 lower-case letters, digits or dashes, got '${endpointNameSetting}'`,

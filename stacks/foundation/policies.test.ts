@@ -59,6 +59,7 @@ test('only actions without resource-level permissions get a * resource', () => {
     'logs:DescribeLogGroups',
     'xray:GetSamplingRules',
     'xray:GetSamplingTargets',
+    'xray:PutSpans',
     'xray:PutTelemetryRecords',
     'xray:PutTraceSegments',
   ]);

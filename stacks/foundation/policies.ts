@@ -158,10 +158,18 @@ export function agentRuntimePolicy(a: AgentRuntimePolicyArgs): PolicyDocument {
       Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
       Resource: logStreamArn(a, runtimeLogs),
     },
+    // Spans: X-Ray's OTLP endpoint (PutSpans: "upload OpenTelemetry spans") and segment documents;
+    // all four take '*' only (docs/design/observability.md, In AWS).
     {
       Sid: 'Tracing',
       Effect: 'Allow',
-      Action: ['xray:GetSamplingRules', 'xray:GetSamplingTargets', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments'],
+      Action: [
+        'xray:GetSamplingRules',
+        'xray:GetSamplingTargets',
+        'xray:PutSpans',
+        'xray:PutTelemetryRecords',
+        'xray:PutTraceSegments',
+      ],
       Resource: '*',
     },
     {

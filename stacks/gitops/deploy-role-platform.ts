@@ -2,7 +2,7 @@
 // service roles every layer creates, the foundation's weights bucket, its key and the image
 // repositories, and the log groups of the endpoint and the weight sync. Names scope each one
 // (`kokoro-` prefixes); deploy-role.ts puts the groups together.
-import { arn, logDeliveryActions, logGroupArn, type AwsScope, type Statement } from '../shared/iam.ts';
+import { arn, logDeliveryActions, logGroupArn, logStreamArn, type AwsScope, type Statement } from '../shared/iam.ts';
 
 /** The role ARNs the stacks create (IAM ARNs carry no region). */
 const kokoroRoles = (scope: AwsScope) => arn(scope, 'iam', 'role/kokoro-*', { region: '' });
@@ -172,8 +172,10 @@ export const ecrStatements = (scope: AwsScope): Statement[] => [
 
 /**
  * CloudWatch Logs: the log groups made ahead of their writers (the endpoint's, the sync functions',
- * the state machine's), with their retention. Describing log groups and setting up a state
- * machine's log delivery take '*' only.
+ * the state machine's, the agent runtime's and its OTLP logs' with their stream), with their
+ * retention. Describing log groups and setting up a state machine's log delivery take '*' only;
+ * so does the agent-runtime layer's optional Transaction Search (its CloudWatch Logs resource
+ * policy and X-Ray's trace segment destination).
  */
 export const logsStatements = (scope: AwsScope): Statement[] => [
   {
@@ -188,12 +190,26 @@ export const logsStatements = (scope: AwsScope): Statement[] => [
       'logs:UntagResource',
       'logs:ListTagsForResource',
       'logs:ListTagsLogGroup',
+      'logs:DescribeLogStreams',
     ],
     Resource: [
       logGroupArn(scope, '/aws/sagemaker/Endpoints/kokoro-*'),
       logGroupArn(scope, '/aws/lambda/kokoro-*'),
       logGroupArn(scope, '/aws/vendedlogs/states/kokoro-*'),
+      logGroupArn(scope, '/aws/bedrock-agentcore/runtimes/kokoro_*'),
     ],
   },
+  {
+    Sid: 'AgentLogStreams',
+    Effect: 'Allow',
+    Action: ['logs:CreateLogStream', 'logs:DeleteLogStream'],
+    Resource: logStreamArn(scope, '/aws/bedrock-agentcore/runtimes/kokoro_*'),
+  },
   { Sid: 'LogDelivery', Effect: 'Allow', Action: logDeliveryActions, Resource: '*' },
+  {
+    Sid: 'TransactionSearch',
+    Effect: 'Allow',
+    Action: ['logs:DeleteResourcePolicy', 'xray:GetTraceSegmentDestination', 'xray:UpdateTraceSegmentDestination'],
+    Resource: '*',
+  },
 ];

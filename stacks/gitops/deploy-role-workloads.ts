@@ -148,13 +148,14 @@ export const autoscalingStatements = (scope: AwsScope): Statement[] => [
   },
 ];
 
-/** CloudWatch: the endpoint's alarms and its dashboard (dashboards are global: no region). */
+/** CloudWatch: the endpoint's and the agent's alarms (a composite one among them) and dashboards (global: no region). */
 export const cloudWatchStatements = (scope: AwsScope): Statement[] => [
   {
     Sid: 'Alarms',
     Effect: 'Allow',
     Action: [
       'cloudwatch:PutMetricAlarm',
+      'cloudwatch:PutCompositeAlarm',
       'cloudwatch:DeleteAlarms',
       'cloudwatch:DescribeAlarms',
       'cloudwatch:TagResource',

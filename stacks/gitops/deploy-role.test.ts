@@ -29,6 +29,7 @@ describe('deployRolePolicy', () => {
       'CreateKeys',
       'ListAliases',
       'LogDelivery',
+      'TransactionSearch',
       'DescribeScaling',
       'CreateAgentRuntime',
       'ListAgentRuntimes',
@@ -51,7 +52,7 @@ describe('deployRolePolicy', () => {
     );
     const sorted = [...deployRolePolicy(scope).Statement].sort((a, b) => a.Sid!.localeCompare(b.Sid!));
     expect(sorted).toEqual(before);
-    expect(before).toHaveLength(31);
+    expect(before).toHaveLength(33);
   });
 
   test('refuses a malformed account or region', () => {

@@ -50,7 +50,14 @@ describe('deployment settings', () => {
       .all('pulumiservice:index:DeploymentSettings')
       .map((r) => r.inputs)
       .sort((a, b) => order.indexOf(a.project) - order.indexOf(b.project));
-    const common = ['stacks/shared/**', 'stacks/package.json', 'package.json', 'package-lock.json'];
+    const common = [
+      'stacks/shared/**',
+      'stacks/policy/iam-documents.ts',
+      'stacks/policy/other-policies.ts',
+      'stacks/package.json',
+      'package.json',
+      'package-lock.json',
+    ];
     expect(settings.map((s) => [s.project, s.sourceContext.git.repoDir, s.vcs.paths])).toEqual([
       ['kokoro-foundation', 'stacks/foundation', ['stacks/foundation/**', ...common]],
       ['kokoro-model-cache', 'stacks/model-cache', ['stacks/model-cache/**', 'weights/**', ...common]],

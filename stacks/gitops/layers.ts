@@ -17,8 +17,16 @@ export interface Layer {
 
 /** Every layer runs `npm ci` at the repository root (preRunCommands): these decide what it installs. */
 const install = ['package.json', 'package-lock.json'];
-/** What every stack program imports or installs beside its own folder. */
-const stacks = ['stacks/shared/**', 'stacks/package.json'];
+/**
+ * What every stack program imports or installs beside its own folder: stacks/shared, and the two
+ * files of the policy pack it imports (the pack is packed on its own, so shared reads from it).
+ */
+const stacks = [
+  'stacks/shared/**',
+  'stacks/policy/iam-documents.ts',
+  'stacks/policy/other-policies.ts',
+  'stacks/package.json',
+];
 /**
  * What the site layer uploads from the repository: the page's manifest and every file it lists
  * (those under node_modules/ change only with package-lock.json, which every layer watches).

@@ -28,6 +28,10 @@ describe('readSettings', () => {
     [{ include: 'voices/*.bin' }, /'include' must be a non-empty list/],
     [{ maxConcurrency: 0 }, /'maxConcurrency' must be an integer in \[1, 40\]/],
     [{ partSizeMiB: 4 }, /'partSizeMiB' must be an integer in \[5, 512\]/],
+    [
+      { logRetentionDays: 10 },
+      /'logRetentionDays' must be a retention CloudWatch Logs accepts \(1, 3, 5, 7, 14, 30, .*\), got 10/,
+    ],
     [{ hfEndpoint: 'http://mirror' }, /'hfEndpoint' must be an https URL/],
     [{ hfTokenSecretArn: 'hf-token' }, /'hfTokenSecretArn' must be a Secrets Manager secret ARN/],
   ])('refuses %j', (values, message) => {

@@ -1,6 +1,7 @@
 // The model-cache stack's settings: read once from config with defaults (the pinned Kokoro ONNX
 // export) and checked early, with errors naming the config key.
 import { KOKORO_ONNX_REPO, KOKORO_ONNX_REVISION, KOKORO_SYNC_INCLUDES } from '@kokoro-speech/weights/kokoro';
+import { LOG_RETENTION_DAYS } from '../policy/other-policies.ts';
 
 export interface ModelCacheSettings {
   repo: string;
@@ -61,9 +62,19 @@ export function readSettings(config: ConfigSource, hasHfToken: boolean): ModelCa
     syncOnUp: config.getBoolean('syncOnUp') ?? true,
     maxConcurrency: integer(config, 'maxConcurrency', 8, 1, 40),
     partSizeMiB: integer(config, 'partSizeMiB', 16, 5, 512),
-    logRetentionDays: integer(config, 'logRetentionDays', 30, 1, 3653),
+    logRetentionDays: retentionDays(config.getNumber('logRetentionDays') ?? 30),
     hfEndpoint,
     hfTokenSecretArn,
     hasHfToken,
   };
+}
+
+/** `logRetentionDays`: one of the retentions CloudWatch Logs accepts (the policy pack refuses others). */
+function retentionDays(value: number): number {
+  if (!(LOG_RETENTION_DAYS as readonly number[]).includes(value)) {
+    throw new Error(
+      `config 'logRetentionDays' must be a retention CloudWatch Logs accepts (${LOG_RETENTION_DAYS.join(', ')} days), got ${value}`,
+    );
+  }
+  return value;
 }

@@ -12,12 +12,13 @@ export interface IamStatement {
   Condition?: Record<string, Record<string, unknown>>;
 }
 
-/** Policy-bearing properties by resource type (inline role policies are an array of {policy}). */
+/** Policy-bearing properties by resource type (inline role policies are an array of {policy}; CloudWatch Logs resource policies too). */
 const policyProps: Record<string, (props: Record<string, any>) => unknown[]> = {
   'aws:iam/rolePolicy:RolePolicy': (p) => [p.policy],
   'aws:iam/policy:Policy': (p) => [p.policy],
   'aws:iam/userPolicy:UserPolicy': (p) => [p.policy],
   'aws:iam/groupPolicy:GroupPolicy': (p) => [p.policy],
+  'aws:cloudwatch/logResourcePolicy:LogResourcePolicy': (p) => [p.policyDocument],
   'aws:iam/role:Role': (p) => (Array.isArray(p.inlinePolicies) ? p.inlinePolicies.map((i: any) => i?.policy) : []),
 };
 
@@ -77,6 +78,7 @@ export const actionsWithoutResourceScope = new Set([
   'ecr:GetAuthorizationToken',
   'cloudwatch:PutMetricData',
   'xray:PutTraceSegments',
+  'xray:PutSpans',
   'xray:PutTelemetryRecords',
   'xray:GetSamplingRules',
   'xray:GetSamplingTargets',

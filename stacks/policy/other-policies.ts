@@ -1,4 +1,4 @@
-// CrossGuard policies for IAM, ECR, SageMaker instance types and tagging.
+// CrossGuard policies for IAM, ECR, SageMaker instance types, tagging and log retention.
 import type { ResourceValidationPolicy } from '@pulumi/policy';
 import { iamStatements, unscopedSensitiveActions, wildcardActionStatements } from './iam-documents.ts';
 
@@ -82,6 +82,7 @@ export const taggableTypes = new Set([
   'aws:iam/policy:Policy',
   'aws:cloudwatch/logGroup:LogGroup',
   'aws:cloudwatch/metricAlarm:MetricAlarm',
+  'aws:cloudwatch/compositeAlarm:CompositeAlarm',
   'aws:sagemaker/model:Model',
   'aws:sagemaker/endpointConfiguration:EndpointConfiguration',
   'aws:sagemaker/endpoint:Endpoint',
@@ -113,5 +114,29 @@ export const resourcesTagged: ResourceValidationPolicy = {
     const tags: Record<string, unknown> = args.props.tags ?? {};
     const missing = required.filter((key) => typeof tags[key] !== 'string' || tags[key] === '');
     if (missing.length > 0) report(`missing tags: ${missing.join(', ')}`);
+  },
+};
+
+/**
+ * The retention periods CloudWatch Logs accepts, in days (PutRetentionPolicy's `retentionInDays`:
+ * https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/API_PutRetentionPolicy.html).
+ * Kept here because the policy pack is packed on its own; ../shared re-exports it.
+ */
+export const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
+
+export const logGroupRetention: ResourceValidationPolicy = {
+  name: 'cloudwatch-log-group-retention',
+  description: 'CloudWatch log groups expire their events (a retention CloudWatch Logs accepts, never "never").',
+  enforcementLevel: 'mandatory',
+  validateResource: (args, report) => {
+    if (args.type !== 'aws:cloudwatch/logGroup:LogGroup') return;
+    const days = args.props.retentionInDays;
+    if (!(LOG_RETENTION_DAYS as readonly unknown[]).includes(days)) {
+      report(
+        `log group '${args.props.name ?? args.name}' keeps its events ${days ? `${days} days, not a retention CloudWatch Logs accepts` : 'forever: set retentionInDays'}`,
+      );
+    }
   },
 };

@@ -11,7 +11,7 @@ import {
 } from '../testing/policy-check.ts';
 import { policies } from './policies.ts';
 
-test('the pack has the fourteen policies, each mandatory (web-policies.test.ts tests the last five)', () => {
+test('the pack has the fifteen policies, each mandatory (web-policies.test.ts tests the last five)', () => {
   expect(policies.map((p) => [p.name, p.enforcementLevel])).toEqual(
     [
       's3-bucket-hardened',
@@ -23,6 +23,7 @@ test('the pack has the fourteen policies, each mandatory (web-policies.test.ts t
       'ecr-scan-on-push',
       'sagemaker-approved-instance-types',
       'resources-tagged',
+      'cloudwatch-log-group-retention',
       'cloudfront-https-only',
       'cloudfront-s3-origin-access-control',
       's3-policy-cloudfront-scoped',
@@ -189,6 +190,32 @@ test('taggable resources carry app and managed-by; untaggable ones are skipped',
     await check('resources-tagged', 'aws:kms/key:Key', { tags: { app: 'kokoro', 'managed-by': 'pulumi' } }),
   ).toEqual([]);
   expect(await check('resources-tagged', 'aws:s3/bucketPolicy:BucketPolicy', {})).toEqual([]);
+});
+
+test('log groups expire their events, after a retention CloudWatch Logs accepts', async () => {
+  const type = 'aws:cloudwatch/logGroup:LogGroup';
+  expect(await check('cloudwatch-log-group-retention', type, { name: '/g', retentionInDays: 30 })).toEqual([]);
+  expect(await check('cloudwatch-log-group-retention', type, { name: '/g' })).toEqual([
+    "log group '/g' keeps its events forever: set retentionInDays",
+  ]);
+  expect(await check('cloudwatch-log-group-retention', type, { name: '/g', retentionInDays: 10 })).toEqual([
+    "log group '/g' keeps its events 10 days, not a retention CloudWatch Logs accepts",
+  ]);
+  expect(await check('cloudwatch-log-group-retention', 'aws:cloudwatch/logStream:LogStream', {})).toEqual([]);
+});
+
+test('CloudWatch Logs resource policies are IAM documents too (no wildcard actions)', async () => {
+  expect(
+    await check('iam-no-wildcard-actions', 'aws:cloudwatch/logResourcePolicy:LogResourcePolicy', {
+      policyDocument: doc({
+        Sid: 'Any',
+        Effect: 'Allow',
+        Principal: { Service: 'xray.amazonaws.com' },
+        Action: 'logs:*',
+        Resource: '*',
+      }),
+    }),
+  ).toEqual(['statement \'Any\' allows wildcard actions ("logs:*")']);
 });
 
 test('policyViolations reports failing resources (the helper the stack tests rely on)', async () => {

@@ -5,6 +5,7 @@ import {
   ecrScanOnPush,
   iamNoWildcardActions,
   iamNoWildcardResourceOnSensitiveActions,
+  logGroupRetention,
   resourcesTagged,
   sagemakerApprovedInstanceTypes,
 } from './other-policies.ts';
@@ -27,6 +28,7 @@ export const policies: Policies = [
   ecrScanOnPush,
   sagemakerApprovedInstanceTypes,
   resourcesTagged,
+  logGroupRetention,
   cloudfrontHttpsOnly,
   cloudfrontS3OriginAccessControl,
   s3PolicyCloudfrontScoped,

@@ -1,7 +1,15 @@
 // Naming, tagging and stack-reference helpers.
 import { describe, expect, test, beforeAll } from '@jest/globals';
 import * as pulumi from '@pulumi/pulumi';
-import { defaultTags, intSetting, resourceName, slug, stackRefName } from './index.ts';
+import {
+  defaultTags,
+  intSetting,
+  numberSetting,
+  resourceName,
+  retentionDaysSetting,
+  slug,
+  stackRefName,
+} from './index.ts';
 
 beforeAll(async () => {
   await pulumi.runtime.setMocks(
@@ -62,6 +70,24 @@ describe('intSetting', () => {
     expect(intSetting(config, 'missing', 3, { min: 1, max: 5 })).toBe(3);
     expect(() => intSetting(config, 'missing', 9, { min: 1, max: 5 })).toThrow(
       "config 'test:missing' must be an integer in [1, 5], got 9",
+    );
+  });
+});
+
+describe('numberSetting and retentionDaysSetting', () => {
+  test('read the set value, fall back to the default, and name the key when refused', () => {
+    pulumi.runtime.setAllConfig({ 'test:share': '0.25', 'test:days': '14', 'test:badDays': '10', 'test:nan': 'x' });
+    const config = new pulumi.Config('test');
+    expect(numberSetting(config, 'share', 0.1, { min: 0, max: 1 })).toBe(0.25);
+    expect(numberSetting(config, 'missing', 0.1, { min: 0, max: 1 })).toBe(0.1);
+    expect(() => numberSetting(config, 'missing', 2, { min: 0, max: 1 })).toThrow(
+      "config 'test:missing' must be a number in [0, 1], got 2",
+    );
+    expect(() => numberSetting(config, 'nan', 0.1, { min: 0, max: 1 })).toThrow(/test:nan/);
+    expect(retentionDaysSetting(config, 'days', 30)).toBe(14);
+    expect(retentionDaysSetting(config, 'missing', 30)).toBe(30);
+    expect(() => retentionDaysSetting(config, 'badDays', 30)).toThrow(
+      /^config 'test:badDays' must be a retention CloudWatch Logs accepts \(1, 3, 5, 7, 14, 30, .*3653 days\), got 10$/,
     );
   });
 });

@@ -8,6 +8,8 @@
 //   stackRef(configKey, project)       StackReference named by config key (default: same stack name,
 //                                      current organization)
 //   intSetting(config, key, default, {min, max})  integer config with a clear error when out of range
+//   numberSetting(config, key, default, {min, max})  the same for any number (shares, ratios)
+//   retentionDaysSetting(config, key, default)  a log retention CloudWatch Logs accepts (LOG_RETENTION_DAYS)
 //   requireProducerOutput(ref, output, hint)  an output of a producer stack, read before any resource
 //   requireFoundationRegion(foundation, region)  the layer's region, refused unless it is foundation's
 //   Output name lists: see ./outputs.ts (re-exported here).
@@ -15,6 +17,8 @@
 // ./service-role.ts (ServiceRole: one service's role and its inline policy), imported directly.
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
+
+import { LOG_RETENTION_DAYS } from '../policy/other-policies.ts';
 
 export * from './outputs.ts';
 
@@ -95,6 +99,33 @@ export function intSetting(
   const value = config.getNumber(key) ?? fallback;
   if (!Number.isInteger(value) || value < range.min || value > range.max) {
     throw new Error(`config '${config.name}:${key}' must be an integer in [${range.min}, ${range.max}], got ${value}`);
+  }
+  return value;
+}
+
+/** A number config value within [min, max], or the default when unset. */
+export function numberSetting(
+  config: pulumi.Config,
+  key: string,
+  fallback: number,
+  range: { min: number; max: number },
+): number {
+  const value = config.getNumber(key) ?? fallback;
+  if (!Number.isFinite(value) || value < range.min || value > range.max) {
+    throw new Error(`config '${config.name}:${key}' must be a number in [${range.min}, ${range.max}], got ${value}`);
+  }
+  return value;
+}
+
+export { LOG_RETENTION_DAYS };
+
+/** A log retention in days that CloudWatch Logs accepts, or the default when unset. */
+export function retentionDaysSetting(config: pulumi.Config, key: string, fallback: number): number {
+  const value = config.getNumber(key) ?? fallback;
+  if (!(LOG_RETENTION_DAYS as readonly number[]).includes(value)) {
+    throw new Error(
+      `config '${config.name}:${key}' must be a retention CloudWatch Logs accepts (${LOG_RETENTION_DAYS.join(', ')} days), got ${value}`,
+    );
   }
   return value;
 }

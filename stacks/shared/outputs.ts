@@ -24,13 +24,17 @@ export const foundationOutputs = [
  */
 export const modelCacheOutputs = ['modelDataUri', 'commit', 'stateMachineArn', 'manifestKey', 'include'] as const;
 
-/** endpoint: the SageMaker endpoint the agent runtime calls. */
+/**
+ * endpoint: the SageMaker endpoint the agent runtime calls, and the SNS topic its alarms notify
+ * ('' for none), which the agent runtime's alarms reuse.
+ */
 export const endpointOutputs = [
   'endpointName',
   'endpointArn',
   'endpointConfigName',
   'variantName',
   'imageUri',
+  'alarmTopicArn',
 ] as const;
 
 /**
