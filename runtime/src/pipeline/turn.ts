@@ -176,7 +176,7 @@ class Turn {
       // Not validated (a direct runTurn caller): the voice speaks, the container refuses what it cannot.
       chosen = { voice: request.voice ?? defaults.voice, language: 'en' };
     }
-    this.#language = chosen.language;
+    this.#language = this.#ledger.language = chosen.language;
     const settings = {
       voice: chosen.voice,
       speed: request.speed ?? defaults.speed,

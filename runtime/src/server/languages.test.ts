@@ -12,13 +12,13 @@ import { sseTurn, WsCaller } from '../testing/turn-clients.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
 
-/** What each language's answer says (echoed), and a form its normaliser rewrites. */
+/** What each language's answer says (echoed), a form its normaliser rewrites, and how it is spoken. */
 const TURNS = [
-  ['es', '¿Qué tal? La Sra. García pagó 3,50 € a las 12:30. ¡Gracias por llamar!', '3 euros con 50'],
-  ['fr', "Bonjour ! M. Dupont a payé 3,50 € à 12h30. C'est tout pour aujourd'hui.", '3 euros 50'],
-  ['hi', 'नमस्ते, आपका ऑर्डर आज शाम तक पहुँच जाएगा। इसकी कीमत ₹50 है। धन्यवाद।', '50 रुपये'],
-  ['it', "Buongiorno! Il Dott. Rossi arriva alle 12:30. Grazie per l'attesa.", '12 e 30'],
-  ['pt', 'Olá! O Dr. Souza pagou R$ 3,50 hoje. Obrigado por ligar.', '3 reais e 50 centavos'],
+  ['es', '¿Qué tal? La Sra. García pagó 3,50 € a las 12:30. ¡Gracias por llamar!', '3,50 €', '3 euros con 50'],
+  ['fr', "Bonjour ! M. Dupont a payé 3,50 € à 12h30. C'est tout pour aujourd'hui.", '3,50 €', '3 euros 50'],
+  ['hi', 'नमस्ते, आपका ऑर्डर आज शाम तक पहुँच जाएगा। इसकी कीमत ₹50 है। धन्यवाद।', '₹50', '50 रुपये'],
+  ['it', "Buongiorno! Il Dott. Rossi arriva alle 12:30. Grazie per l'attesa.", '12:30', '12 e 30'],
+  ['pt', 'Olá! O Dr. Souza pagou R$ 3,50 hoje. Obrigado por ligar.', 'R$ 3,50', '3 reais e 50 centavos'],
 ] as const;
 
 let container: TestContainer;
@@ -66,27 +66,36 @@ function systemPromptSent(prompt: string): string {
 const NAMES = { es: 'Spanish', fr: 'French', hi: 'Hindi', it: 'Italian', pt: 'Brazilian Portuguese' };
 
 describe.each(['sse', 'ws'] as const)('over %s', (via) => {
-  test.each(TURNS)('%s: spoken with words events, the model told the language', async (language, prompt, form) => {
-    const events = await turnOver(via, { prompt, language, words: true });
-    for (const e of events) if (e.type !== 'audio') turnEventSchema.parse(e);
-    expect(events.some((e) => e.type === 'error')).toBe(false);
-    expect(events.at(-1)).toEqual({ type: 'done' });
-    const sentences = sentencesOf(events);
-    expect(sentences.map((s) => s.text).join(' ')).toBe(prompt);
-    expect(sentences.every((s) => s.bytes > 0)).toBe(true);
-    expect(sentences.map((s) => s.spoken).join(' ')).toContain(form);
-    // words: the caller's own words, in order, each inside its sentence's text
-    for (const s of sentences) {
-      const words = events
-        .filter((e): e is Extract<PipelineEvent, { type: 'words' }> => e.type === 'words' && e.id === s.id)
-        .flatMap((e) => e.words as TurnWord[]);
-      expect(words.length).toBeGreaterThan(0);
-      for (const w of words) expect(s.text.slice(w.start, w.end)).toBe(w.text);
-      expect(words.map((w) => w.start)).toEqual([...words.map((w) => w.start)].sort((a, b) => a - b));
-    }
-    expect(systemPromptSent(prompt)).toContain(`Always answer in ${NAMES[language]}`);
-    expect(systemPromptSent(prompt)).toContain('You are a helpful voice assistant.');
-  });
+  test.each(TURNS)(
+    '%s: spoken with words events, the model told the language',
+    async (language, prompt, written, form) => {
+      const events = await turnOver(via, { prompt, language, words: true });
+      for (const e of events) if (e.type !== 'audio') turnEventSchema.parse(e);
+      expect(events.some((e) => e.type === 'error')).toBe(false);
+      expect(events.at(-1)).toEqual({ type: 'done' });
+      const sentences = sentencesOf(events);
+      expect(sentences.map((s) => s.text).join(' ')).toBe(prompt);
+      expect(sentences.every((s) => s.bytes > 0)).toBe(true);
+      expect(sentences.map((s) => s.spoken).join(' ')).toContain(form);
+      // words: the caller's own words, in order, each inside its sentence's text
+      for (const s of sentences) {
+        const words = events
+          .filter((e): e is Extract<PipelineEvent, { type: 'words' }> => e.type === 'words' && e.id === s.id)
+          .flatMap((e) => e.words as TurnWord[]);
+        expect(words.length).toBeGreaterThan(0);
+        for (const w of words) expect(s.text.slice(w.start, w.end)).toBe(w.text);
+        expect(words.map((w) => w.start)).toEqual([...words.map((w) => w.start)].sort((a, b) => a - b));
+        // every written word is timed, once, in order (the map back through this language's normaliser)
+        const letters = (t: string) => t.match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+        expect(words.flatMap((w) => letters(w.text))).toEqual(letters(s.text));
+      }
+      // a form spoken as several words is one word as shown
+      const all = events.flatMap((e) => (e.type === 'words' ? e.words.map((w) => w.text) : []));
+      expect(all.map((w) => w.replace(/[.!?।]$/u, ''))).toContain(written);
+      expect(systemPromptSent(prompt)).toContain(`Always answer in ${NAMES[language]}`);
+      expect(systemPromptSent(prompt)).toContain('You are a helpful voice assistant.');
+    },
+  );
 });
 
 test('the voice alone sets the language: ef_dora answers in Spanish; English turns keep the prompt as configured', async () => {
