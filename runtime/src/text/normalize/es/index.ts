@@ -21,6 +21,7 @@ export const SPANISH_RULES = espeakRules({
   oclock: '',
   decimalComma: 'coma',
   dotThousands: true,
+  dottedOrdinals: true,
   currencies: { '€': ['euro', 'euros'], $: ['dólar', 'dólares'], '£': ['libra', 'libras'] },
   centsJoin: 'con',
   units: {
@@ -29,6 +30,8 @@ export const SPANISH_RULES = espeakRules({
     cm: ['centímetro', 'centímetros'],
     mm: ['milímetro', 'milímetros'],
     m: ['metro', 'metros'],
+    kg: ['kilogramo', 'kilogramos'],
+    g: ['gramo', 'gramos'],
     ml: ['mililitro', 'mililitros'],
   },
 });

@@ -21,6 +21,7 @@ export const ITALIAN_RULES = espeakRules({
   oclock: '',
   decimalComma: 'virgola',
   dotThousands: true,
+  dottedOrdinals: true,
   currencies: { '€': ['euro', 'euro'], $: ['dollaro', 'dollari'], '£': ['sterlina', 'sterline'] },
   centsJoin: 'e',
   units: {

@@ -21,6 +21,7 @@ export const PORTUGUESE_RULES = espeakRules({
   oclock: ' horas',
   decimalComma: 'vírgula',
   dotThousands: true,
+  dottedOrdinals: true,
   currencies: { R$: ['real', 'reais'], '€': ['euro', 'euros'], $: ['dólar', 'dólares'] },
   centsJoin: 'e',
   cents: 'centavos',

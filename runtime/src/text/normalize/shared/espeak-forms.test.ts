@@ -14,7 +14,8 @@ const CASES: Record<string, [string, string][]> = {
     ['Son las 9:00 y hay 1.500 personas.', 'Son las 9 y hay 1500 personas.'],
     ['A 5 km, a 3,5 km/h, 1 m.', 'A 5 kilómetros, a 3 coma 5 kilómetros por hora, 1 metro.'],
     ['Tengo 23 años y el 50% es mío.', 'Tengo 23 años y el 50% es mío.'], // espeak-ng reads these
-    ['Pesa 2 kg.', 'Pesa 2 kg.'], // espeak-ng's Spanish reads kg
+    ['Pesa 2 kg y 500 g.', 'Pesa 2 kilogramos y 500 gramos.'], // espeak-ng says "dos kilogramo", "quinientos ge"
+    ['Es el 1.º y la 2.ª; el 1º también.', 'Es el 1º y la 2ª; el 1º también.'],
   ],
   fr: [
     ['Il a payé 3,50 € à 12h30.', 'Il a payé 3 euros 50 à 12 heures 30.'],

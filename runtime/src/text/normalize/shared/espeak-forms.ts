@@ -25,6 +25,8 @@ export interface EspeakLanguageWords {
   centsJoin: string;
   /** Cents said after the join ("50 centavos"); '' to say the number alone. */
   cents?: string;
+  /** "1.º", "2.ª" are written with a dot (es, pt, it): espeak-ng reads "1º" but not "1.º". */
+  dottedOrdinals?: boolean;
   /** Unit symbols espeak-ng misreads after a number: [singular, plural]. */
   units: Readonly<Record<string, readonly [string, string]>>;
 }
@@ -84,6 +86,9 @@ export function espeakRules(w: EspeakLanguageWords): Rule[] {
         return `${spokenNumber} ${g[1] === '1' ? one : many}`;
       },
     });
+  }
+  if (w.dottedOrdinals) {
+    rules.push({ name: 'ordinal', re: '(?<![\\p{N}.])(\\d+)\\.([ºª])', speak: (g) => `${g[1]}${g[2]}` });
   }
   if (w.dotThousands) {
     rules.push({
