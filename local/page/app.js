@@ -95,6 +95,9 @@ function turnRequest(turn) {
     words: true,
     ...(els.voicePicker.value ? { voice: els.voicePicker.value } : {}),
   };
+  // The voice's language: the agent tells the model to answer in it (docs/contracts/turn.md).
+  const language = els.voicePicker.selectedOptions[0]?.dataset.language;
+  if (request.voice && language) request.language = language;
   if (state.pendingPlayedMs != null) {
     request.previous_played_ms = Math.round(state.pendingPlayedMs * 100) / 100;
     turn.sentPreviousPlayedMs = request.previous_played_ms;

@@ -444,13 +444,38 @@ suite('the page in Chromium', () => {
     );
     await expect(
       page.locator('#voice optgroup').evaluateAll((gs) => gs.map((g) => g.getAttribute('label'))),
-    ).resolves.toEqual(['American English', 'British English']);
+    ).resolves.toEqual([
+      'American English',
+      'British English',
+      'Spanish',
+      'French',
+      'Hindi',
+      'Italian',
+      'Japanese',
+      'Brazilian Portuguese',
+      'Mandarin Chinese',
+    ]);
+    // not spoken here: listed, disabled, with the reason
+    await expect(page.locator('#voice option[value=jf_alpha]').isDisabled()).resolves.toBe(true);
+    await expect(page.locator('#voice option[value=jf_alpha]').getAttribute('title')).resolves.toMatch(/UniDic/);
     await page.getByLabel('Voice').selectOption('bf_emma');
     const request = page.waitForRequest((r) => r.url().endsWith('/api/invocations') && r.method() === 'POST');
     await ask(page, 'sse', SHORT);
-    expect(JSON.parse((await request).postData()!)).toMatchObject({ prompt: SHORT, voice: 'bf_emma', words: true });
+    expect(JSON.parse((await request).postData()!)).toMatchObject({
+      prompt: SHORT,
+      voice: 'bf_emma',
+      language: 'en',
+      words: true,
+    });
     await until(page, 'turn 1 played out', playedOut(1));
     expect((await turns(page))[0]!.error).toBeUndefined();
+    // a Spanish voice: the turn asks for Spanish and is heard
+    await page.getByLabel('Voice').selectOption('ef_dora');
+    const spanish = page.waitForRequest((r) => r.url().endsWith('/api/invocations') && r.method() === 'POST');
+    await ask(page, 'sse', 'Hola, ¿qué tal? Muy bien, gracias.');
+    expect(JSON.parse((await spanish).postData()!)).toMatchObject({ voice: 'ef_dora', language: 'es' });
+    await until(page, 'turn 2 played out', playedOut(2));
+    expect((await turns(page))[1]!.error).toBeUndefined();
     expect(pageErrors.get(page)).toEqual([]);
     await page.close();
   }, 180_000);

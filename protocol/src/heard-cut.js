@@ -40,13 +40,18 @@ export function heardCut(sentences, playedMs) {
   return { whole: sentences.length, chars: null, all: true };
 }
 
+const UNSPACED_WORD_TAIL = /[^\s\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]*$/u;
+
 /** Characters of the sentence heard after `ms` of its `duration` ms of audio (whole words only). */
 function heardChars(s, ms, duration) {
   if (s.words && s.words.length > 0 && !s.wordsEstimated)
     return s.words.filter((w) => w.endMs <= ms).at(-1)?.textEnd ?? 0;
   const chars = Math.floor((ms / duration) * s.text.length);
   if (chars >= s.text.length) return s.text.length;
-  // Mid-word: back to the end of the last whole word.
-  const head = /\s/.test(s.text[chars] ?? ' ') ? s.text.slice(0, chars) : s.text.slice(0, chars).replace(/\S*$/, '');
+  // Mid-word: back to the end of the last whole word. Scripts written without spaces (Han, kana)
+  // have no spaces to go back to: each of their characters counts as a word.
+  const head = /\s/.test(s.text[chars] ?? ' ')
+    ? s.text.slice(0, chars)
+    : s.text.slice(0, chars).replace(UNSPACED_WORD_TAIL, '');
   return head.trimEnd().length;
 }

@@ -22,6 +22,14 @@ describe('heardCut', () => {
     expect(heardCut(two, ms)).toEqual({ whole, chars, all });
   });
 
+  test('text without spaces (Japanese, Chinese) is cut at a character, not back to its start', () => {
+    const zh = [{ text: '我们明天一起去看电影。', durationMs: 1100, deliveredMs: 1100 }];
+    expect(heardCut(zh, 500)).toEqual({ whole: 0, chars: 5, all: false });
+    // mixed: a Latin word is still cut back to its start
+    const mixed = [{ text: '我们看Avatar电影。', durationMs: 1100, deliveredMs: 1100 }];
+    expect(heardCut(mixed, 500).chars).toBe(3);
+  });
+
   test('exact word timings decide within the sentence; estimated ones do not', () => {
     const words = [
       { textEnd: 4, endMs: 300 },

@@ -4,6 +4,7 @@
 // `audio` events.
 import { z } from 'zod';
 import { AUDIO_FORMATS, voiceInfoSchema, voiceSettingsSchema } from '@kokoro-speech/protocol';
+import { SPOKEN_LANGUAGES, TURN_LANGUAGES } from './languages.ts';
 
 /** Formats a turn may ask for: the container's, plus Opus (encoded by the agent; framing in runtime/README.md). */
 export const TURN_FORMATS = [...AUDIO_FORMATS, 'opus'] as const;
@@ -145,6 +146,14 @@ export const turnRequestSchema = voiceSettingsSchema
     format: z.enum(TURN_FORMATS).optional(),
     /** Added compatibly: true asks for `words` events. */
     words: z.boolean().optional(),
+    /** Added compatibly: the language to answer in (ISO 639-1); without `voice`, its default voice speaks. */
+    language: z
+      .enum(TURN_LANGUAGES, {
+        error: (issue) =>
+          `must be one of ${SPOKEN_LANGUAGES.join(', ')} (ISO 639-1; ja and zh are refused: no G2P here), ` +
+          `got ${JSON.stringify(issue.input)}`,
+      })
+      .optional(),
   })
   .strict();
 export type TurnRequest = z.infer<typeof turnRequestSchema>;

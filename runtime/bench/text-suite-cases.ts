@@ -53,8 +53,20 @@ export interface SbdCase {
   sentences: string[];
 }
 
-export function loadGoldenRules(): SbdCase[] {
-  return JSON.parse(readFileSync(join(SUITES, 'pysbd', 'english-golden-rules.json'), 'utf8')) as SbdCase[];
+/** pySBD's golden-rule files per language (runtime/bench/text-suites/README.md; pySBD has no Portuguese set). */
+export const GOLDEN_RULE_FILES = {
+  en: 'english',
+  es: 'spanish',
+  fr: 'french',
+  hi: 'hindi',
+  it: 'italian',
+  ja: 'japanese',
+  zh: 'chinese',
+} as const;
+
+export function loadGoldenRules(language: keyof typeof GOLDEN_RULE_FILES = 'en'): SbdCase[] {
+  const file = `${GOLDEN_RULE_FILES[language]}-golden-rules.json`;
+  return JSON.parse(readFileSync(join(SUITES, 'pysbd', file), 'utf8')) as SbdCase[];
 }
 
 const NUMBER_OR_CURRENCY =

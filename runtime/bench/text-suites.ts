@@ -2,10 +2,11 @@
 //   Text normalisation: NVIDIA NeMo-text-processing's English cases, per semiotic class. A case
 //   passes when espeak-ng (after kokoro-js's own normalisation) gives our spoken text the same
 //   phonemes as one of the suite's spoken forms; "kokoro-js alone" feeds it the raw input.
-//   Sentence boundaries: the Golden Rules of pySBD / Pragmatic Segmenter, with merging of short
+//   Sentence boundaries: the Golden Rules of pySBD / Pragmatic Segmenter per language, with merging of short
 //   sentences and the early first piece turned off (they are latency policy, not boundaries).
 // Method and limits: docs/benchmarks/text-front-end.md. Usage: npm run -w runtime bench:text
 //   [-- --failures <class|all|sbd>] (prints the failing cases of a class)
+//   [-- --sbd-only] (sentence boundaries only: seconds instead of minutes)
 //   [-- --front-end <path of another text/index.ts>] (e.g. a copy of an older version, to compare).
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
@@ -16,13 +17,17 @@ import { kokoroPhonemes } from './kokoro-phonemes.ts';
 import {
   canonicalPhonemes,
   editDistance,
+  GOLDEN_RULE_FILES,
   loadGoldenRules,
+  type SbdCase,
   loadNemoCases,
   referenceVariants,
   type TnCase,
 } from './text-suite-cases.ts';
 
-const { values } = parseArgs({ options: { failures: { type: 'string' }, 'front-end': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { failures: { type: 'string' }, 'front-end': { type: 'string' }, 'sbd-only': { type: 'boolean' } },
+});
 const show = values.failures;
 const frontEnd =
   values['front-end'] === undefined ? '../src/text/index.ts' : pathToFileURL(resolve(values['front-end'])).href;
@@ -99,28 +104,41 @@ async function textNormalisation(): Promise<void> {
   }
 }
 
-function segment(text: string): string[] {
-  const s = new SentenceSegmenter({ earlyFirstPiece: false, minChars: 1, firstMinChars: 1, maxChars: 2000 });
+type SbdLanguage = keyof typeof GOLDEN_RULE_FILES;
+
+function segment(text: string, language: SbdLanguage): string[] {
+  // (a front end from before the language option ignores it: English rules for every language)
+  const options = { earlyFirstPiece: false, minChars: 1, firstMinChars: 1, maxChars: 2000, language };
+  const s = new SentenceSegmenter(options);
   return [...s.push(text), ...s.flush()];
 }
 
 function sentenceBoundaries(): void {
-  const rules = loadGoldenRules();
-  const failed = rules.filter((r) => JSON.stringify(segment(r.text)) !== JSON.stringify(r.sentences));
-  const passed = rules.length - failed.length;
-  console.log(
-    `\nSentence boundaries: pySBD English Golden Rules: ${passed} of ${rules.length} (${pct(passed, rules.length)})`,
-  );
-  for (const r of failed) {
-    console.log(`- rule ${r.rule} (${r.name})`);
-    if (show === 'sbd' || show === 'all') {
-      console.log(`    want ${JSON.stringify(r.sentences)}\n    got  ${JSON.stringify(segment(r.text))}`);
+  console.log('\nSentence boundaries: pySBD golden rules per language (whole case right)\n');
+  console.log('| language | cases | right | with the English rules |');
+  console.log('|---|---:|---:|---:|');
+  const failures: string[] = [];
+  for (const language of Object.keys(GOLDEN_RULE_FILES) as SbdLanguage[]) {
+    const rules = loadGoldenRules(language);
+    const right = (r: SbdCase, as: SbdLanguage) => JSON.stringify(segment(r.text, as)) === JSON.stringify(r.sentences);
+    const failed = rules.filter((r) => !right(r, language));
+    const passed = rules.length - failed.length;
+    const english = rules.filter((r) => right(r, 'en')).length;
+    console.log(
+      `| ${language} | ${rules.length} | ${passed} (${pct(passed, rules.length)}) | ${english} (${pct(english, rules.length)}) |`,
+    );
+    for (const r of failed) {
+      failures.push(`- ${language} rule ${r.rule} (${r.name})`);
+      if (show === 'sbd' || show === 'all') {
+        failures.push(`    want ${JSON.stringify(r.sentences)}\n    got  ${JSON.stringify(segment(r.text, language))}`);
+      }
     }
   }
+  console.log(failures.length > 0 ? `\nFailing:\n${failures.join('\n')}` : '\nNo failures.');
 }
 
 console.log(
   `${new Date().toISOString().slice(0, 10)}, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${frontEnd}`,
 );
-await textNormalisation();
+if (values['sbd-only'] !== true) await textNormalisation();
 sentenceBoundaries();

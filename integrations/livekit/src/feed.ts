@@ -2,7 +2,7 @@
 // complete; the first of a segment may end at a clause), or a LiveKit tokenizer when the caller
 // gives one. A flush ends the segment; a sentence with nothing to speak (a code block) is skipped.
 import type { tokenize } from '@livekit/agents';
-import { SentenceSegmenter } from '@kokoro-speech/runtime/text';
+import { SentenceSegmenter, type SegmenterLanguage } from '@kokoro-speech/runtime/text';
 import type { Ledger } from './ledger.ts';
 import { spokenText } from './spoken-text.ts';
 
@@ -18,23 +18,25 @@ export interface Feed {
 export interface FeedOptions {
   tokenizer: tokenize.SentenceTokenizer | undefined;
   normalize: boolean;
+  /** The voice's language: the segmenter's and the normaliser's rules. */
+  textLanguage: SegmenterLanguage;
 }
 
-function adder(ledger: Ledger, normalize: boolean): (text: string) => void {
+function adder(ledger: Ledger, o: FeedOptions): (text: string) => void {
   return (text) => {
-    const t = spokenText(text, normalize);
+    const t = spokenText(text, o.normalize, o.textLanguage);
     if (t.spoken !== '') ledger.add(t);
   };
 }
 
 export function createFeed(ledger: Ledger, o: FeedOptions): Feed {
-  return o.tokenizer ? tokenizerFeed(ledger, o.tokenizer, adder(ledger, o.normalize)) : segmenterFeed(ledger, o);
+  return o.tokenizer ? tokenizerFeed(ledger, o.tokenizer, adder(ledger, o)) : segmenterFeed(ledger, o);
 }
 
 /** All of one text at once (synthesize()). */
 export function fillLedger(ledger: Ledger, text: string, o: FeedOptions): void {
   if (o.tokenizer) {
-    const add = adder(ledger, o.normalize);
+    const add = adder(ledger, o);
     for (const sentence of o.tokenizer.tokenize(text)) add(sentence);
     ledger.end();
     return;
@@ -45,8 +47,8 @@ export function fillLedger(ledger: Ledger, text: string, o: FeedOptions): void {
 }
 
 function segmenterFeed(ledger: Ledger, o: FeedOptions): Feed {
-  const segmenter = new SentenceSegmenter();
-  const add = adder(ledger, o.normalize);
+  const segmenter = new SentenceSegmenter({ language: o.textLanguage });
+  const add = adder(ledger, o);
   const flush = () => {
     for (const piece of segmenter.flushSpans()) add(piece.text);
     ledger.closeSegment();

@@ -49,5 +49,3 @@ export function languageMatches(asked: string, spoken: string): boolean {
   const s = spoken.toLowerCase();
   return a === s || (!a.includes('-') && s.split('-')[0] === a);
 }
-
-export const isEnglish = (language: string): boolean => language.toLowerCase().split('-')[0] === 'en';

@@ -4,7 +4,7 @@
 import { createTimedString } from '@livekit/agents';
 import type { TimedString } from '@livekit/agents';
 import { normalizeForSpeech, sourceRange } from '@kokoro-speech/runtime/text';
-import type { NormalizedText } from '@kokoro-speech/runtime/text';
+import type { Language, NormalizedText } from '@kokoro-speech/runtime/text';
 import type { WordTiming } from '@kokoro-speech/protocol';
 
 export interface SpokenText {
@@ -18,10 +18,10 @@ export interface SpokenText {
   readonly lead: number;
 }
 
-export function spokenText(text: string, normalize: boolean): SpokenText {
+export function spokenText(text: string, normalize: boolean, language: Language = 'en'): SpokenText {
   const shown = text.trim();
   if (!normalize) return { shown, spoken: shown, map: null, lead: 0 };
-  const map = normalizeForSpeech(shown);
+  const map = normalizeForSpeech(shown, { language });
   const spoken = map.spoken.trim();
   return { shown, spoken, map, lead: map.spoken.length - map.spoken.trimStart().length };
 }

@@ -146,6 +146,7 @@ async function runWs(options: TurnOptions, emit: Emit, onSocket: (s: Socket) => 
   };
   options.signal?.addEventListener('abort', abort, { once: true });
   const framer = new WsTurnFramer();
+  let started = false;
   try {
     await new Promise<void>((resolve, reject) => {
       ws.on('open', () => ws.send(JSON.stringify({ ...options.request, type: 'prompt' })));
@@ -165,7 +166,9 @@ async function runWs(options: TurnOptions, emit: Emit, onSocket: (s: Socket) => 
           const raw = JSON.parse((data as Buffer).toString('utf8')) as { type?: unknown };
           const event = framer.event(parseEvent(String(raw.type), raw));
           emitParsed(event, emit);
-          if (event.type === 'done') resolve();
+          if (event.type === 'start') started = true;
+          // done ends a turn; an error before any start is a refused request (no done follows)
+          if (event.type === 'done' || (event.type === 'error' && !started)) resolve();
         } catch (err) {
           reject(err);
         }

@@ -2,7 +2,7 @@
 // with the allowed values, a refused connection with the likely cause (no `npm start` running),
 // and where the WAV file goes (relative to the folder the command was typed in, not npm's).
 import { isAbsolute, resolve } from 'node:path';
-import { MAX_SPEED, MIN_SPEED, SAMPLE_RATES } from '@kokoro-speech/protocol';
+import { MAX_SPEED, MIN_SPEED, SAMPLE_RATES, SPOKEN_LANGUAGES } from '@kokoro-speech/protocol';
 import { UsageError } from '@kokoro-speech/protocol/errors';
 
 /** Bad usage: say prints the message and its usage, and exits with status 2. */
@@ -21,6 +21,7 @@ const FLAGS: Record<string, string> = {
   speed: `--speed must be a number from ${MIN_SPEED} to ${MAX_SPEED}`,
   voice: '--voice must be a voice id (1 to 64 characters)',
   mode: '--mode must be stream or batch',
+  language: `--language must be one of ${SPOKEN_LANGUAGES.join(', ')} (ja and zh are not spoken here)`,
   prompt: 'the prompt must be 1 to 20000 characters',
 };
 

@@ -31,6 +31,8 @@ const USAGE = `usage: npm run say -- "prompt" [options]
   --session ID|new      a conversation: the agent remembers earlier turns of the same id (33-256
                         letters, digits, - and _; "new" makes one); the id is printed
   --list-voices         print the agent's voices (id, name, language, gender, grade) and exit
+  --language CODE       answer in this language: en, es, fr, hi, it, pt (ISO 639-1; without
+                        --voice, its default voice speaks: docs/contracts/turn.md)
   --voice ID --speed X --sample-rate 24000|16000|8000 --mode stream|batch
   --help, -h            this text`;
 
@@ -50,6 +52,7 @@ async function main(argv: string[]): Promise<number> {
         ...(process.env['KOKORO_AGENT_QUALIFIER'] ? { default: process.env['KOKORO_AGENT_QUALIFIER'] } : {}),
       },
       voice: { type: 'string' },
+      language: { type: 'string' },
       speed: { type: 'string' },
       'sample-rate': { type: 'string' },
       mode: { type: 'string' },
@@ -86,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
     format: format === 'opus' ? 'opus' : 'pcm_s16le',
     ...(values.captions ? { words: true } : {}),
     ...(values.voice === undefined ? {} : { voice: values.voice }),
+    ...(values.language === undefined ? {} : { language: values.language }),
     ...(values.speed === undefined ? {} : { speed: Number(values.speed) }),
     ...(values['sample-rate'] === undefined ? {} : { sample_rate: Number(values['sample-rate']) }),
     ...(values.mode === undefined ? {} : { mode: values.mode }),
@@ -96,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
         sample_rate: values['sample-rate'],
         speed: values.speed,
         voice: values.voice,
+        language: values.language,
         mode: values.mode,
       }),
     );
@@ -123,13 +128,13 @@ async function main(argv: string[]): Promise<number> {
   }
 
   console.log(formatTimeline(recorder));
-  if (recorder.sampleRate === null) throw new Error('the agent sent no start event');
   if (recorder.errors.length > 0 || !recorder.done) {
     const why = recorder.errors.map((e) => `${e.code}: ${e.message}`).join('; ') || 'it ended without done';
     console.error(`say: the turn failed (${why}); no ${kind === 'ogg' ? 'Ogg Opus file' : 'WAV'} written`);
     if (session !== undefined) console.log(`session ${session}`);
     return 1;
   }
+  if (recorder.sampleRate === null) throw new Error('the agent sent no start event');
   const out = sayOutput(recorder, kind);
   const path = outputPath(values.out);
   await writeFile(path, out.audio);
@@ -163,7 +168,7 @@ async function printVoices(targetValue: string, qualifier: string | undefined): 
     const list = await listVoices(target);
     console.log('voice         name        language  gender  grade');
     for (const v of list.voices) {
-      const mark = v.id === list.default ? ' (default)' : '';
+      const mark = (v.id === list.default ? ' (default)' : '') + (v.unavailable ? ' (not spoken here)' : '');
       console.log(
         `${v.id.padEnd(13)} ${(v.name ?? '—').padEnd(11)} ${v.language.padEnd(9)} ${(v.gender ?? '—').padEnd(7)} ${v.overall_grade ?? '—'}${mark}`,
       );

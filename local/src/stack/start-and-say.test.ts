@@ -178,11 +178,34 @@ describe('npm start -- --offline', () => {
     expect(voices.code).toBe(0);
     expect(voices.stdout).toMatch(/^af_heart\s+Heart\s+en-us\s+Female\s+A\S* \(default\)$/m);
     expect(voices.stdout).toMatch(/^bf_emma\s+Emma\s+en-gb/m);
+    expect(voices.stdout).toMatch(/^ef_dora\s+Dora\s+es\s+Female\s/m);
+    expect(voices.stdout).toMatch(/^ff_siwis\s+\S+\s+fr-fr\s+Female\s/m);
+    expect(voices.stdout).toMatch(/^jf_alpha\s+.* \(not spoken here\)$/m);
 
     const bad = await say('--out', join(scratch, 'x.ogg'), '--format', 'pcm');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/x\.ogg is an Ogg Opus file: it needs --format opus/);
   }, 60_000);
+
+  test('npm run say --language es speaks Spanish with its default voice; de and ja are refused, named', async () => {
+    const prompt = 'La Sra. García está aquí. ¡Sigue una segunda frase! ¿Y una tercera?';
+    const say = (...args: string[]) =>
+      run(['run', 'say', '--', prompt, '--transport', 'ws', '--target', url.toString(), ...args]);
+    // --language: Spanish with its default voice, words as captions
+    const es = await say('--out', join(scratch, 'es.wav'), '--language', 'es', '--captions');
+    expect(es.stderr).not.toMatch(/say:/);
+    expect(es.code).toBe(0);
+    expect(parseWav(await readFile(join(scratch, 'es.wav'))).durationMs).toBeGreaterThan(0);
+    expect(es.stdout).toContain('es.vtt: 3 captions');
+    const german = await say('--language', 'de');
+    expect(german.code).toBe(2);
+    expect(german.stderr).toMatch(
+      /--language must be one of en, es, fr, hi, it, pt \(ja and zh are not spoken here\), not de/,
+    );
+    const japanese = await say('--out', join(scratch, 'ja.wav'), '--language', 'ja');
+    expect(japanese.code).toBe(1);
+    expect(japanese.stderr).toMatch(/unsupported_language: language "ja" is Japanese/);
+  }, 90_000);
 
   test('npm run say --session with --out x.ogg --captions: a conversation written as Ogg Opus with captions', async () => {
     const say = (session: string, prompt: string, out: string) =>

@@ -12,6 +12,8 @@ import { deliveredMs, heardPlace, rebuildTurn, replaceTurn } from './heard.ts';
 import { storageKeyOf } from './session-id.ts';
 import { Transcript } from './transcript.ts';
 import type { LlmTimeouts } from '../llm/model-watch.ts';
+import type { SpokenLanguage } from '@kokoro-speech/protocol';
+import { systemPromptFor } from '../llm/language-prompt.ts';
 
 export interface ConversationDeps {
   recipe: AgentRecipe;
@@ -119,7 +121,7 @@ export class Conversation {
    * that reports playback). Resolves with the record once the turn is over and its history final.
    */
   async turn(
-    request: { prompt: string; previousPlayedMs?: number },
+    request: { prompt: string; previousPlayedMs?: number; language?: SpokenLanguage },
     signal: AbortSignal,
     run: (answer: AnswerSource, signal: AbortSignal) => Promise<TurnResult>,
     onRecord?: (record: TurnRecord) => void,
@@ -144,8 +146,14 @@ export class Conversation {
       // error event of this turn, not a dead request.
       const ready = () => this.#ready();
       const { provider, llmTimeouts } = this.#deps;
+      // The session's language is each turn's (its voice's): the system prompt says which.
+      const systemPrompt = systemPromptFor(this.#deps.recipe.systemPrompt, request.language ?? 'en');
       const answer: AnswerSource = async function* (s) {
-        yield* agentAnswer(await ready(), request.prompt, s, provider, record.transcript, llmTimeouts);
+        const agent = await ready();
+        // (a restored or earlier turn's prompt is replaced; none configured and English: none)
+        if (systemPrompt !== undefined) agent.systemPrompt = systemPrompt;
+        else delete agent.systemPrompt;
+        yield* agentAnswer(agent, request.prompt, s, provider, record.transcript, llmTimeouts);
       };
       const result = await run(answer, controller.signal);
       if (this.#resolved) this.#settle(this.#resolved, record, result);

@@ -2,7 +2,7 @@
 // `stream` is ours; `batch` is the baseline; `reference` and `stream-no-early-first` exist for the
 // first-audio benchmark (reference: the aws-samples agent's regex split, each sentence waiting for
 // the previous one's audio; docs/design/streaming-and-segmenter.md#turn-policies).
-import { SentenceSegmenter } from '../text/index.ts';
+import { SentenceSegmenter, type SegmenterLanguage } from '../text/index.ts';
 
 export const TURN_POLICIES = ['stream', 'batch', 'reference', 'stream-no-early-first'] as const;
 export type TurnPolicy = (typeof TURN_POLICIES)[number];
@@ -39,20 +39,20 @@ export interface PolicyPlan {
   waitForPreviousAudio: boolean;
 }
 
-export function planFor(policy: TurnPolicy): PolicyPlan {
+export function planFor(policy: TurnPolicy, language: SegmenterLanguage = 'en'): PolicyPlan {
   switch (policy) {
     case 'stream':
-      return { splitter: new SentenceSegmenter(), wholeAnswerFirst: false, waitForPreviousAudio: false };
+      return { splitter: new SentenceSegmenter({ language }), wholeAnswerFirst: false, waitForPreviousAudio: false };
     case 'stream-no-early-first':
       return {
-        splitter: new SentenceSegmenter({ earlyFirstPiece: false }),
+        splitter: new SentenceSegmenter({ earlyFirstPiece: false, language }),
         wholeAnswerFirst: false,
         waitForPreviousAudio: false,
       };
     case 'batch':
       // Whole sentences (no early piece: the whole answer is known), all sent at once.
       return {
-        splitter: new SentenceSegmenter({ earlyFirstPiece: false }),
+        splitter: new SentenceSegmenter({ earlyFirstPiece: false, language }),
         wholeAnswerFirst: true,
         waitForPreviousAudio: false,
       };

@@ -5,7 +5,7 @@
 // when the caller's playback of what was delivered ends (for the tool filler), and keeps each
 // sentence's word timings (for `words` events and for the history cut).
 import type { AudioFormat, TurnWord } from '@kokoro-speech/protocol';
-import { normalizeForSpeech, sourceRange } from '../text/index.ts';
+import { normalizeForSpeech, sourceRange, type Language } from '../text/index.ts';
 import type { TtsEvent, WordTiming as SpokenWord } from '../tts/types.ts';
 import type { PipelineEvent, SentenceTiming, WordTiming } from './types.ts';
 
@@ -44,6 +44,9 @@ export class SentenceLedger {
   sampleRate = 0;
   /** Samples of the sentences whose audio completed: where the current sentence starts on that clock. */
   #samplesBefore = 0;
+
+  /** The turn's language: its normaliser made the spoken text that word offsets point into. */
+  language: Language = 'en';
 
   constructor(emit: (event: PipelineEvent) => void, now: () => number, options: { words?: boolean } = {}) {
     this.#emit = emit;
@@ -162,7 +165,7 @@ export class SentenceLedger {
         return;
       }
       case 'words': {
-        const words = shownWords(t, event.words);
+        const words = shownWords(t, event.words, this.language);
         (t.words ??= []).push(...words);
         if (event.estimated) t.wordsEstimated = true;
         if (this.#sendWords && words.length > 0)
@@ -203,8 +206,8 @@ export class SentenceLedger {
  * sentence's first sample). Words the normaliser made out of one source span ("$5" spoken as "five
  * dollars") become that one span, from the first one's start to the last one's end.
  */
-function shownWords(t: SentenceTiming, words: readonly SpokenWord[]): WordTiming[] {
-  const n = normalizeForSpeech(t.text);
+function shownWords(t: SentenceTiming, words: readonly SpokenWord[], language: Language): WordTiming[] {
+  const n = normalizeForSpeech(t.text, { language });
   const lead = n.spoken.length - n.spoken.trimStart().length; // the agent sends spoken.trim()
   const out: WordTiming[] = [];
   for (const w of words) {

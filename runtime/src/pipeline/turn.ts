@@ -24,6 +24,8 @@ import { planFor, type PolicyPlan, type TurnPolicy } from './policies.ts';
 import { SentenceLedger, type SentencePlace } from './sentences.ts';
 import type { AnswerEvent, AnswerSource, PipelineEvent, TurnContext, TurnOptions, TurnResult } from './types.ts';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
+import { chooseLanguage, type SpokenLanguage } from '@kokoro-speech/protocol';
+import { systemPromptFor } from '../llm/language-prompt.ts';
 
 /** PCM waiting for the Opus encoder at most before the turn stops pulling audio (~11 s at 24 kHz). */
 export const OPUS_BACKLOG_BYTES = 512 * 1024;
@@ -52,11 +54,12 @@ export async function runTurn(context: TurnContext, options: TurnOptions): Promi
 }
 
 /** A fresh agent on the context's model and tools, for one prompt (no memory). */
-export function oneShotAnswer(context: TurnContext, prompt: string): AnswerSource {
+export function oneShotAnswer(context: TurnContext, prompt: string, language: SpokenLanguage = 'en'): AnswerSource {
+  const systemPrompt = systemPromptFor(context.systemPrompt, language);
   return async function* (signal) {
     const agent = await createAgent({
       model: context.llm.model,
-      ...(context.systemPrompt ? { systemPrompt: context.systemPrompt } : {}),
+      ...(systemPrompt ? { systemPrompt } : {}),
       ...(context.tools ? { tools: context.tools } : {}),
     });
     yield* agentAnswer(agent, prompt, signal, context.llm, undefined, context.llmTimeouts);
@@ -111,6 +114,8 @@ class Turn {
   /** Where events go: straight to the caller, or through the Opus encoder (format "opus"). */
   readonly #out: (event: PipelineEvent) => void;
   readonly #opus: OpusTurnOutput | null;
+  /** The answer's language: the voice's (protocol chooseLanguage; the server validated the pair). */
+  #language: SpokenLanguage = 'en';
 
   constructor(context: TurnContext, options: TurnOptions) {
     this.#context = context;
@@ -164,8 +169,16 @@ class Turn {
   async run(): Promise<TurnResult> {
     const { request, signal } = this.#options;
     const { defaults } = this.#context;
+    let chosen: { voice: string; language: SpokenLanguage };
+    try {
+      chosen = chooseLanguage(request, defaults.voice);
+    } catch {
+      // Not validated (a direct runTurn caller): the voice speaks, the container refuses what it cannot.
+      chosen = { voice: request.voice ?? defaults.voice, language: 'en' };
+    }
+    this.#language = this.#ledger.language = chosen.language;
     const settings = {
-      voice: request.voice ?? defaults.voice,
+      voice: chosen.voice,
       speed: request.speed ?? defaults.speed,
       // Opus is made here from PCM: the TTS session always sends PCM for it.
       format: request.format === 'opus' ? 'pcm_s16le' : (request.format ?? defaults.format),
@@ -232,7 +245,7 @@ class Turn {
 
   /** Streams the agent loop's answer into text and tool events and utterances, as the policy says. */
   async #readAnswer(opened: Promise<TtsSession | null>): Promise<void> {
-    let plan = planFor(this.#policy);
+    let plan = planFor(this.#policy, this.#language);
     /** Under `batch`, each model call's whole text, cut and sent once the answer is complete. */
     const batches: CycleText[] = [];
     const enqueue = (pieces: string[], cycle: CycleText = this.#cycle, p: PolicyPlan = plan) => {
@@ -245,7 +258,7 @@ class Turn {
     try {
       if (this.#stopped) return;
       const { request } = this.#options;
-      const source = this.#options.answer ?? oneShotAnswer(this.#context, request.prompt);
+      const source = this.#options.answer ?? oneShotAnswer(this.#context, request.prompt, this.#language);
       for await (const event of source(this.#abort.signal)) {
         switch (event.type) {
           case 'text':
@@ -265,7 +278,7 @@ class Turn {
           case 'cycle':
             endCycle();
             // The answer after a tool: a fresh segmenter, so its first piece is cut early again.
-            plan = planFor(this.#policy);
+            plan = planFor(this.#policy, this.#language);
             this.#cycle = new CycleText(this.#cycle.cycle + 1);
             break;
         }
@@ -281,7 +294,7 @@ class Turn {
     if (this.#stopped) return;
     endCycle();
     for (const cycle of batches) {
-      const whole = planFor(this.#policy);
+      const whole = planFor(this.#policy, this.#language);
       enqueue([...whole.splitter.push(cycle.text), ...whole.splitter.flush()], cycle, whole);
     }
   }
@@ -352,7 +365,7 @@ class Turn {
 
   #enqueue(piece: string, opened: Promise<TtsSession | null>, waitForPrevious: boolean, place: SentencePlace): void {
     const readyMs = this.#now();
-    const spoken = normalizeForSpeech(piece).spoken.trim();
+    const spoken = normalizeForSpeech(piece, { language: this.#language }).spoken.trim();
     if (spoken === '') return; // shown, not spoken (a code block, a table rule, emoji only)
     const { timing, audioDone } = this.#ledger.add(piece, spoken, readyMs, place);
     this.#chain = this.#chain.then(async () => {

@@ -3,7 +3,7 @@
 // voice list, the origin policy, and one way to run a turn (in its session's conversation, for
 // the caller it belongs to, or one-shot).
 import type { Storage } from '@strands-agents/sdk';
-import type { TurnRequest } from '@kokoro-speech/protocol';
+import { chooseLanguage, type TurnRequest } from '@kokoro-speech/protocol';
 import { createLogger, type Logger } from './log.ts';
 import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
@@ -230,6 +230,7 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
     await conversation.turn(
       {
         prompt: request.prompt,
+        language: chooseLanguage(request, defaults.voice).language,
         ...(request.previous_played_ms === undefined ? {} : { previousPlayedMs: request.previous_played_ms }),
       },
       signal,

@@ -6,6 +6,7 @@ import { KokoroError } from '@kokoro-speech/protocol/errors';
 
 export type RequestErrorCode =
   | 'invalid_request'
+  | 'unsupported_language'
   | 'payload_too_large'
   | 'unauthorized'
   | 'forbidden'

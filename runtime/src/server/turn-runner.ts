@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@kokoro-speech/protocol/server';
 import { runTurn, type AnswerSource, type PipelineEvent, type TurnContext, type TurnResult } from '../pipeline/turn.ts';
-import type { TurnRequest } from '@kokoro-speech/protocol';
+import { chooseLanguage, LanguageChoiceError, type TurnRequest } from '@kokoro-speech/protocol';
 import { RequestError } from './errors.ts';
 import { HealthStatus } from './ping.ts';
 import type { CallerOutput } from './caller-flow.ts';
@@ -40,9 +40,16 @@ export class TurnRunner {
 
   /**
    * Throws RequestError 400 when the request asks for a format this agent's TTS transport cannot
-   * deliver (Opus is made by the agent from PCM, so every transport has it).
+   * deliver (Opus is made by the agent from PCM, so every transport has it), or a voice and a
+   * language that disagree or that this deployment does not speak (protocol's chooseLanguage).
    */
   validate(request: TurnRequest): void {
+    try {
+      chooseLanguage(request, this.#context.defaults.voice);
+    } catch (error) {
+      if (error instanceof LanguageChoiceError) throw new RequestError(400, error.code, error.message);
+      throw error;
+    }
     const formats = this.#context.tts.formats;
     const format = request.format ?? this.#context.defaults.format;
     if (format === 'opus' || !formats || formats.includes(format)) return;

@@ -1,5 +1,12 @@
 // Public names of the text stage: streamed LLM text -> speakable pieces -> what Kokoro speaks.
-export { SentenceSegmenter, SEGMENTER_DEFAULTS, type Piece, type SegmenterOptions } from './segmenter.ts';
+export {
+  SentenceSegmenter,
+  SEGMENTER_DEFAULTS,
+  SEGMENTER_LANGUAGES,
+  type Piece,
+  type SegmenterLanguage,
+  type SegmenterOptions,
+} from './segmenter.ts';
 export {
   normalizeForSpeech,
   sourceRange,

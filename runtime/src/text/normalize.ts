@@ -9,7 +9,7 @@ export { sourceRange, type NormalizedText, type SpeechSegment } from './speech-m
 export { LANGUAGES, type Language } from './normalize/languages.ts';
 
 export interface NormalizeOptions {
-  /** The language whose rules read the text. Default 'en' (the only one so far). */
+  /** The language whose rules read the text (ISO 639-1, normalize/languages.ts). Default 'en'. */
   language?: Language;
 }
 

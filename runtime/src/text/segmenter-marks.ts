@@ -79,8 +79,9 @@ export function readSentenceMark(
   i: number,
   nesting: Nesting,
   final: boolean,
+  terminators?: ReadonlySet<string>,
 ): (TerminatorRun & { cutAt?: number }) | { skip: number } | undefined {
-  const run = readTerminator(t, i, nesting, final);
+  const run = readTerminator(t, i, nesting, final, terminators);
   if (run === undefined) return undefined;
   if (run.runEnd > i + 1 && (t[i - 1] === '[' || t[i - 1] === '(')) return { skip: run.runEnd }; // "[...]"
   if (run.runEnd !== i + 1 || t[i] !== '.') return run;
@@ -90,7 +91,7 @@ export function readSentenceMark(
   // ". . ." is an omission, never an end; " . . . ." ends the sentence after its last dot;
   // "word. . . ." is a full stop, then an omission that opens the next sentence
   if (dots.dots === 3) return { skip: dots.end };
-  const tail = readTerminator(t, dots.end - 1, nesting, final);
+  const tail = readTerminator(t, dots.end - 1, nesting, final, terminators);
   if (tail === undefined) return undefined;
   if (i === 0 || isSpace(t[i - 1]!)) return tail;
   if (tail.next === '' || tail.next === '\n' || isLower(tail.next)) return { skip: dots.end };

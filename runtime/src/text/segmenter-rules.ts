@@ -7,13 +7,14 @@ export const TERMINATORS = new Set(['.', '!', '?', '…']);
  * Characters that may follow a terminator and still belong to its sentence: closing quotes and
  * brackets, and the markdown emphasis/code markers LLMs put after a full stop ("**Done.**").
  */
-export const CLOSERS = new Set(['"', "'", '”', '’', ')', ']', '}', '»', '*', '_', '`']);
+export const CLOSERS = new Set(['"', "'", '”', '’', ')', ']', '}', '»', '*', '_', '`', ...'」』》）】〉']);
 
 /** Clause boundaries (when followed by whitespace) for the early first piece and long sentences. */
 export const CLAUSE_MARKS = new Set([',', ';', ':', '—', '–']);
 
-const OPENING = new Set(['(', '[', '{', '“', '«']);
-const CLOSING = new Set([')', ']', '}', '”', '»']);
+// CJK brackets and quotes too: "《摔跤吧！爸爸》" is one title, not a sentence end.
+const OPENING = new Set(['(', '[', '{', '“', '«', ...'「『《（【〈']);
+const CLOSING = new Set([')', ']', '}', '”', '»', ...'」』》）】〉']);
 
 /** Bracket/quote nesting: no sentence or clause cut happens while either is open. */
 export interface Nesting {
@@ -260,10 +261,16 @@ export interface TerminatorRun {
 }
 
 /** Reads the terminator run at t[i], its closers and what follows; undefined until the text tells. */
-export function readTerminator(t: string, i: number, nesting: Nesting, final: boolean): TerminatorRun | undefined {
+export function readTerminator(
+  t: string,
+  i: number,
+  nesting: Nesting,
+  final: boolean,
+  terminators: ReadonlySet<string> = TERMINATORS,
+): TerminatorRun | undefined {
   const n = t.length;
   let r = i;
-  while (r < n && TERMINATORS.has(t[r]!)) r++;
+  while (r < n && terminators.has(t[r]!)) r++;
   let k = r;
   let nest = nesting;
   while (k < n && CLOSERS.has(t[k]!)) nest = stepNesting(nest, t[k++]!);

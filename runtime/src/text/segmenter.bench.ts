@@ -13,13 +13,31 @@ const paragraph =
   'Dr. Smith, an economist at example.com, said: "Growth will continue." Then she added... well, nothing more! ' +
   'Here are the main points:\n- **Services** grew fastest.\n- Manufacturing was flat.\n1. Rates fell at 10:30 a.m. on Nov. 30.\n\n';
 
-function measure(stage: TextStage, label: string, repeats: number, rounds: number): void {
-  const answer = paragraph.repeat(repeats);
+/** The same kind of paragraph in the other languages (written for this benchmark). */
+const PARAGRAPHS: Partial<Record<here.SegmenterLanguage, string>> = {
+  es:
+    '¡Claro! La Sra. García pagó 3,50 € el 15/03/2025 a las 12:30, p. ej. en la tienda de la Av. Colón. ' +
+    '¿Quiere que le envíe el recibo? El Dr. Pérez dijo: «Todo está en orden». Luego añadió... nada más.\n\n',
+  fr:
+    "Bien sûr ! M. Dupont a payé 3,50 € le 15/03/2025 à 12h30, p. ex. au magasin de l'av. Foch. " +
+    'Voulez-vous le reçu ? Le Dr Martin a dit : « Tout est en ordre ». Puis il a ajouté… rien de plus.\n\n',
+  hi: 'ज़रूर! श्रीमती शर्मा ने 12:30 बजे ₹50 का भुगतान किया। क्या आप रसीद चाहते हैं? डॉ. वर्मा ने कहा कि सब ठीक है।\n\n',
+  ja: 'もちろんです。田中様は１２時３０分に３５０円をお支払いになりました、ありがとうございます。領収書をお送りしましょうか？\n\n',
+};
+
+function measure(
+  stage: TextStage,
+  label: string,
+  repeats: number,
+  rounds: number,
+  language: here.SegmenterLanguage = 'en',
+): void {
+  const answer = (language === 'en' ? paragraph : PARAGRAPHS[language]!).repeat(repeats);
   // LLM-like deltas: up to 5 characters with their leading whitespace (~4 characters per token).
   const tokens = answer.match(/\s*\S{1,5}|\s+$/g) ?? [];
   if (tokens.join('') !== answer) throw new Error('bench tokenisation lost text');
   const run = (): string[] => {
-    const s = new stage.SentenceSegmenter();
+    const s = new stage.SentenceSegmenter(language === 'en' ? {} : { language });
     const pieces = tokens.flatMap((t) => s.push(t));
     return [...pieces, ...s.flush()];
   };
@@ -33,9 +51,10 @@ function measure(stage: TextStage, label: string, repeats: number, rounds: numbe
       `${(ns / 1000 / (rounds * tokens.length)).toFixed(3)} µs per token (${(ns / 1e6 / rounds).toFixed(2)} ms per answer)`,
   );
   if (repeats > 10) return;
-  for (let w = 0; w < 20; w++) pieces.forEach((p) => stage.normalizeForSpeech(p));
+  const options = language === 'en' ? {} : { language };
+  for (let w = 0; w < 20; w++) pieces.forEach((p) => stage.normalizeForSpeech(p, options));
   const t1 = process.hrtime.bigint();
-  for (let r = 0; r < rounds; r++) pieces.forEach((p) => stage.normalizeForSpeech(p));
+  for (let r = 0; r < rounds; r++) pieces.forEach((p) => stage.normalizeForSpeech(p, options));
   const ns1 = Number(process.hrtime.bigint() - t1);
   console.log(
     `${label}normalizeForSpeech: ${(ns1 / 1000 / (rounds * pieces.length)).toFixed(2)} µs per piece ` +
@@ -54,3 +73,7 @@ for (const [repeats, rounds] of [
   measure(here, other ? 'this: ' : '', repeats, rounds);
   if (other) measure(other, 'other: ', repeats, rounds);
 }
+
+// Other languages: their rules (segmenter-languages.ts, normalize/<lang>/), this version only.
+for (const language of Object.keys(PARAGRAPHS) as here.SegmenterLanguage[])
+  measure(here, `${language}: `, 10, 200, language);

@@ -1,31 +1,17 @@
 // Cuts an LLM's streamed text into speakable pieces as early as is safe (rules: README.md here).
+import { isAlnum, isOpen, isSpace, readLineStart, stepNesting, type Nesting } from './segmenter-rules.ts';
 import {
-  CLAUSE_MARKS,
-  TERMINATORS,
-  endsSentence,
-  isAlnum,
-  isOpen,
-  isSpace,
-  readLineStart,
-  stepNesting,
-  type Nesting,
-} from './segmenter-rules.ts';
-import { resolveSegmenterOptions, type SegmenterOptions, type ResolvedOptions } from './segmenter-options.ts';
+  resolveSegmenterOptions,
+  type Piece,
+  type SegmenterOptions,
+  type ResolvedOptions,
+} from './segmenter-options.ts';
 import { readListMarker, readSentenceMark, type ListMarker } from './segmenter-marks.ts';
+import { isUnspacedLetter, languageRules, type LanguageRules } from './segmenter-languages.ts';
 
-export type { SegmenterOptions } from './segmenter-options.ts';
+export type { Piece, SegmenterOptions } from './segmenter-options.ts';
 export { SEGMENTER_DEFAULTS } from './segmenter-options.ts';
-
-/** One piece with its place in the answer's text (offsets count from the last flush). */
-export interface Piece {
-  /** The piece, without the whitespace around it: `source.slice(start, end)`. */
-  text: string;
-  start: number;
-  end: number;
-  /** 0 for the first piece of the answer, then 1, 2, ... */
-  index: number;
-  first: boolean;
-}
+export { SEGMENTER_LANGUAGES, type SegmenterLanguage } from './segmenter-languages.ts';
 
 const CLEAR: Nesting = { depth: 0, straightQuote: false };
 const WORD_LEAD = /^[^\p{L}\p{N}]+/u;
@@ -40,6 +26,7 @@ const LOOKAHEAD = 24;
  */
 export class SentenceSegmenter {
   readonly options: ResolvedOptions;
+  readonly #rules: LanguageRules;
   #text = ''; // unfinished text; #text[0] is at answer offset #base
   #base = 0;
   #i = 0; // scan position in #text
@@ -61,6 +48,7 @@ export class SentenceSegmenter {
 
   constructor(options: SegmenterOptions = {}) {
     this.options = resolveSegmenterOptions(options);
+    this.#rules = languageRules(this.options.language);
   }
 
   /** Number of pieces emitted so far in this answer (the next piece is the first when 0). */
@@ -176,9 +164,11 @@ export class SentenceSegmenter {
   #terminator(i: number, final: boolean, out: Piece[]): number | undefined {
     const t = this.#text;
     const base = this.#base;
-    const read = readSentenceMark(t, i, this.#nesting, final);
+    const rules = this.#rules;
+    const read = readSentenceMark(t, i, this.#nesting, final, rules.terminators);
     if (read === undefined || 'skip' in read) return read?.skip;
-    const { runEnd: next, closersEnd: k, next: nx, nextAt, nesting: nest, spaced, cutAt } = read; // closers: scanned next
+    const { runEnd: next, closersEnd: k, next: nx, nextAt, nesting: nest, cutAt } = read; // closers: scanned next
+    const spaced = read.spaced || rules.unspacedMarks.has(t[next - 1]!); // "。": no space after it
     if (!spaced || nx === '' || nx === '\n' || isOpen(nest)) return next;
     let ends: boolean | undefined = true;
     if (cutAt === undefined) {
@@ -190,7 +180,7 @@ export class SentenceSegmenter {
       const [from, to] = [Math.max(this.#pieceStart, base) - base, Math.max(this.#tokenStart, base) - base];
       const before = word === 'I' || /^[ap]\.m$/i.test(word) ? t.slice(from, to) : ''; // only they read it
       const startsLine = this.#tokenStart === this.#lineIndentEnd;
-      ends = endsSentence(t.slice(i, next), word, startsLine, nx, rest, decided, before);
+      ends = rules.endsSentence(t.slice(i, next), word, startsLine, nx, rest, decided, before);
       if (ends === undefined) return undefined; // a date after a weekday, a word after "U.S.": wait
     }
     if (!ends) return next;
@@ -262,23 +252,26 @@ export class SentenceSegmenter {
       if (!this.#tokenHasAlnum && isAlnum(c)) {
         this.#tokenHasAlnum = true;
         this.#words++;
+      } else if (this.#rules.unspaced && isUnspacedLetter(c)) {
+        this.#words++; // no spaces: each Han or kana character counts as a word
       }
       let next = i + 1;
       if (inFence) {
         // no cuts inside a code fence: the normaliser drops the whole block
-      } else if (TERMINATORS.has(c) && abs >= this.#markerEnd) {
+      } else if (this.#rules.terminators.has(c) && abs >= this.#markerEnd) {
         const after = this.#terminator(i, final, out);
         if (after === undefined) break;
         next = after;
       } else if (
-        CLAUSE_MARKS.has(c) ||
+        this.#rules.clauseMarks.has(c) ||
         (c === '-' && i > 0 && isSpace(t[i - 1]!) && this.#tokenStart !== this.#lineIndentEnd)
       ) {
         if (i + 1 === n && !final) break;
         const nx = i + 1 < n ? t[i + 1]! : '';
         // "Mon., Jan. 12", "e.g., this": a comma after an abbreviation's dot is no clause boundary
         const afterAbbreviation = i > 0 && t[i - 1] === '.';
-        if ((nx === '\n' || (nx !== '' && isSpace(nx))) && !isOpen(this.#nesting) && !afterAbbreviation) {
+        const spaced = nx !== '' && (isSpace(nx) || this.#rules.unspacedMarks.has(c)); // "、": no space after it
+        if ((nx === '\n' || spaced) && !isOpen(this.#nesting) && !afterAbbreviation) {
           this.#lastClause = abs + 1;
           const early = this.#count === 0 && earlyFirstPiece && this.#words >= firstMinWords;
           if (early && abs + 1 - this.#pieceStart <= maxChars) {
