@@ -4,3 +4,4 @@
 // without the other side's code.
 export * from './container.ts';
 export * from './turn.ts';
+export * from './voice-blend.ts';

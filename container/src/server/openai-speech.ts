@@ -4,7 +4,7 @@
 // bidirectional stream, so on an endpoint these routes are not reachable (container/README.md).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { MAX_SPEED, MIN_SPEED } from '@kokoro-speech/protocol';
+import { isVoiceBlend, MAX_SPEED, MIN_SPEED } from '@kokoro-speech/protocol';
 import { OggOpusWriter, OpusStreamEncoder } from '@kokoro-speech/protocol/audio';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 import { readBody } from '@kokoro-speech/protocol/server';
@@ -38,6 +38,13 @@ const requestSchema = z
 /** A Kokoro voice id, or OpenAI's name of one ("nova" is af_nova when exactly one voice ends so). */
 function resolveVoice(service: SpeechService, voice: string): string {
   if (service.engine.hasVoice(voice)) return voice;
+  if (isVoiceBlend(voice)) {
+    try {
+      service.checkVoice(voice);
+    } catch (error) {
+      throw new OpenAIError(400, errorMessage(error), 'voice', 'invalid_value');
+    }
+  }
   const named = service.engine.voices.filter((id) => id.endsWith(`_${voice}`));
   if (named.length === 1) return named[0]!;
   throw new OpenAIError(
