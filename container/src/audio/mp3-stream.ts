@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createEncoder } from 'wasm-media-encoders';
+import type { OpusRate } from '@kokoro-speech/protocol/audio';
 import { s16leToFloat, type StreamEncoder } from './stream-encoder.ts';
 
 export const MP3_BITRATE = 64;
@@ -22,9 +23,10 @@ function lameModule(): Promise<CompiledModule> {
   return compiled;
 }
 
-export async function createMp3Stream(sampleRate: number): Promise<StreamEncoder> {
+export async function createMp3Stream(sampleRate: OpusRate): Promise<StreamEncoder> {
   const encoder = await createEncoder('audio/mpeg', await lameModule());
-  encoder.configure({ channels: 1, sampleRate, bitrate: MP3_BITRATE });
+  // The output rate pinned to the input's: left alone, LAME may pick a lower one for the bitrate.
+  encoder.configure({ channels: 1, sampleRate, outputSampleRate: sampleRate, bitrate: MP3_BITRATE });
   return {
     contentType: 'audio/mpeg',
     // The encoder's output is a view of its memory, valid until the next call: copied.
