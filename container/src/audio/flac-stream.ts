@@ -45,6 +45,7 @@ export async function createFlacStream(sampleRate: number): Promise<StreamEncode
   return {
     contentType: 'audio/flac',
     write(pcm) {
+      if (!open) throw new Error('the FLAC encoder is closed');
       const view = new DataView(pcm.buffer, pcm.byteOffset, pcm.byteLength);
       const samples = Int32Array.from({ length: pcm.byteLength >> 1 }, (_, i) => view.getInt16(i * 2, true));
       if (!flac.FLAC__stream_encoder_process_interleaved(encoder, samples, samples.length)) {
@@ -53,6 +54,7 @@ export async function createFlacStream(sampleRate: number): Promise<StreamEncode
       return take();
     },
     end() {
+      if (!open) throw new Error('the FLAC encoder is closed');
       flac.FLAC__stream_encoder_finish(encoder);
       const rest = take();
       close();

@@ -194,4 +194,29 @@ describe('POST /v1/audio/speech: mp3 and flac', () => {
       }
     },
   );
+
+  test.each(['mp3', 'flac'] as const)(
+    '%s: a caller that hangs up mid-stream (its encoder closed at once) leaves the next request whole',
+    async (format) => {
+      let release!: () => void;
+      gate = new Promise<void>((resolve) => (release = resolve));
+      try {
+        const abort = new AbortController();
+        const response = await client.audio.speech.create(
+          { model: 'kokoro', voice: 'af_heart', input: INPUT, response_format: format },
+          { signal: abort.signal },
+        );
+        const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+        expect((await reader.read()).done).toBe(false);
+        abort.abort();
+        release();
+      } finally {
+        gate = null;
+      }
+      const { bytes } = await speech(format);
+      const samples =
+        format === 'flac' ? (await decodeFlac(bytes)).samplesDecoded : (await decodeMp3(bytes)).samplesDecoded;
+      expect(samples).toBeGreaterThanOrEqual((await reference()).length);
+    },
+  );
 });

@@ -152,6 +152,18 @@ export async function handleOpenAISpeech(
     // wav and pcm are the utterance's own bytes; the others are encoded piece by piece as they come.
     const e = format === 'wav' || format === 'pcm' ? undefined : await createStreamEncoder(format, 24000);
     encoder = e;
+    // An encoder failure after the headers went out can only abort the body (as a model failure does).
+    const encoded = (work: () => Buffer): Buffer | null => {
+      try {
+        return work();
+      } catch (error) {
+        service.log.error({ err: error, format }, 'encoding failed; the response is aborted');
+        stream?.close();
+        e?.close();
+        res.destroy(error as Error);
+        return null;
+      }
+    };
     const s = new UtteranceStream(service, {
       start: (u) => {
         const headers = e
@@ -162,13 +174,15 @@ export async function handleOpenAISpeech(
         res.writeHead(200, { ...headers, 'cache-control': 'no-store' });
       },
       audio: (_u, bytes) => {
-        const out = e ? e.write(bytes) : bytes;
-        if (out.length > 0) res.write(out);
+        const out = e ? encoded(() => e.write(bytes)) : bytes;
+        if (out && out.length > 0) res.write(out);
       },
       end: () => {
         if (e) {
-          res.write(e.end());
+          const rest = encoded(() => e.end());
           e.close();
+          if (!rest) return;
+          res.write(rest);
         }
         res.end();
         s.close();
