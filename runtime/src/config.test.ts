@@ -165,6 +165,15 @@ describe('loadConfig: what each variable takes', () => {
     ]);
   });
 
+  test('KOKORO_VOICE takes a blend; a malformed one is refused at start, with its position', () => {
+    expect(loadConfig({ KOKORO_URL: 'ws://k', KOKORO_VOICE: 'af_bella(2)+af_sky' }).defaults.voice).toBe(
+      'af_bella(2)+af_sky',
+    );
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', KOKORO_VOICE: 'af_bella(2)+' })).toThrow(
+      'KOKORO_VOICE: voice blend "af_bella(2)+": a voice id is missing at position 13',
+    );
+  });
+
   test('built-in tools by either name: the short ones or the names the model calls them', () => {
     expect(loadConfig({ KOKORO_URL: 'ws://k', BUILTIN_TOOLS: 'current_time,calculate' }).tools).toEqual({
       builtin: ['current_time', 'calculate'],

@@ -156,4 +156,32 @@ describe('voice blends', () => {
     for (let w = 1; w <= BLEND_CACHE_SIZE + 8; w++) await store.style(`af_hi(${w})+af_lo`, 0);
     expect(store.blendsCached).toBe(BLEND_CACHE_SIZE);
   });
+
+  test('KOKORO_VOICE may be a blend; a blend with an unknown voice stops start-up, naming it', async () => {
+    const blended = await startServer({
+      engine: loadKokoroEngine({ modelDir: dir, prepWorkers: 1 }),
+      config: { defaultVoice: 'af_hi(3)+af_lo' },
+    });
+    try {
+      const res = await fetch(`${blended.url}/invocations`, {
+        method: 'POST',
+        body: JSON.stringify({ text: 'Default blend.', format: 'pcm_s16le' }),
+      });
+      expect(peak(Buffer.from(await res.arrayBuffer()))).toBeCloseTo(amplitude(1), 2);
+    } finally {
+      await blended.close();
+    }
+    const refused = await startServer({
+      engine: loadKokoroEngine({ modelDir: dir, prepWorkers: 1 }),
+      config: { defaultVoice: 'af_hi+zz_nobody' },
+      waitUntilReady: false,
+    });
+    try {
+      await expect(refused.ready).rejects.toThrow(
+        /KOKORO_VOICE "af_hi\+zz_nobody" is not among the voices \(unknown voice "zz_nobody" in the blend "af_hi\+zz_nobody"\): af_alloy/,
+      );
+    } finally {
+      await refused.close();
+    }
+  });
 });
