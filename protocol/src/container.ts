@@ -2,6 +2,7 @@
 // documented in container/README.md). Both ends import these schemas: the server validates what
 // arrives, clients validate what comes back.
 import { z } from 'zod';
+import { MAX_VOICE_CHARS, voiceSyntaxProblem } from './voice-blend.ts';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -12,7 +13,8 @@ export type SampleRate = (typeof SAMPLE_RATES)[number];
 export const MIN_SPEED = 0.5;
 export const MAX_SPEED = 2.0;
 
-const speed = z.number().min(MIN_SPEED).max(MAX_SPEED);
+const SPEED_RANGE = `must be between ${MIN_SPEED} and ${MAX_SPEED.toFixed(1)}`;
+const speed = z.number().min(MIN_SPEED, SPEED_RANGE).max(MAX_SPEED, SPEED_RANGE);
 const sampleRate = z.union(
   SAMPLE_RATES.map((r) => z.literal(r)) as [z.ZodLiteral<24000>, z.ZodLiteral<16000>, z.ZodLiteral<8000>],
 );
@@ -20,7 +22,16 @@ const utteranceId = z.string().min(1).max(128);
 
 /** Voice and audio settings; every field optional (the session keeps what is not given). */
 export const voiceSettingsSchema = z.object({
-  voice: z.string().min(1).max(64).optional(),
+  /** A voice id, or (added compatibly) a weighted blend such as `af_bella(2)+af_sky(1)` (voice-blend.ts). */
+  voice: z
+    .string()
+    .min(1)
+    .max(MAX_VOICE_CHARS)
+    .superRefine((voice, ctx) => {
+      const problem = voiceSyntaxProblem(voice);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem.message });
+    })
+    .optional(),
   speed: speed.optional(),
   format: z.enum(AUDIO_FORMATS).optional(),
   sample_rate: sampleRate.optional(),

@@ -5,3 +5,4 @@
 export * from './container.ts';
 export * from './turn.ts';
 export * from './languages.ts';
+export * from './voice-blend.ts';

@@ -148,16 +148,30 @@ describe('loadConfig: what each variable takes', () => {
   test('a bad variable is named with what it takes and what it got; every one in one error', () => {
     let error: unknown;
     try {
-      loadConfig({ KOKORO_URL: 'ws://k', PORT: 'eighty', TOOL_FILLER_AFTER_MS: '60001', KOKORO_VOICE: 'v'.repeat(65) });
+      loadConfig({
+        KOKORO_URL: 'ws://k',
+        PORT: 'eighty',
+        TOOL_FILLER_AFTER_MS: '60001',
+        KOKORO_VOICE: 'v'.repeat(201),
+      });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems).toEqual([
       'PORT: must be a whole number from 0 to 65535, not "eighty"',
-      `KOKORO_VOICE: must be at most 64 characters, not "${'v'.repeat(65)}"`,
+      `KOKORO_VOICE: must be at most 200 characters, not "${'v'.repeat(80)}..."`,
       'TOOL_FILLER_AFTER_MS: must be a whole number from 0 to 60000, not "60001"',
     ]);
+  });
+
+  test('KOKORO_VOICE takes a blend; a malformed one is refused at start, with its position', () => {
+    expect(loadConfig({ KOKORO_URL: 'ws://k', KOKORO_VOICE: 'af_bella(2)+af_sky' }).defaults.voice).toBe(
+      'af_bella(2)+af_sky',
+    );
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', KOKORO_VOICE: 'af_bella(2)+' })).toThrow(
+      'KOKORO_VOICE: voice blend "af_bella(2)+": a voice id is missing at position 13',
+    );
   });
 
   test('built-in tools by either name: the short ones or the names the model calls them', () => {

@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { env, Tensor } from '@huggingface/transformers';
 import { KokoroTTS } from 'kokoro-js';
+import { blendLanguageVoice } from '@kokoro-speech/protocol';
 import { PrepPool } from './prep-pool.ts';
 import type { Engine, PreparedPiece, RefusedVoice, Synthesis, VoiceInfo } from './types.ts';
 import { NATIVE_SAMPLE_RATE } from './types.ts';
@@ -152,12 +153,20 @@ class KokoroJsEngine implements KokoroEngine {
     this.voiceInfo = store.ids.map((id) => describeVoice(id, published[id], store.sources.get(id) ?? 'model-dir'));
   }
 
+  /** A voice id, or a blend of them (voice-blend.ts in the protocol package). */
   hasVoice(voice: string): boolean {
-    return this.#store.has(voice);
+    if (this.#store.has(voice)) return true;
+    try {
+      this.#store.parts(voice);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
+  /** A blend speaks its first voice's language, as in Kokoro-FastAPI (docs/design/voice-blends.md). */
   prepare(text: string, voice: string): Promise<PreparedPiece[]> {
-    return this.#pool.prepare(text, voiceLanguage(voice));
+    return this.#pool.prepare(text, voiceLanguage(this.#store.has(voice) ? voice : blendLanguageVoice(voice)));
   }
 
   // Mirrors kokoro-js's generate_from_ids (pads at both ends, style row by length, float32 speed),

@@ -5,11 +5,14 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { blendKey, parseVoiceBlend, type BlendPart } from '@kokoro-speech/protocol';
 import type { RefusedVoice } from './types.ts';
 
 export const STYLE_DIM = 256;
 export const STYLE_ROWS = 510;
 export const VOICE_FILE_BYTES = STYLE_ROWS * STYLE_DIM * 4;
+/** Blended style tensors kept (each 510 KiB): the most recent ones, so a caller's blend is mixed once. */
+export const BLEND_CACHE_SIZE = 32;
 
 /** kokoro-js ships its voices next to its dist folder and reads them with fs in Node. */
 function bundledVoicesDir(): string {
@@ -35,6 +38,8 @@ export class VoiceStore {
   readonly #paths: Map<string, string>;
   readonly #refusals: Map<string, string>;
   readonly #cache = new Map<string, Promise<Float32Array>>();
+  /** Blends by canonical key, least recently used first (a Map keeps insertion order). */
+  readonly #blends = new Map<string, Promise<Float32Array>>();
 
   private constructor(
     paths: Map<string, string>,
@@ -76,11 +81,44 @@ export class VoiceStore {
     return this.#paths.has(id);
   }
 
-  /** The style row kokoro-js picks for a piece of `tokenCount` tokens (pads excluded). */
+  /** The voices of a voice or blend and their shares (throws VoiceBlendError naming the problem). */
+  parts(voice: string): BlendPart[] {
+    return parseVoiceBlend(voice, (id) => this.has(id));
+  }
+
+  /** Blends mixed and kept (for tests and logs). */
+  get blendsCached(): number {
+    return this.#blends.size;
+  }
+
+  /** The style row kokoro-js picks for a piece of `tokenCount` tokens (pads excluded); `id` may be a blend. */
   async style(id: string, tokenCount: number): Promise<Float32Array> {
-    const all = await this.#load(id);
+    const all = this.#paths.has(id) ? await this.#load(id) : await this.#blend(this.parts(id));
     const row = Math.min(Math.max(tokenCount, 0), STYLE_ROWS - 1);
     return all.subarray(row * STYLE_DIM, (row + 1) * STYLE_DIM);
+  }
+
+  /** The weighted sum of the parts' whole [510, 1, 256] tensors, as Kokoro-FastAPI mixes them. */
+  #blend(parts: BlendPart[]): Promise<Float32Array> {
+    if (parts.length === 1 && parts[0]!.share === 1) return this.#load(parts[0]!.voice);
+    const key = blendKey(parts);
+    let pending = this.#blends.get(key);
+    if (pending) {
+      this.#blends.delete(key); // re-inserted below: now the most recent
+    } else {
+      pending = Promise.all(parts.map((p) => this.#load(p.voice))).then((tensors) => {
+        const mixed = new Float32Array(STYLE_ROWS * STYLE_DIM);
+        tensors.forEach((t, i) => {
+          const share = parts[i]!.share;
+          for (let k = 0; k < mixed.length; k++) mixed[k]! += share * t[k]!;
+        });
+        return mixed;
+      });
+      pending.catch(() => this.#blends.delete(key));
+    }
+    this.#blends.set(key, pending);
+    if (this.#blends.size > BLEND_CACHE_SIZE) this.#blends.delete(this.#blends.keys().next().value!);
+    return pending;
   }
 
   #load(id: string): Promise<Float32Array> {

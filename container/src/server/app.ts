@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@kokoro-speech/protocol/server';
+import { isVoiceBlend, voiceProblem } from '@kokoro-speech/protocol';
 import type { ServerConfig } from '../config.ts';
 import { loadKokoroEngine } from '../engine/index.ts';
 import { withSimulatedDelay } from '../engine/simulated-delay.ts';
@@ -73,7 +74,9 @@ export async function startKokoroServer({
     if (!engine.hasVoice(config.defaultVoice)) {
       throw new SpeechError(
         'unknown_voice',
-        `KOKORO_VOICE "${config.defaultVoice}" is not among the voices: ${engine.voices.join(', ')}`,
+        `KOKORO_VOICE "${config.defaultVoice}" is not among the voices` +
+          // A blend: which part, or where its syntax breaks.
+          `${isVoiceBlend(config.defaultVoice) ? ` (${voiceProblem(config.defaultVoice, engine.voices)?.message})` : ''}: ${engine.voices.join(', ')}`,
       );
     }
     const t0 = performance.now();

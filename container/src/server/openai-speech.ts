@@ -4,11 +4,11 @@
 // bidirectional stream, so on an endpoint these routes are not reachable (container/README.md).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { MAX_SPEED, MIN_SPEED } from '@kokoro-speech/protocol';
-import { OggOpusWriter, OpusStreamEncoder } from '@kokoro-speech/protocol/audio';
+import { isVoiceBlend, MAX_SPEED, MIN_SPEED } from '@kokoro-speech/protocol';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 import { readBody } from '@kokoro-speech/protocol/server';
 import { audioHeaders } from '../audio/index.ts';
+import { createStreamEncoder, type StreamEncoder } from '../audio/stream-encoder.ts';
 import { asSpeechError, SpeechError } from '../tts/errors.ts';
 import { OpenAIError, sendOpenAIError } from './openai-error.ts';
 import type { SpeechService } from '../tts/speech-service.ts';
@@ -16,8 +16,8 @@ import { UtteranceStream } from '../tts/utterance-stream.ts';
 
 /** Model names accepted: ours, and OpenAI's TTS models, so that existing clients work unchanged. */
 export const OPENAI_MODELS = ['kokoro', 'tts-1', 'tts-1-hd', 'gpt-4o-mini-tts'] as const;
-/** OpenAI's formats we make; mp3, aac and flac have no maintained, permissively licensed npm encoder. */
-export const OPENAI_FORMATS = ['wav', 'pcm', 'opus'] as const;
+/** OpenAI's formats we make, its default first; aac has no maintained npm encoder (docs/design/openai-formats.md). */
+export const OPENAI_FORMATS = ['mp3', 'opus', 'flac', 'wav', 'pcm'] as const;
 const OPENAI_ALL_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'];
 /** OpenAI's input limit. */
 export const OPENAI_MAX_INPUT = 4096;
@@ -38,6 +38,13 @@ const requestSchema = z
 /** A Kokoro voice id, or OpenAI's name of one ("nova" is af_nova when exactly one voice ends so). */
 function resolveVoice(service: SpeechService, voice: string): string {
   if (service.engine.hasVoice(voice)) return voice;
+  if (isVoiceBlend(voice)) {
+    try {
+      service.checkVoice(voice);
+    } catch (error) {
+      throw new OpenAIError(400, errorMessage(error), 'voice', 'invalid_value');
+    }
+  }
   const named = service.engine.voices.filter((id) => id.endsWith(`_${voice}`));
   if (named.length === 1) return named[0]!;
   throw new OpenAIError(
@@ -79,8 +86,8 @@ function parseRequest(service: SpeechService, body: Buffer) {
       'string_above_max_length',
     );
   }
-  // OpenAI's default is mp3, which is not made here: the default is wav (README).
-  const format = r.response_format ?? 'wav';
+  // OpenAI's default (https://platform.openai.com/docs/api-reference/audio/createSpeech).
+  const format = r.response_format ?? 'mp3';
   if (!(OPENAI_FORMATS as readonly string[]).includes(format)) {
     const known = OPENAI_ALL_FORMATS.includes(format) ? 'is not supported by this server' : 'is not a format';
     throw new OpenAIError(
@@ -119,7 +126,7 @@ export async function handleOpenAISpeech(
 ): Promise<void> {
   const started = performance.now();
   let stream: UtteranceStream | undefined;
-  let opus: { encoder: OpusStreamEncoder; ogg: OggOpusWriter; samples: number } | undefined;
+  let encoder: StreamEncoder | undefined;
   try {
     const limit = service.config.maxWsMessageBytes;
     const body = await readBody(
@@ -141,44 +148,52 @@ export async function handleOpenAISpeech(
       format: request.format === 'wav' ? 'wav' : 'pcm_s16le',
       sample_rate: 24000,
     });
-    if (request.format === 'opus') {
-      const encoder = new OpusStreamEncoder(24000);
-      opus = { encoder, ogg: new OggOpusWriter(24000, encoder.info.preSkip, encoder.info.frameSamples), samples: 0 };
-    }
-    const o = opus;
+    const format = request.format;
+    // wav and pcm are the utterance's own bytes; the others are encoded piece by piece as they come.
+    const e = format === 'wav' || format === 'pcm' ? undefined : await createStreamEncoder(format, 24000);
+    encoder = e;
+    // An encoder failure after the headers went out can only abort the body (as a model failure does).
+    const encoded = (work: () => Buffer): Buffer | null => {
+      try {
+        return work();
+      } catch (error) {
+        service.log.error({ err: error, format }, 'encoding failed; the response is aborted');
+        stream?.close();
+        e?.close();
+        res.destroy(error as Error);
+        return null;
+      }
+    };
     const s = new UtteranceStream(service, {
       start: (u) => {
-        const headers =
-          request.format === 'opus'
-            ? { 'content-type': 'audio/ogg; codecs=opus' }
-            : request.format === 'pcm'
-              ? { ...audioHeaders(u.output), 'content-type': 'audio/pcm' }
-              : audioHeaders(u.output);
+        const headers = e
+          ? { 'content-type': e.contentType }
+          : format === 'pcm'
+            ? { ...audioHeaders(u.output), 'content-type': 'audio/pcm' }
+            : audioHeaders(u.output);
         res.writeHead(200, { ...headers, 'cache-control': 'no-store' });
       },
       audio: (_u, bytes) => {
-        if (!o) return void res.write(bytes);
-        o.samples += bytes.length / 2;
-        for (const r of o.encoder.write(bytes)) o.ogg.add(r.packet);
-        const pages = o.ogg.drain();
-        if (pages.length > 0) res.write(pages);
+        const out = e ? encoded(() => e.write(bytes)) : bytes;
+        if (out && out.length > 0) res.write(out);
       },
       end: () => {
-        if (o) {
-          for (const r of o.encoder.endSentence()) o.ogg.add(r.packet);
-          res.write(o.ogg.finish(o.samples));
-          o.encoder.close();
+        if (e) {
+          const rest = encoded(() => e.end());
+          e.close();
+          if (!rest) return;
+          res.write(rest);
         }
         res.end();
         s.close();
         service.log.info(
-          { route: 'POST /v1/audio/speech', status: 200, ms: Math.round(performance.now() - started) },
+          { route: 'POST /v1/audio/speech', status: 200, format, ms: Math.round(performance.now() - started) },
           'request done',
         );
       },
       fail: (_u, error) => {
         s.close();
-        o?.encoder.close();
+        e?.close();
         sendOpenAIError(res, new OpenAIError(500, error.message, null, error.code, 'server_error'));
       },
     });
@@ -186,13 +201,13 @@ export async function handleOpenAISpeech(
     res.on('close', () => {
       if (!res.writableFinished && s.pending > 0) {
         s.close();
-        o?.encoder.close();
+        e?.close();
       }
     });
     s.push(request.input, undefined, settings);
   } catch (error) {
     stream?.close();
-    opus?.encoder.close();
+    encoder?.close();
     if (error instanceof OpenAIError) return sendOpenAIError(res, error);
     const e = error instanceof SpeechError ? error : asSpeechError(error);
     sendOpenAIError(

@@ -116,9 +116,14 @@ describe('POST /v1/audio/speech with the openai client', () => {
         /4097 characters; the maximum is 4096/,
       ],
       [
-        { model: 'kokoro', voice: 'af_heart', input: 'Hi.', response_format: 'mp3' },
+        { model: 'kokoro', voice: 'af_heart', input: 'Hi.', response_format: 'aac' },
         'response_format',
-        /"mp3" is not supported by this server; supported: wav, pcm, opus/,
+        /^400 response_format "aac" is not supported by this server; supported: mp3, opus, flac, wav, pcm$/,
+      ],
+      [
+        { model: 'kokoro', voice: 'af_heart', input: 'Hi.', response_format: 'ogg' },
+        'response_format',
+        /"ogg" is not a format; supported: mp3, opus, flac, wav, pcm/,
       ],
       [{ model: 'kokoro', voice: 'af_heart', input: 'Hi.', speed: 3 }, 'speed', /Kokoro speaks at 0.5 to 2/],
     ];

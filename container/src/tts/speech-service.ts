@@ -4,6 +4,7 @@ import type { Engine } from '../engine/types.ts';
 import type { Logger } from '@kokoro-speech/protocol/server';
 import type { ServerConfig } from '../config.ts';
 import type { AudioFormat, SampleRate, VoiceSettings } from '@kokoro-speech/protocol';
+import { isVoiceBlend, parseVoiceBlend, VoiceBlendError } from '@kokoro-speech/protocol';
 import { AudioDurationEstimator, Scheduler } from '../scheduler/index.ts';
 import { AdmissionController, type Backlog, type LoadSource } from '../admission/index.ts';
 import { SpeechError } from './errors.ts';
@@ -161,12 +162,7 @@ export class SpeechService implements LoadSource {
 
   /** `base` updated by the fields given; an unknown voice or a mulaw rate clash throws. */
   applySettings(base: Settings, update: VoiceSettings): Settings {
-    if (update.voice !== undefined && !this.engine.hasVoice(update.voice)) {
-      throw new SpeechError(
-        'unknown_voice',
-        `unknown voice "${update.voice}"; available: ${this.engine.voices.join(', ')}`,
-      );
-    }
+    if (update.voice !== undefined) this.checkVoice(update.voice);
     if (update.format === 'mulaw' && update.sample_rate !== undefined && update.sample_rate !== 8000) {
       throw new SpeechError('invalid_message', `format mulaw is 8000 Hz only; got sample_rate ${update.sample_rate}`);
     }
@@ -176,6 +172,22 @@ export class SpeechService implements LoadSource {
       format: update.format ?? base.format,
       sampleRate: update.sample_rate ?? base.sampleRate,
     };
+  }
+
+  /** A voice or a blend of voices; else unknown_voice (listing the voices) or invalid_message (a malformed blend). */
+  checkVoice(voice: string): void {
+    if (this.engine.hasVoice(voice)) return;
+    const available = `available: ${this.engine.voices.join(', ')}`;
+    if (!isVoiceBlend(voice)) throw new SpeechError('unknown_voice', `unknown voice "${voice}"; ${available}`);
+    try {
+      parseVoiceBlend(voice, (id) => this.engine.hasVoice(id));
+    } catch (error) {
+      if (!(error instanceof VoiceBlendError)) throw error;
+      if (error.code === 'unknown_voice') throw new SpeechError('unknown_voice', `${error.message}; ${available}`);
+      throw new SpeechError('invalid_message', error.message);
+    }
+    // Parsed, yet refused by the engine: a part whose file was refused at start-up.
+    throw new SpeechError('unknown_voice', `voice blend "${voice}" cannot be used; ${available}`);
   }
 
   /** Text limits shared by POST and the WebSocket. */

@@ -2,7 +2,7 @@
 // ledger not yet done, pipelined, as the input side adds them, and turns the session's events into
 // frames. The session layer under it re-opens a broken stream and retries a refusal; what it cannot
 // ride out ends the attempt with LiveKit's error.
-import type { VoiceInfo } from '@kokoro-speech/protocol';
+import { voiceProblem, voiceSyntaxProblem, type VoiceInfo } from '@kokoro-speech/protocol';
 import type { TtsSession, TtsTransport, VoiceSettings } from '@kokoro-speech/runtime/tts';
 import { KokoroTtsError, toApiError } from './errors.ts';
 import { FrameEmitter } from './frame-emitter.ts';
@@ -81,20 +81,23 @@ async function consume(session: TtsSession, emitter: FrameEmitter): Promise<void
   for await (const event of session.events()) emitter.handle(event);
 }
 
-/** A voice the endpoint lacks, or of another language than asked, fails before any text is sent. */
+/** A voice (or a part of a blend) the endpoint lacks, or of another language than asked, fails before any text is sent. */
 function checkVoice(
   ready: { voices: string[]; voice_info?: VoiceInfo[] },
   voice: string | undefined,
   language: string | undefined,
 ): void {
   if (voice === undefined) return;
-  if (ready.voices.length > 0 && !ready.voices.includes(voice)) {
+  const problem = ready.voices.length > 0 ? voiceProblem(voice, ready.voices) : voiceSyntaxProblem(voice);
+  if (problem?.code === 'unknown_voice') {
     const some = ready.voices.slice(0, 8).join(', ');
+    const blend = problem.voice !== voice ? ` (in the blend ${JSON.stringify(voice)})` : '';
     throw new KokoroTtsError(
       'unknown_voice',
-      `voice ${JSON.stringify(voice)} is not one of this endpoint's ${ready.voices.length} voices (${some}${ready.voices.length > 8 ? ', ...' : ''})`,
+      `voice ${JSON.stringify(problem.voice)}${blend} is not one of this endpoint's ${ready.voices.length} voices (${some}${ready.voices.length > 8 ? ', ...' : ''})`,
     );
   }
+  if (problem) throw new KokoroTtsError('unknown_voice', problem.message);
   const spoken = voiceLanguage(voice, ready.voice_info);
   if (language !== undefined && !languageMatches(language, spoken))
     throw new KokoroTtsError(

@@ -1,7 +1,7 @@
 // Which voice speaks a language when the caller names only the language, and which language a
 // voice speaks (the container's voice list says; for a server without one, Kokoro's convention of
 // the id's first letter). Facts and sources: docs/design/livekit-plugin.md#languages-and-voices.
-import type { VoiceInfo } from '@kokoro-speech/protocol';
+import { blendLanguageVoice, type VoiceInfo } from '@kokoro-speech/protocol';
 
 /** Kokoro v1.0's first-listed, best-graded voice per language (docs/design/languages.md). */
 const DEFAULT_VOICES: Readonly<Record<string, string>> = {
@@ -36,7 +36,9 @@ export function defaultVoice(language: string): string | undefined {
 }
 
 /** The language a voice speaks: the voice list's entry, else the id's letter (other ids: en-us, as the container does). */
-export function voiceLanguage(voice: string, info: readonly VoiceInfo[] | undefined): string {
+export function voiceLanguage(spec: string, info: readonly VoiceInfo[] | undefined): string {
+  // A blend speaks its first voice's language, as the container reads it (docs/design/voice-blends.md).
+  const voice = info?.some((v) => v.id === spec) ? spec : blendLanguageVoice(spec);
   const listed = info?.find((v) => v.id === voice)?.language;
   if (listed) return listed.toLowerCase();
   const m = /^([abefhijpz])[fm]_[a-z0-9]+$/.exec(voice);

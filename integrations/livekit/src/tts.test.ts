@@ -140,6 +140,26 @@ describe.each(['sagemaker', 'websocket'] as const)('%s mode', (mode) => {
     expect((await kokoro.synthesize('Collected into one frame.').collect()).sampleRate).toBe(24000);
   });
 
+  test('a weighted blend passes through: the frames are the container audio of that blend', async () => {
+    const voice = 'af_heart(2)+bf_emma(1)';
+    const text = 'A blended voice speaks.';
+    const audio = (await readAll(make({ voice }).synthesize(text))).audio;
+    const [reference] = await containerAudio(standIn().container, spoken(sentences(text)), { voice });
+    const [plain] = await containerAudio(standIn().container, spoken(sentences(text)), { voice: 'af_heart' });
+    expect(pcm(audio).equals(reference!)).toBe(true);
+    expect(reference!.equals(plain!)).toBe(false); // the blend is not just its first voice
+    const errors: TtsErrorEvent[] = [];
+    const bad = make({ voice: 'af_heart(2)+zz_nobody' });
+    bad.on('error', (e) => errors.push(e));
+    const stream = bad.stream();
+    stream.pushText('Nobody will say this.');
+    stream.endInput();
+    expect((await readAll(stream)).audio).toEqual([]);
+    expect(errors[0]?.error.message).toMatch(
+      /voice "zz_nobody" \(in the blend "af_heart\(2\)\+zz_nobody"\) is not one/,
+    );
+  });
+
   test("an unknown voice fails the stream with LiveKit's status error, at once and not retried", async () => {
     const kokoro = make({ voice: 'zz_nobody' });
     const routed = standIn().router.instances()[0]!.routed;

@@ -15,6 +15,18 @@ describe('say messages', () => {
     expect(text).toContain('--mode must be stream or batch, not fast');
   });
 
+  test('--voice takes a blend; a malformed one is named with its position', () => {
+    expect(turnRequestSchema.safeParse({ prompt: 'hi', voice: 'af_heart(2)+bf_emma(1)' }).success).toBe(true);
+    const parsed = turnRequestSchema.safeParse({ prompt: 'hi', voice: 'af_heart(0)+bf_emma' });
+    expect(describeRequestIssues(parsed.error!.issues, { voice: 'af_heart(0)+bf_emma' })).toBe(
+      '--voice: voice blend "af_heart(0)+bf_emma": the weight of af_heart must be a positive number, got 0 at position 10',
+    );
+    const long = turnRequestSchema.safeParse({ prompt: 'hi', voice: 'v'.repeat(201) });
+    expect(describeRequestIssues(long.error!.issues, { voice: 'v'.repeat(201) })).toMatch(
+      /^--voice must be a voice id or a blend such as af_bella\(2\)\+af_sky\(1\) \(1 to 200 characters\), not v+$/,
+    );
+  });
+
   test("parseArgs' own errors are usage errors", () => {
     let error: unknown;
     try {

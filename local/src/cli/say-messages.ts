@@ -2,7 +2,7 @@
 // with the allowed values, a refused connection with the likely cause (no `npm start` running),
 // and where the WAV file goes (relative to the folder the command was typed in, not npm's).
 import { isAbsolute, resolve } from 'node:path';
-import { MAX_SPEED, MIN_SPEED, SAMPLE_RATES, SPOKEN_LANGUAGES } from '@kokoro-speech/protocol';
+import { MAX_SPEED, MAX_VOICE_CHARS, MIN_SPEED, SAMPLE_RATES, SPOKEN_LANGUAGES } from '@kokoro-speech/protocol';
 import { UsageError } from '@kokoro-speech/protocol/errors';
 
 /** Bad usage: say prints the message and its usage, and exits with status 2. */
@@ -19,7 +19,7 @@ export function isParseArgsError(error: unknown): boolean {
 const FLAGS: Record<string, string> = {
   sample_rate: `--sample-rate must be one of ${SAMPLE_RATES.join(', ')}`,
   speed: `--speed must be a number from ${MIN_SPEED} to ${MAX_SPEED}`,
-  voice: '--voice must be a voice id (1 to 64 characters)',
+  voice: `--voice must be a voice id or a blend such as af_bella(2)+af_sky(1) (1 to ${MAX_VOICE_CHARS} characters)`,
   mode: '--mode must be stream or batch',
   language: `--language must be one of ${SPOKEN_LANGUAGES.join(', ')} (ja and zh are not spoken here)`,
   prompt: 'the prompt must be 1 to 20000 characters',
@@ -35,6 +35,8 @@ export function describeRequestIssues(
       const field = String(issue.path[0] ?? '');
       const rule = FLAGS[field];
       if (rule === undefined) return `${field}: ${issue.message}`;
+      // A malformed blend: the schema's message names the position.
+      if (field === 'voice' && issue.message.startsWith('voice blend')) return `--voice: ${issue.message}`;
       const value = given[field];
       return value === undefined ? rule : `${rule}, not ${value}`;
     })

@@ -190,7 +190,7 @@ describe('npm start options', () => {
       [[], { BUILTIN_TOOLS: 'time,shell' }, 'BUILTIN_TOOLS.1: must list time, calculator'],
       // A flag that sets one of them is named in its place.
       [['--filler', 'x'.repeat(201)], {}, '--filler: must be at most 200 characters'],
-      [['--voice', 'v'.repeat(65)], {}, '--voice: must be at most 64 characters'],
+      [['--voice', 'v'.repeat(201)], {}, '--voice: must be at most 200 characters'],
     ];
     for (const [argv, env, message] of refused) {
       expect(() => parseLocalOptions(argv, env)).toThrow(UsageError);

@@ -128,5 +128,12 @@ describe('voices', () => {
     expect(text).toContain('npm start -- --voice af_heart');
     expect(() => checkVoice('zz_bogus', 'KOKORO_VOICE', voices)).toThrow(/^KOKORO_VOICE=zz_bogus is not a voice/);
     expect(() => checkVoice('af_heart', '--voice', voices)).not.toThrow();
+    expect(() => checkVoice('af_heart(2)+af_voice07', '--voice', voices)).not.toThrow();
+    expect(() => checkVoice('af_heart+zz_bogus', '--voice', voices)).toThrow(
+      /^--voice af_heart\+zz_bogus: zz_bogus is not a voice of this model/,
+    );
+    expect(() => checkVoice('af_heart(-2)+af_voice07', 'KOKORO_VOICE', voices)).toThrow(
+      'KOKORO_VOICE: voice blend "af_heart(-2)+af_voice07": the weight of af_heart must be a positive number, got -2 at position 10',
+    );
   });
 });

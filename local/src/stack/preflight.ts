@@ -6,6 +6,7 @@ import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { loadSharedConfigFiles, type SharedConfigFiles } from '@smithy/core/config';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import WebSocket from 'ws';
+import { voiceProblem } from '@kokoro-speech/protocol';
 import { StartupError } from './startup-error.ts';
 
 /** Fails when `host:port` cannot be listened on (in use, or not an address here); port 0 always works. */
@@ -109,10 +110,13 @@ export async function readVoices(wsUrl: string, timeoutMs = 10_000): Promise<str
 
 /** Fails unless `voice` is one of `voices`; the message lists every voice. */
 export function checkVoice(voice: string, given: '--voice' | 'KOKORO_VOICE', voices: readonly string[]): void {
-  if (voices.includes(voice)) return;
+  const problem = voiceProblem(voice, voices);
+  if (!problem) return; // a voice, or a blend of them
+  if (problem.code === 'invalid_voice') throw new StartupError(`${given}: ${problem.message}`);
+  const part = problem.voice !== undefined && problem.voice !== voice ? `: ${problem.voice}` : '';
   const suggestion = voices.includes('af_heart') ? 'af_heart' : voices[0];
   throw new StartupError(
-    `${given === '--voice' ? `--voice ${voice}` : `KOKORO_VOICE=${voice}`} is not a voice of this model. ` +
+    `${given === '--voice' ? `--voice ${voice}` : `KOKORO_VOICE=${voice}`}${part} is not a voice of this model. ` +
       `Its ${voices.length} voices:\n${wrap(voices, '  ')}\n` +
       `e.g. npm start -- --voice ${suggestion} (a voices/<id>.bin in the model folder adds one)`,
   );

@@ -2,7 +2,14 @@
 // each with what it accepts. The agent reads them all (config.ts); npm start reads the LLM, tool,
 // filler, voice and prompt ones through the same fields (readAgentEnv with the names it uses).
 import { z } from 'zod';
-import { AUDIO_FORMATS, MAX_SPEED, MIN_SPEED, SAMPLE_RATES } from '@kokoro-speech/protocol';
+import {
+  AUDIO_FORMATS,
+  MAX_SPEED,
+  MAX_VOICE_CHARS,
+  MIN_SPEED,
+  SAMPLE_RATES,
+  voiceSyntaxProblem,
+} from '@kokoro-speech/protocol';
 import { envEnum, envInt, envNumber, optional, parseEnv, unset } from '@kokoro-speech/protocol/env';
 import { LOG_LEVELS } from '@kokoro-speech/protocol/server';
 import { BUILTIN_TOOL_CHOICES, BUILTIN_TOOL_NAMES } from './tool-names.ts';
@@ -56,7 +63,16 @@ export const AGENT_ENV = {
   // Blank is kept: an empty SYSTEM_PROMPT turns the prompt off.
   SYSTEM_PROMPT: z.string().optional(),
   // Voice and limits
-  KOKORO_VOICE: text(64),
+  // A voice or a blend (`af_bella(2)+af_sky(1)`): a malformed blend is refused at start, named.
+  KOKORO_VOICE: optional(
+    z
+      .string()
+      .max(MAX_VOICE_CHARS, { error: `must be at most ${MAX_VOICE_CHARS} characters` })
+      .superRefine((voice, ctx) => {
+        const problem = voiceSyntaxProblem(voice);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem.message });
+      }),
+  ),
   KOKORO_SPEED: num(MIN_SPEED, MAX_SPEED),
   AUDIO_FORMAT: oneOf(AUDIO_FORMATS),
   AUDIO_SAMPLE_RATE: z.preprocess(

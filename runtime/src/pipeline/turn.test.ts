@@ -220,6 +220,26 @@ describe('runTurn', () => {
     expect(events.some((e) => e.type === 'audio')).toBe(false);
   });
 
+  test('a blend of known voices passes to the container; one with an unknown voice is unknown_voice naming it', async () => {
+    const blended = await runTurn(context, {
+      request: { prompt: 'Hello there, friend.', voice: 'af_heart(2)+bf_emma(1)' },
+      emit: () => {},
+    });
+    expect(blended.outcome).toBe('completed');
+    const events: PipelineEvent[] = [];
+    const result = await runTurn(context, {
+      request: { prompt: 'Hello there, friend.', voice: 'af_heart(2)+xx_nobody' },
+      emit: (e) => events.push(e),
+    });
+    expect(result.error).toMatchObject({
+      code: 'unknown_voice',
+      message: expect.stringMatching(
+        /unknown voice "xx_nobody" in the blend "af_heart\(2\)\+xx_nobody"; available: .*bm_lewis/,
+      ),
+    });
+    expect(events.some((e) => e.type === 'audio')).toBe(false);
+  });
+
   test('no TTS endpoint: a tts_unavailable error, and the turn ends', async () => {
     const { result, events } = await turn('stream', { tts: new WebSocketTransport({ url: 'ws://127.0.0.1:1' }) });
     expect(result.error).toMatchObject({

@@ -24,7 +24,7 @@ import { planFor, type PolicyPlan, type TurnPolicy } from './policies.ts';
 import { SentenceLedger, type SentencePlace } from './sentences.ts';
 import type { AnswerEvent, AnswerSource, PipelineEvent, TurnContext, TurnOptions, TurnResult } from './types.ts';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
-import { chooseLanguage, type SpokenLanguage } from '@kokoro-speech/protocol';
+import { chooseLanguage, voiceProblem, type SpokenLanguage } from '@kokoro-speech/protocol';
 import { systemPromptFor } from '../llm/language-prompt.ts';
 
 /** PCM waiting for the Opus encoder at most before the turn stops pulling audio (~11 s at 24 kHz). */
@@ -353,9 +353,8 @@ class Turn {
       }
       this.#session = session;
       const { voices } = await session.ready;
-      if (voices.length > 0 && !voices.includes(settings.voice)) {
-        this.#fail('unknown_voice', `unknown voice ${JSON.stringify(settings.voice)}; available: ${voices.join(', ')}`);
-      }
+      const problem = voices.length > 0 ? voiceProblem(settings.voice, voices) : null;
+      if (problem) this.#fail(problem.code, `${problem.message}; available: ${voices.join(', ')}`);
       return session;
     } catch (error) {
       if (!this.#cancelled) this.#fail(ttsFailure(error), `cannot open a TTS session: ${errorMessage(error)}`);
