@@ -5,6 +5,8 @@
 import { UtteranceEncoder, effectiveSampleRate, type OutputAudio } from '../audio/index.ts';
 import type { PreparedPiece, Synthesis } from '../engine/types.ts';
 import { pieceWordTimings } from '../engine/word-timings.ts';
+import { MAX_SPEED, MIN_SPEED } from '@kokoro-speech/protocol';
+import { plainSpoken, type SpokenText } from './spoken-text.ts';
 import type { Backlog } from '../admission/index.ts';
 import type { Lane } from '../scheduler/index.ts';
 import { asSpeechError, type SpeechError } from './errors.ts';
@@ -49,8 +51,8 @@ export interface UtteranceSink {
 
 interface Utterance {
   info: UtteranceInfo;
-  /** The utterance's text (word offsets point into it). */
-  text: string;
+  /** The utterance's script and where its shown text came from (word offsets point into the source). */
+  spoken: SpokenText;
   receivedAt: number;
   /** Estimated audio of the whole text, until it is prepared into pieces. */
   textEstimateMs: number;
@@ -119,18 +121,20 @@ export class UtteranceStream {
     return this.#queue.length;
   }
 
-  /** Accept one utterance (limits are the caller's job). */
-  push(text: string, id: string | undefined, settings: Settings): UtteranceInfo {
+  /** Accept one utterance (limits are the caller's job): a plain text, or one built by pronunciation/. */
+  push(input: string | SpokenText, id: string | undefined, settings: Settings): UtteranceInfo {
+    const spoken = typeof input === 'string' ? plainSpoken(input) : input;
+    const text = spoken.script.text;
     if (this.#closed) throw new Error('utterance stream is closed');
     const index = this.#nextIndex++;
     const output = { format: settings.format, sampleRate: effectiveSampleRate(settings.format, settings.sampleRate) };
     const info: UtteranceInfo = { id: id ?? `u${index}`, index, settings, output };
     const textEstimateMs = this.#service.estimator.estimateText(text.length, settings.speed);
-    const prepared = this.#prepare(text, settings, textEstimateMs);
+    const prepared = this.#prepare(spoken, settings, textEstimateMs);
     prepared.catch(() => {}); // reported by enqueuePieces, if still wanted
     const u: Utterance = {
       info,
-      text,
+      spoken,
       receivedAt: performance.now(),
       textEstimateMs,
       prepared,
@@ -152,13 +156,13 @@ export class UtteranceStream {
     return info;
   }
 
-  #prepare(text: string, settings: Settings, estimatedAudioMs: number): Promise<PreparedPiece[]> {
+  #prepare(spoken: SpokenText, settings: Settings, estimatedAudioMs: number): Promise<PreparedPiece[]> {
     const { promise: prepared, resolve, reject: abandon } = Promise.withResolvers<PreparedPiece[]>();
     this.#prepLane.enqueue({
       estimatedAudioMs,
       run: () => {
         const started = performance.now();
-        const done = this.#service.engine.prepare(text, settings.voice);
+        const done = this.#service.engine.prepare(spoken.plain ? spoken.script.text : spoken.script, settings.voice);
         done.then(
           () => this.#service.observePrep(performance.now() - started, estimatedAudioMs),
           () => {},
@@ -216,12 +220,14 @@ export class UtteranceStream {
     }
     if (!this.#live(u, generation)) return;
     u.pieces = pieces;
-    const { speed } = u.info.settings;
     pieces.forEach((piece, i) => {
-      const estimatedAudioMs = this.#service.estimator.estimate(piece.tokenIds.length, speed);
+      const estimatedAudioMs =
+        piece.pauseMs ?? this.#service.estimator.estimate(piece.tokenIds.length, pieceSpeed(u, piece));
       this.#queuedAudioMs += estimatedAudioMs;
       u.estimates[i] = estimatedAudioMs;
-      this.#lane.enqueue({ estimatedAudioMs, run: () => this.#runPiece(u, i, generation) });
+      // A pause needs no model run: it is ready now, and becomes silence when its turn comes (#deliver).
+      if (piece.pauseMs !== undefined) u.results[i] = { audio: new Float32Array(0), frames: null };
+      else this.#lane.enqueue({ estimatedAudioMs, run: () => this.#runPiece(u, i, generation) });
     });
     this.#deliver();
   }
@@ -229,7 +235,8 @@ export class UtteranceStream {
   async #runPiece(u: Utterance, i: number, generation: number): Promise<void> {
     if (!this.#live(u, generation)) return;
     const piece = u.pieces![i]!;
-    const { voice, speed } = u.info.settings;
+    const { voice } = u.info.settings;
+    const speed = pieceSpeed(u, piece);
     const started = performance.now();
     u.firstRunAt ??= started;
     let result: Synthesis;
@@ -264,6 +271,12 @@ export class UtteranceStream {
         this.#queuedAudioMs = Math.max(0, this.#queuedAudioMs - (u.estimates[u.delivered] ?? 0));
         u.results[u.delivered++] = undefined;
         this.#begin(u);
+        if (piece.pauseMs !== undefined) {
+          this.#send(u, u.encoder.pause(piece.pauseMs));
+          if (this.#queue[0] !== u) return;
+          u.nativeSamples += Math.round((piece.pauseMs * this.#service.engine.sampleRate) / 1000);
+          continue;
+        }
         this.#send(u, u.encoder.write(result.audio));
         if (this.#queue[0] !== u) return; // the sink closed the stream
         this.#sendWords(u, piece, result);
@@ -307,9 +320,8 @@ export class UtteranceStream {
     this.#sink.words(
       u.info,
       timings.words.map((w) => ({
-        text: u.text.slice(w.start, w.end),
-        start: w.start,
-        end: w.end,
+        text: u.spoken.script.text.slice(w.start, w.end),
+        ...u.spoken.source(w.start, w.end),
         start_ms: ms(w.startSample),
         end_ms: ms(w.endSample),
       })),
@@ -334,4 +346,10 @@ export class UtteranceStream {
     this.#sink.fail(u.info, error);
     this.#deliver();
   }
+}
+
+/** The utterance's speed times the piece's rate (SSML <prosody>), within what the model takes. */
+function pieceSpeed(u: Utterance, piece: PreparedPiece): number {
+  const speed = u.info.settings.speed * (piece.rate ?? 1);
+  return Math.min(MAX_SPEED, Math.max(MIN_SPEED, speed));
 }
