@@ -40,7 +40,9 @@ export async function loadLexicon(source: string, env: NodeJS.ProcessEnv = proce
   try {
     text = s3 ? await readS3(s3.bucket, s3.key, env) : await readFile(source, 'utf8');
   } catch (error) {
-    throw new LexiconError(`cannot read the lexicon KOKORO_LEXICON=${source}: ${(error as { message?: string }).message ?? errorMessage(error)}`);
+    throw new LexiconError(
+      `cannot read the lexicon KOKORO_LEXICON=${source}: ${(error as { message?: string }).message ?? errorMessage(error)}`,
+    );
   }
   return parseLexicon(text, source);
 }

@@ -97,10 +97,13 @@ export class Lexicon {
   readonly #exactRe: RegExp | null;
   readonly #anyRe: RegExp | null;
 
-  /** Checks every entry's phonemes against Kokoro's vocabulary (`symbols`); `name` is for messages. */
-  constructor(entries: readonly LexiconEntry[], symbols: ReadonlySet<string>, name = 'KOKORO_LEXICON') {
+  /**
+   * Checks every entry's phonemes against Kokoro's vocabulary (`symbols`; an engine that does not
+   * say what they are gets no check); `name` is for messages.
+   */
+  constructor(entries: readonly LexiconEntry[], symbols: ReadonlySet<string> | undefined, name = 'KOKORO_LEXICON') {
     entries.forEach((e, i) => {
-      const bad = e.phonemes === undefined ? undefined : unknownSymbol(e.phonemes, symbols);
+      const bad = e.phonemes === undefined || !symbols ? undefined : unknownSymbol(e.phonemes, symbols);
       if (bad) {
         throw new LexiconError(
           `lexicon ${name}, ${describe(i, e.word)}: the phoneme ${bad} in "${e.phonemes}" is not in Kokoro's vocabulary`,

@@ -83,8 +83,7 @@ export async function startKokoroServer({
     }
     // A lexicon the model cannot say stops start-up, naming the entry (LexiconError).
     const lexiconEntries = entries ?? (config.lexicon ? await loadLexicon(config.lexicon) : []);
-    const lexicon =
-      lexiconEntries.length > 0 ? new Lexicon(lexiconEntries, engine.symbols ?? new Set(), config.lexicon) : undefined;
+    const lexicon = lexiconEntries.length > 0 ? new Lexicon(lexiconEntries, engine.symbols, config.lexicon) : undefined;
     if (lexicon) log.info({ lexicon: config.lexicon, entries: lexicon.size }, 'lexicon loaded');
     const t0 = performance.now();
     const candidate = new SpeechService(engine, config, log, lexicon);
