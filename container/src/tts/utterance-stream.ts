@@ -2,75 +2,18 @@
 // prepared on worker threads (through the prep scheduler), its pieces run through the model
 // scheduler, and their audio delivered in order: one utterance after another, each piece as soon
 // as it is synthesised.
-import { UtteranceEncoder, effectiveSampleRate, type OutputAudio } from '../audio/index.ts';
+import { UtteranceEncoder, effectiveSampleRate } from '../audio/index.ts';
+import type { UtteranceInfo, UtteranceSink, UtteranceWord } from './utterance-sink.ts';
+import { pieceSpeed, type Utterance } from './utterance.ts';
 import type { PreparedPiece, Synthesis } from '../engine/types.ts';
 import { pieceWordTimings } from '../engine/word-timings.ts';
-import { MAX_SPEED, MIN_SPEED } from '@kokoro-speech/protocol';
 import { plainSpoken, type SpokenText } from './spoken-text.ts';
 import type { Backlog } from '../admission/index.ts';
 import type { Lane } from '../scheduler/index.ts';
 import { asSpeechError, type SpeechError } from './errors.ts';
 import type { Settings, SpeechService } from './speech-service.ts';
 
-export interface UtteranceInfo {
-  id: string;
-  index: number;
-  settings: Settings;
-  output: OutputAudio;
-}
-
-export interface UtteranceStats {
-  samples: number;
-  durationMs: number;
-  /** Model run time of all its pieces. */
-  synthesisMs: number;
-  /** From the text's arrival to its first model run (preparation plus waiting in the queue). */
-  queueMs: number;
-  pieces: number;
-}
-
-/** A word of an utterance and when it is spoken, in ms from the utterance's first sample. */
-export interface UtteranceWord {
-  text: string;
-  /** Offsets into the utterance's text. */
-  start: number;
-  end: number;
-  start_ms: number;
-  end_ms: number;
-}
-
-/** Where an utterance's events go (a WebSocket session or an HTTP response). */
-export interface UtteranceSink {
-  start(u: UtteranceInfo): void;
-  audio(u: UtteranceInfo, bytes: Buffer): void;
-  /** The words of the piece whose audio was just sent (sinks that show no captions leave it out). */
-  words?(u: UtteranceInfo, words: UtteranceWord[], estimated: boolean): void;
-  end(u: UtteranceInfo, stats: UtteranceStats): void;
-  fail(u: UtteranceInfo, error: SpeechError): void;
-}
-
-interface Utterance {
-  info: UtteranceInfo;
-  /** The utterance's script and where its shown text came from (word offsets point into the source). */
-  spoken: SpokenText;
-  receivedAt: number;
-  /** Estimated audio of the whole text, until it is prepared into pieces. */
-  textEstimateMs: number;
-  prepared: Promise<PreparedPiece[]>;
-  pieces: PreparedPiece[] | null;
-  results: (Synthesis | undefined)[];
-  /** Model-rate samples of the pieces already sent (where the next piece's words start). */
-  nativeSamples: number;
-  /** Estimated audio of each piece (ms), counted in queuedAudioMs until sent. */
-  estimates: number[];
-  delivered: number;
-  started: boolean;
-  encoder: UtteranceEncoder;
-  /** Samples already counted into the playout clock. */
-  samplesSent: number;
-  synthesisMs: number;
-  firstRunAt: number | undefined;
-}
+export type { UtteranceInfo, UtteranceSink, UtteranceStats, UtteranceWord } from './utterance-sink.ts';
 
 export class UtteranceStream {
   readonly #service: SpeechService;
@@ -346,10 +289,4 @@ export class UtteranceStream {
     this.#sink.fail(u.info, error);
     this.#deliver();
   }
-}
-
-/** The utterance's speed times the piece's rate (SSML <prosody>), within what the model takes. */
-function pieceSpeed(u: Utterance, piece: PreparedPiece): number {
-  const speed = u.info.settings.speed * (piece.rate ?? 1);
-  return Math.min(MAX_SPEED, Math.max(MIN_SPEED, speed));
 }
