@@ -27,8 +27,11 @@ export class ScriptBuilder {
   /** Appends `text`; its character i came from the source range [srcStart[i], srcEnd[i]). */
   append(text: string, srcStart: readonly number[], srcEnd: readonly number[]): void {
     this.#text += text;
-    this.#srcStart.push(...srcStart);
-    this.#srcEnd.push(...srcEnd);
+    // A loop, not push(...): a 64 KiB text would pass more arguments than a call takes.
+    for (let i = 0; i < srcStart.length; i++) {
+      this.#srcStart.push(srcStart[i]!);
+      this.#srcEnd.push(srcEnd[i]!);
+    }
   }
 
   /** Fixes the pronunciation of the shown text [start, end). */

@@ -43,6 +43,13 @@ describe("misaki's inline syntax", () => {
     expect(spoken('Nothing to see.').plain).toBe(true);
   });
 
+  test('a long text (over what a call takes as arguments) keeps its map', () => {
+    const text = `${'word '.repeat(40_000)}[end](/ˈɛnd/)`;
+    const s = spoken(text);
+    expect(s.script.text.length).toBe(200_003);
+    expect(s.source(200_000, 200_003)).toEqual({ start: 200_001, end: 200_004 });
+  });
+
   test("a symbol outside Kokoro's vocabulary is refused naming it and the markup", () => {
     const message = refusal(() => spoken('Hello [Zoë](/zoʊ☃i/).'));
     expect(message).toContain('"☃" (U+2603)');
