@@ -96,6 +96,8 @@ export class Lexicon {
   readonly #any: Map<string, LexiconEntry>;
   readonly #exactRe: RegExp | null;
   readonly #anyRe: RegExp | null;
+  #stickyExact: Map<string, { word: string; re: RegExp }[]> | undefined;
+  #stickyAny: Map<string, { word: string; re: RegExp }[]> | undefined;
 
   /**
    * Checks every entry's phonemes against Kokoro's vocabulary (`symbols`; an engine that does not
@@ -162,8 +164,8 @@ export class Lexicon {
     exact: boolean,
     allowed: (start: number, end: number) => boolean,
   ): (LexiconMatch & { exact: boolean }) | undefined {
-    for (const word of sortedWords([...(exact ? this.#exact : this.#any).values()])) {
-      const re = new RegExp(`${BEFORE}(?:${pattern(word)})${AFTER}`, exact ? 'yu' : 'yiu');
+    for (const { word, re } of this.#sticky(exact).get(text[start]!.toLowerCase()) ?? []) {
+      if (word.length >= length) continue;
       re.lastIndex = start;
       const m = re.exec(text);
       if (!m || m[0].length >= length) continue;
@@ -171,5 +173,22 @@ export class Lexicon {
       if (hit && allowed(hit.start, hit.end)) return hit;
     }
     return undefined;
+  }
+
+  /** One sticky pattern per word, longest first, by the word's first letter (lower case); made on first use. */
+  #sticky(exact: boolean): Map<string, { word: string; re: RegExp }[]> {
+    const cached = exact ? this.#stickyExact : this.#stickyAny;
+    if (cached) return cached;
+    const made = new Map<string, { word: string; re: RegExp }[]>();
+    for (const word of sortedWords([...(exact ? this.#exact : this.#any).values()])) {
+      const re = new RegExp(`${BEFORE}(?:${pattern(word)})${AFTER}`, exact ? 'yu' : 'yiu');
+      const key = word[0]!.toLowerCase();
+      const list = made.get(key);
+      if (list) list.push({ word, re });
+      else made.set(key, [{ word, re }]);
+    }
+    if (exact) this.#stickyExact = made;
+    else this.#stickyAny = made;
+    return made;
   }
 }
