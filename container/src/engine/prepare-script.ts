@@ -25,8 +25,10 @@ export async function prepareScript(script: Script, tools: PrepTools): Promise<P
   const out: PreparedPiece[] = [];
   const visit = async (part: Span, rate: number): Promise<void> => {
     const fixed = overridesIn(script.overrides, part);
-    const piece =
-      fixed.length > 0 ? await composed(script.text, part, fixed, tools) : await tools.prepareOne(part.text);
+    // A fixed span that began in the half before (a halving cut through it) was spoken there.
+    const skip = Math.max(part.start, ...script.overrides.filter((o) => o.start < part.start).map((o) => o.end));
+    const plain = fixed.length === 0 && skip === part.start;
+    const piece = plain ? await tools.prepareOne(part.text) : await composed(script.text, part, fixed, tools, skip);
     if (piece.tokenIds.length > MAX_PIECE_TOKENS && part.text.length >= 2) {
       for (const half of halveSpan(part)) await visit(half, rate);
       return;
@@ -35,7 +37,7 @@ export async function prepareScript(script: Script, tools: PrepTools): Promise<P
     const paced = rate === 1 ? piece : { ...piece, rate };
     const tokenIds = piece.tokenIds.slice(0, MAX_PIECE_TOKENS);
     if (!tools.wordMaps) return void out.push({ ...paced, tokenIds, words: undefined, offset: undefined });
-    const mapped = fixed.length > 0 ? paced : await tools.withWords(paced, part.start);
+    const mapped = plain ? await tools.withWords(paced, part.start) : paced;
     out.push({ ...mapped, tokenIds, words: mapped.words!.map((w) => clip(w, tokenIds.length)) });
   };
   for (const part of script.parts) {
@@ -44,8 +46,20 @@ export async function prepareScript(script: Script, tools: PrepTools): Promise<P
       continue;
     }
     const body = script.text.slice(part.start, part.end);
-    for (const s of sentenceSpans(body, tools.locale))
-      await visit({ text: s.text, start: part.start + s.start }, part.rate);
+    const sentences = sentenceSpans(body, tools.locale).map((s) => ({ text: s.text, start: part.start + s.start }));
+    for (const sentence of joinedOverFixedSpans(sentences, script)) await visit(sentence, part.rate);
+  }
+  return out;
+}
+
+/** Sentences with no cut inside a fixed span ("[Dr. Kokoro](/.../)" is one word, whatever ICU says). */
+function joinedOverFixedSpans(sentences: Span[], script: Script): Span[] {
+  const out: Span[] = [];
+  for (const s of sentences) {
+    const last = out.at(-1);
+    if (last && script.overrides.some((o) => o.start < s.start && o.end > s.start && o.start >= last.start)) {
+      out[out.length - 1] = { start: last.start, text: script.text.slice(last.start, s.start + s.text.length) };
+    } else out.push(s);
   }
   return out;
 }
@@ -64,7 +78,13 @@ interface Run {
   words: PieceWord[];
 }
 
-async function composed(text: string, span: Span, fixed: SpanOverride[], tools: PrepTools): Promise<PreparedPiece> {
+async function composed(
+  text: string,
+  span: Span,
+  fixed: SpanOverride[],
+  tools: PrepTools,
+  from = span.start,
+): Promise<PreparedPiece> {
   const runs: Run[] = [];
   const plain = async (from: number, to: number): Promise<void> => {
     const raw = text.slice(from, to);
@@ -76,7 +96,7 @@ async function composed(text: string, span: Span, fixed: SpanOverride[], tools: 
     const words = tools.wordMaps ? ((await tools.withWords(piece, start)).words ?? []) : [];
     runs.push({ phonemes: piece.phonemes, start, end: start + trimmed.length, words });
   };
-  let cursor = span.start;
+  let cursor = from;
   for (const o of fixed) {
     await plain(cursor, o.start);
     const phonemes = o.phonemes ?? (o.say ? (await tools.prepareOne(o.say)).phonemes : '');

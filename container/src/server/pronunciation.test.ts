@@ -113,6 +113,11 @@ describe('each way of fixing a pronunciation changes the phonemes and the tokens
     expect(await modelTokens({ text })).toEqual([ids(answer.phonemes)]);
   });
 
+  test('a fixed word with a full stop inside is one word, spoken once, whatever the sentence rules say', async () => {
+    const answer = await phonemize({ text: '[Dr. Kokoro](/dˈɑktəɹ kˈOkəɹO/) arrived. Then he left.' });
+    expect(answer.phonemes).toBe(`dˈɑktəɹ kˈOkəɹO ${await g2p('arrived.')} ${await g2p('Then he left.')}`);
+  });
+
   test('an SSML <phoneme>, on the route and over protocol v1', async () => {
     const text = '<speak>I say <phoneme alphabet="ipa" ph="təmˈɑːtO">tomato</phoneme> today.</speak>';
     const answer = await phonemize({ text, ssml: true });
