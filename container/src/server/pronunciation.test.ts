@@ -186,6 +186,16 @@ describe('pauses', () => {
     expect(two!.start_ms).toBeGreaterThanOrEqual(one!.end_ms + 700);
   });
 
+  test("<prosody rate> runs its text at that factor of the request's speed", async () => {
+    runs.length = 0;
+    const text = '<speak>Hello <prosody rate="x-slow">there</prosody></speak>';
+    const res = await post('/invocations', { text, ssml: true, format: 'pcm_s16le', speed: 1.5 });
+    const s = samplesOf(await res.arrayBuffer());
+    const [a, b] = runs;
+    expect([a!.rate, b!.rate]).toEqual([undefined, 0.5]);
+    expect(s.length).toBe(fixtureSamples(a!.tokenIds.length, 1.5) + fixtureSamples(b!.tokenIds.length, 0.75));
+  });
+
   test('a break over 10 s is cut to 10 s', async () => {
     const answer = await phonemize({ text: '<speak>Wait <break time="20s"/>done</speak>', ssml: true });
     expect(answer.pieces.map((p) => p.pause_ms ?? null)).toEqual([null, 10_000, null]);
