@@ -1,7 +1,7 @@
 // misaki's inline pronunciation from the LLM's answer to the container, end to end on loopback
 // (echo LLM -> agent -> Kokoro container on the stand-in model with durations): the markup reaches
-// the container intact (it reads it: a bad symbol is its error, naming the symbol), and the word
-// times show the word itself.
+// the container intact (it reads it: a bad symbol is its error, naming the symbol), and the
+// sentence and its word times show the word itself.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { TurnWord } from '@kokoro-speech/protocol';
 import { EchoProvider } from '../llm/echo.ts';
@@ -30,6 +30,11 @@ test('the container speaks the phonemes; the words are the words shown', async (
   expect(events.filter((e) => e.type === 'error')).toEqual([]);
   const words = events.flatMap((e) => (e.type === 'words' ? (e as { words: TurnWord[] }).words : []));
   expect(words.map((w) => w.text)).toEqual(['Meet', 'Kokoro', 'today.']);
+  // The sentence as shown is just the words; the words index it; what was spoken kept the markup.
+  const sentence = events.find((e) => e.type === 'sentence') as { text: string; spoken: string };
+  expect(sentence.text).toBe('Meet Kokoro today.');
+  expect(sentence.spoken).toBe('Meet [Kokoro](/kˈOkəɹO/) today.');
+  expect(words.map((w) => sentence.text.slice(w.start, w.end))).toEqual(['Meet', 'Kokoro', 'today.']);
 });
 
 test('a symbol Kokoro lacks is refused by the container, naming it', async () => {
