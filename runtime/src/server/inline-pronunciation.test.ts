@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { TurnWord } from '@kokoro-speech/protocol';
 import { EchoProvider } from '../llm/echo.ts';
-import { startTestContainer, type TestContainer } from '../testing/harness.ts';
+import { startTestContainer, textOf, type TestContainer } from '../testing/harness.ts';
 import { sseTurn } from '../testing/turn-clients.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
@@ -30,7 +30,8 @@ test('the container speaks the phonemes; the words are the words shown', async (
   expect(events.filter((e) => e.type === 'error')).toEqual([]);
   const words = events.flatMap((e) => (e.type === 'words' ? (e as { words: TurnWord[] }).words : []));
   expect(words.map((w) => w.text)).toEqual(['Meet', 'Kokoro', 'today.']);
-  // The sentence as shown is just the words; the words index it; what was spoken kept the markup.
+  // The text and the sentence as shown are just the words; the words index it; what was spoken kept the markup.
+  expect(textOf(events)).toBe('Meet Kokoro today.');
   const sentence = events.find((e) => e.type === 'sentence') as { text: string; spoken: string };
   expect(sentence.text).toBe('Meet Kokoro today.');
   expect(sentence.spoken).toBe('Meet [Kokoro](/kˈOkəɹO/) today.');

@@ -36,3 +36,36 @@ export function shownText(written: string): ShownText {
   map.push(text.length);
   return { text, at: (offset) => map[Math.max(0, Math.min(offset, written.length))]! };
 }
+
+/** A run that may still become an inline pronunciation: "[word", "[word]", "[word](", "[word](/ph". */
+const UNFINISHED = /\[[^\]\n]{0,100}(?:\](?:\((?:\/[^()\n]{0,200})?)?)?$/u;
+
+/**
+ * The LLM's `text` deltas as shown: each inline pronunciation as its word. A delta that ends in
+ * what may still become one is held back until the next delta settles it (or `flush`).
+ */
+export class ShownTextStream {
+  #pending = '';
+
+  push(delta: string): string {
+    const text = this.#pending + delta;
+    let hold = text.length;
+    // The earliest "[" from which the rest may still be unfinished markup.
+    for (let i = text.indexOf('['); i >= 0; i = text.indexOf('[', i + 1)) {
+      const m = UNFINISHED.exec(text.slice(i));
+      if (m && m.index === 0) {
+        hold = i;
+        break;
+      }
+    }
+    this.#pending = text.slice(hold);
+    return shownText(text.slice(0, hold)).text;
+  }
+
+  /** What is held back, as it is (the answer ended before it became markup). */
+  flush(): string {
+    const rest = shownText(this.#pending).text;
+    this.#pending = '';
+    return rest;
+  }
+}
