@@ -26,7 +26,7 @@ export async function prepareScript(script: Script, tools: PrepTools): Promise<P
   const visit = async (part: Span, rate: number): Promise<void> => {
     const fixed = overridesIn(script.overrides, part);
     // A fixed span that began in the half before (a halving cut through it) was spoken there.
-    const skip = Math.max(part.start, ...script.overrides.filter((o) => o.start < part.start).map((o) => o.end));
+    const skip = script.overrides.reduce((at, o) => (o.start < part.start ? Math.max(at, o.end) : at), part.start);
     const plain = fixed.length === 0 && skip === part.start;
     const piece = plain ? await tools.prepareOne(part.text) : await composed(script.text, part, fixed, tools, skip);
     if (piece.tokenIds.length > MAX_PIECE_TOKENS && part.text.length >= 2) {
