@@ -37,6 +37,7 @@ const envSchema = z.object({
   METRICS_NAMESPACE: text(255).default('KokoroSpeech'),
   METRICS_ENDPOINT_NAME: text(255).optional(),
   METRICS_VARIANT_NAME: text(255).optional(),
+  KOKORO_LEXICON: text().optional(),
   SIMULATED_DELAY_MS: envNumber(0).default(0),
   SIMULATED_DELAY_PER_CHAR_MS: envNumber(0).default(0),
 });
@@ -81,6 +82,8 @@ export interface ServerConfig {
   metricsNamespace: string;
   /** Dimensions of the load metrics (EndpointName, VariantName), when set. */
   metricsDimensions: Record<string, string>;
+  /** The lexicon: a JSON file's path or s3://bucket/key (container/README.md, Pronunciation). */
+  lexicon: string | undefined;
   /** Benchmark only: extra wall time per model run, mimicking a GPU (0 = off). */
   simulatedDelayMs: number;
   simulatedDelayPerCharMs: number;
@@ -120,6 +123,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       ...(e.METRICS_ENDPOINT_NAME ? { EndpointName: e.METRICS_ENDPOINT_NAME } : {}),
       ...(e.METRICS_VARIANT_NAME ? { VariantName: e.METRICS_VARIANT_NAME } : {}),
     },
+    lexicon: e.KOKORO_LEXICON,
     simulatedDelayMs: e.SIMULATED_DELAY_MS,
     simulatedDelayPerCharMs: e.SIMULATED_DELAY_PER_CHAR_MS,
   };

@@ -5,6 +5,9 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fixtureModelDir } from './testing/test-support.ts';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -98,4 +101,34 @@ test('a missing model folder is fatal: logged, exit 1', async () => {
   const p = run([], { KOKORO_MODEL_DIR: '/nonexistent/model', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
   expect(await p.exit).toBe(1);
   expect(p.out()).toMatch(/"level":60.*missing config\.json/);
+});
+
+test('a lexicon with a symbol Kokoro lacks, or a duplicate, stops it at start, naming the entries', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'lexicon-main-'));
+  try {
+    const badSymbol = join(dir, 'symbol.json');
+    await writeFile(badSymbol, JSON.stringify({ entries: [{ word: 'Kokoro', phonemes: 'kˈOkə☃O' }] }));
+    const duplicate = join(dir, 'duplicate.json');
+    await writeFile(
+      duplicate,
+      JSON.stringify({
+        entries: [
+          { word: 'AWS', say: 'a' },
+          { word: 'aws', say: 'b' },
+        ],
+      }),
+    );
+    const env = { KOKORO_MODEL_DIR: model.dir, PORT: '0', HOST: '127.0.0.1' };
+    const a = run([], { ...env, KOKORO_LEXICON: badSymbol });
+    expect(await a.exit).toBe(2);
+    expect(a.err()).toContain(
+      `kokoro server: lexicon ${badSymbol}, entry 1 ("Kokoro"): the phoneme "☃" (U+2603) in "kˈOkə☃O" is not in Kokoro's vocabulary`,
+    );
+    const b = run([], { ...env, KOKORO_LEXICON: duplicate });
+    expect(await b.exit).toBe(2);
+    expect(b.err()).toContain('entry 1 ("AWS") and entry 2 ("aws") are the same word (case-insensitive)');
+    expect(b.out()).toBe(''); // refused before it listened
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

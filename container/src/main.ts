@@ -3,6 +3,8 @@ import { ConfigError, configFromEnv } from './config.ts';
 import { createLogger } from './log.ts';
 import { startKokoroServer } from './server/index.ts';
 import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
+import { Lexicon, LexiconError, type LexiconEntry } from './pronunciation/lexicon.ts';
+import { loadLexicon, readSymbols } from './pronunciation/lexicon-source.ts';
 
 const args = process.argv.slice(2);
 if (args.length > 0 && !(args.length === 1 && args[0] === 'serve')) {
@@ -18,8 +20,22 @@ try {
   console.error(`kokoro server: ${error.message}\nSee container/README.md for the environment variables.`);
   process.exit(2);
 }
+// The lexicon is read and checked against the model's symbols before anything starts: a bad one
+// stops the container at once, named, like a bad variable.
+let lexicon: LexiconEntry[] | undefined;
+if (config.lexicon) {
+  try {
+    lexicon = await loadLexicon(config.lexicon);
+    const symbols = await readSymbols(config.modelDir);
+    if (symbols) new Lexicon(lexicon, symbols, config.lexicon);
+  } catch (error) {
+    if (!(error instanceof LexiconError)) throw error;
+    console.error(`kokoro server: ${error.message}\nSee container/README.md (Pronunciation) for the lexicon's format.`);
+    process.exit(2);
+  }
+}
 const log = createLogger(config.logLevel);
-const server = await startKokoroServer({ config, log });
+const server = await startKokoroServer({ config, log, ...(lexicon ? { lexicon } : {}) });
 server.ready.catch(() => {
   log.flush();
   process.exit(1);

@@ -51,7 +51,16 @@ export const configMessageSchema = voiceSettingsSchema
   })
   .strict();
 export const textMessageSchema = z
-  .object({ type: z.literal('text'), text: z.string(), id: utteranceId.optional() })
+  .object({
+    type: z.literal('text'),
+    text: z.string(),
+    id: utteranceId.optional(),
+    /**
+     * Added compatibly: true reads `text` as SSML (the subset in container/README.md). Send it only
+     * to a server whose `ready` carries `ssml: true` (an older server refuses fields it does not know).
+     */
+    ssml: z.boolean().optional(),
+  })
   .strict();
 export const cancelMessageSchema = z.object({ type: z.literal('cancel') }).strict();
 export const endMessageSchema = z.object({ type: z.literal('end') }).strict();
@@ -110,6 +119,8 @@ export const readyMessageSchema = z.object({
   voice_info: z.array(voiceInfoSchema).optional(),
   /** Added compatibly: `model` when word times come from the model's durations, `estimate` otherwise. */
   word_timings: z.enum(['model', 'estimate']).optional(),
+  /** Added compatibly: true when `text` messages may carry `ssml: true`. */
+  ssml: z.boolean().optional(),
 });
 export const audioStartMessageSchema = z.object({
   type: z.literal('audio_start'),
@@ -188,7 +199,51 @@ export const BIDI_PATH = '/invocations-bidirectional-stream';
 
 // ---- POST /invocations -----------------------------------------------------------------------
 
-export const invocationRequestSchema = voiceSettingsSchema.extend({ text: z.string() }).strict();
+export const invocationRequestSchema = voiceSettingsSchema
+  .extend({
+    text: z.string(),
+    /** Added compatibly: true reads `text` as SSML (container/README.md). */
+    ssml: z.boolean().optional(),
+  })
+  .strict();
+
+// ---- POST /v1/phonemize ----------------------------------------------------------------------
+
+export const phonemizeRequestSchema = z
+  .object({
+    text: z.string(),
+    /** The voice whose language phonemises the text (default: the server's KOKORO_VOICE). */
+    voice: z.string().min(1).max(64).optional(),
+    /** Kokoro's language code (a, b, e, f, h, i, p), the first letter of a voice id; instead of `voice`. */
+    language: z.string().length(1).optional(),
+    ssml: z.boolean().optional(),
+  })
+  .strict();
+export type PhonemizeRequest = z.infer<typeof phonemizeRequestSchema>;
+
+/** One model run's input: a sentence (or part of one), or a pause. */
+export const phonemizedPieceSchema = z.object({
+  text: z.string(),
+  phonemes: z.string(),
+  /** Token ids sent to the model, without the pad (0) at each end. */
+  tokens: z.array(z.number().int()),
+  /** A pause (SSML <break>): its length; no tokens. */
+  pause_ms: z.number().nonnegative().optional(),
+  /** Speed factor of this piece (SSML <prosody rate>); absent: 1. */
+  rate: z.number().positive().optional(),
+});
+export const phonemizeResponseSchema = z.object({
+  /** The pieces' phonemes joined with spaces (Kokoro-FastAPI's /dev/phonemize field). */
+  phonemes: z.string(),
+  /** Every piece's tokens in order, pads excluded. */
+  tokens: z.array(z.number().int()),
+  pieces: z.array(phonemizedPieceSchema),
+  /** The voice whose language was used (absent when the request named a language). */
+  voice: z.string().optional(),
+  /** The language's BCP 47 tag. */
+  language: z.string(),
+});
+export type PhonemizeResponse = z.infer<typeof phonemizeResponseSchema>;
 export type InvocationRequest = z.infer<typeof invocationRequestSchema>;
 
 /** Error body of POST /invocations (same codes as on the WebSocket). */

@@ -73,3 +73,31 @@ describe('UtteranceEncoder', () => {
     });
   });
 });
+
+describe('pauses', () => {
+  const tone = (n: number) => Float32Array.from({ length: n }, (_, i) => 0.5 * Math.sin(i / 5));
+
+  test.each([
+    [24000, 'pcm_s16le'],
+    [16000, 'pcm_s16le'],
+    [8000, 'pcm_s16le'],
+    [8000, 'mulaw'],
+  ] as const)(
+    'exactly round(ms x rate) silent samples at %i Hz %s, between speech resampled on each side',
+    (rate, format) => {
+      const e = new UtteranceEncoder({ format, sampleRate: rate }, 24000);
+      const before = Buffer.concat([e.write(tone(2400))]);
+      const pause = e.pause(700);
+      const after = Buffer.concat([e.write(tone(2400)), e.end()]);
+      const width = format === 'mulaw' ? 1 : 2;
+      const speech = Math.ceil((2400 * rate) / 24000);
+      // What came before the pause plus the pause: the first stretch of speech complete, then the silence.
+      const all = Buffer.concat([before, pause]);
+      expect(all.length / width).toBe(speech + (700 * rate) / 1000);
+      const silence = all.subarray(speech * width);
+      expect(silence.every((b) => b === (format === 'mulaw' ? 0xff : 0))).toBe(true);
+      expect(after.length / width).toBe(speech);
+      expect(e.samples).toBe(2 * speech + (700 * rate) / 1000);
+    },
+  );
+});

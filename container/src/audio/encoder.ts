@@ -41,19 +41,34 @@ export function bytesPerSample(format: AudioFormat): number {
  */
 export class UtteranceEncoder {
   readonly out: OutputAudio;
-  readonly #resampler: StreamingResampler | null;
+  #resampler: StreamingResampler | null;
+  readonly #inputRate: number;
   #headerPending: boolean;
   /** Samples emitted so far, at the output rate. */
   samples = 0;
 
   constructor(out: OutputAudio, inputRate: number) {
     this.out = out;
+    this.#inputRate = inputRate;
     this.#resampler = out.sampleRate === inputRate ? null : new StreamingResampler(inputRate, out.sampleRate);
     this.#headerPending = out.format === 'wav';
   }
 
   write(piece: Float32Array): Buffer {
     return this.#encode(this.#resampler ? this.#resampler.process(piece) : piece);
+  }
+
+  /**
+   * `ms` of silence: exactly round(ms * rate / 1000) zero samples at the output rate. The resampler
+   * is flushed first (what was spoken ends as if silence followed, which it does) and begins anew
+   * after, so no speech leaks into the pause and its length does not depend on the resampling.
+   */
+  pause(ms: number): Buffer {
+    const tail = this.#resampler ? this.#resampler.flush() : new Float32Array(0);
+    if (this.#resampler) this.#resampler = new StreamingResampler(this.#inputRate, this.out.sampleRate);
+    const silence = new Float32Array(tail.length + Math.round((ms * this.out.sampleRate) / 1000));
+    silence.set(tail, 0);
+    return this.#encode(silence);
   }
 
   end(): Buffer {

@@ -8,6 +8,7 @@ import { env, Tensor } from '@huggingface/transformers';
 import { KokoroTTS } from 'kokoro-js';
 import { blendLanguageVoice } from '@kokoro-speech/protocol';
 import { PrepPool } from './prep-pool.ts';
+import { plainScript, type Script } from './script.ts';
 import type { Engine, PreparedPiece, RefusedVoice, Synthesis, VoiceInfo } from './types.ts';
 import { NATIVE_SAMPLE_RATE } from './types.ts';
 import { voiceLanguage } from './languages.ts';
@@ -59,6 +60,7 @@ export interface KokoroEngine extends Engine {
   readonly durationsOutput: string | null;
   readonly voiceInfo: readonly VoiceInfo[];
   readonly refusedVoices: readonly RefusedVoice[];
+  readonly symbols: ReadonlySet<string>;
 }
 
 async function timed<T>(stage: string, onStage: EngineOptions['onStage'], work: () => Promise<T>): Promise<T> {
@@ -125,6 +127,7 @@ class KokoroJsEngine implements KokoroEngine {
   readonly wordTimings: 'model' | 'estimate';
   readonly voiceInfo: readonly VoiceInfo[];
   readonly refusedVoices: readonly RefusedVoice[];
+  readonly symbols: ReadonlySet<string>;
   readonly #tts: KokoroTTS;
   readonly #store: VoiceStore;
   readonly #pool: PrepPool;
@@ -149,6 +152,9 @@ class KokoroJsEngine implements KokoroEngine {
     this.durationsOutput = durationsOutput;
     this.wordTimings = durationsOutput ? 'model' : 'estimate';
     this.refusedVoices = store.refused;
+    // The model's own tokenizer: one token per phoneme symbol (docs/design/languages.md).
+    const vocab = (tts.tokenizer as unknown as { model: { tokens_to_ids: Map<string, number> } }).model.tokens_to_ids;
+    this.symbols = new Set(vocab.keys());
     const published = tts.voices as Record<string, Record<string, string | undefined>>;
     this.voiceInfo = store.ids.map((id) => describeVoice(id, published[id], store.sources.get(id) ?? 'model-dir'));
   }
@@ -165,8 +171,9 @@ class KokoroJsEngine implements KokoroEngine {
   }
 
   /** A blend speaks its first voice's language, as in Kokoro-FastAPI (docs/design/voice-blends.md). */
-  prepare(text: string, voice: string): Promise<PreparedPiece[]> {
-    return this.#pool.prepare(text, voiceLanguage(this.#store.has(voice) ? voice : blendLanguageVoice(voice)));
+  prepare(text: string | Script, voice: string): Promise<PreparedPiece[]> {
+    const script = typeof text === 'string' ? plainScript(text) : text;
+    return this.#pool.prepare(script, voiceLanguage(this.#store.has(voice) ? voice : blendLanguageVoice(voice)));
   }
 
   // Mirrors kokoro-js's generate_from_ids (pads at both ends, style row by length, float32 speed),

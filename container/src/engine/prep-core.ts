@@ -8,15 +8,15 @@ import { AutoTokenizer, env, type Tensor } from '@huggingface/transformers';
 import { KokoroError, errorMessage } from '@kokoro-speech/protocol/errors';
 import { phonemize } from './g2p.ts';
 import { LANGUAGES, type LanguageCode } from './languages.ts';
-import { halveSpan, sentenceSpans, type Span } from './split.ts';
+import { prepareScript } from './prepare-script.ts';
+import type { Script } from './script.ts';
 import type { PreparedPiece } from './types.ts';
-import { MAX_PIECE_TOKENS } from './types.ts';
 import { checkVocabulary } from './vocabulary.ts';
 import { alignWords, wordsOf } from './word-align.ts';
 
 export interface PrepRequest {
   id: number;
-  text: string;
+  script: Script;
   lang: LanguageCode;
 }
 /** `code`: the error's protocol code when it has one (unsupported_language, unspeakable_text). */
@@ -29,11 +29,15 @@ const tokenizer = await AutoTokenizer.from_pretrained(modelDir);
 /** The model's symbols (one token per phoneme symbol), from the model folder's own tokenizer. */
 const vocab = (tokenizer as unknown as { model: { tokens_to_ids: Map<string, number> } }).model.tokens_to_ids;
 
+function tokenize(phonemes: string): number[] {
+  const { input_ids } = tokenizer(phonemes, { add_special_tokens: false, truncation: false }) as { input_ids: Tensor };
+  return Array.from(input_ids.data as BigInt64Array, Number);
+}
+
 async function prepareOne(text: string, lang: LanguageCode): Promise<PreparedPiece> {
   const phonemes = await phonemize(text, lang);
   checkVocabulary(phonemes, vocab, LANGUAGES[lang].name, text);
-  const { input_ids } = tokenizer(phonemes, { add_special_tokens: false, truncation: false }) as { input_ids: Tensor };
-  return { text, phonemes, tokenIds: Array.from(input_ids.data as BigInt64Array, Number) };
+  return { text, phonemes, tokenIds: tokenize(phonemes) };
 }
 
 // ---- word maps: which tokens speak which word ----
@@ -98,29 +102,15 @@ async function withWords(piece: PreparedPiece, start: number, lang: LanguageCode
   };
 }
 
-async function prepare(text: string, lang: LanguageCode): Promise<PreparedPiece[]> {
-  const out: PreparedPiece[] = [];
-  const visit = async (part: Span): Promise<void> => {
-    const piece = await prepareOne(part.text, lang);
-    if (piece.tokenIds.length <= MAX_PIECE_TOKENS || part.text.length < 2) {
-      if (piece.tokenIds.length === 0) return;
-      if (!wordMaps) return void out.push({ ...piece, tokenIds: piece.tokenIds.slice(0, MAX_PIECE_TOKENS) });
-      const mapped = await withWords(piece, part.start, lang);
-      const tokenIds = piece.tokenIds.slice(0, MAX_PIECE_TOKENS);
-      out.push({ ...mapped, tokenIds, words: mapped.words!.map((w) => clip(w, tokenIds.length)) });
-      return;
-    }
-    for (const half of halveSpan(part)) await visit(half);
-  };
-  for (const sentence of sentenceSpans(text, LANGUAGES[lang].tag)) await visit(sentence);
-  return out;
+function prepare(script: Script, lang: LanguageCode): Promise<PreparedPiece[]> {
+  return prepareScript(script, {
+    prepareOne: (text) => prepareOne(text, lang),
+    withWords: (piece, start) => withWords(piece, start, lang),
+    tokenize,
+    wordMaps,
+    locale: LANGUAGES[lang].tag,
+  });
 }
-
-const clip = <W extends { tokenStart: number; tokenEnd: number }>(w: W, n: number): W => ({
-  ...w,
-  tokenStart: Math.min(w.tokenStart, n),
-  tokenEnd: Math.min(w.tokenEnd, n),
-});
 
 // Warm kokoro-js's espeak-ng wasm before declaring the worker ready: its first call costs ~0.5 s.
 // (The espeak-ng build of the other languages loads on their first sentence: g2p.ts.)
@@ -128,7 +118,7 @@ await prepareOne('Ready.', 'a');
 parentPort!.postMessage({ ready: true } satisfies PrepReply);
 
 parentPort!.on('message', (req: PrepRequest) => {
-  prepare(req.text, req.lang).then(
+  prepare(req.script, req.lang).then(
     (pieces) => parentPort!.postMessage({ id: req.id, pieces } satisfies PrepReply),
     (err: unknown) => {
       const code = err instanceof KokoroError ? { code: err.code } : {};

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { KokoroError } from '@kokoro-speech/protocol/errors';
 import type { LanguageCode } from './languages.ts';
 import type { PrepReply, PrepRequest } from './prep-core.ts';
+import type { Script } from './script.ts';
 import type { PreparedPiece } from './types.ts';
 
 interface Pending {
@@ -81,10 +82,10 @@ export class PrepPool {
     return Promise.all(this.#workers.map((w) => w.ready)).then(() => undefined);
   }
 
-  prepare(text: string, lang: LanguageCode): Promise<PreparedPiece[]> {
+  prepare(script: Script, lang: LanguageCode): Promise<PreparedPiece[]> {
     if (this.#closed) return Promise.reject(new Error('the engine is closed'));
     const worker = this.#workers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-    return new Promise((resolve, reject) => worker.send({ id: this.#nextId++, text, lang }, { resolve, reject }));
+    return new Promise((resolve, reject) => worker.send({ id: this.#nextId++, script, lang }, { resolve, reject }));
   }
 
   async close(): Promise<void> {

@@ -30,6 +30,9 @@ export function withSimulatedDelay(engine: Engine, delayMs: number, perCharMs: n
     get refusedVoices() {
       return engine.refusedVoices;
     },
+    get symbols() {
+      return engine.symbols;
+    },
     hasVoice: (voice) => engine.hasVoice(voice),
     prepare: (text, voice) => engine.prepare(text, voice),
     synthesize: (piece: PreparedPiece, voice: string, speed: number) =>

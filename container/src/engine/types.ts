@@ -1,4 +1,5 @@
 // The engine boundary: what the server and scheduler need from a Kokoro model, nothing more.
+import type { Script } from './script.ts';
 
 /** One model-sized piece of text, normalised, phonemised and tokenised (CPU work, done off the event loop). */
 export interface PreparedPiece {
@@ -14,6 +15,10 @@ export interface PreparedPiece {
   words?: PieceWord[];
   /** The word map is proportional, not aligned (the tokenizer was not one token per phoneme). */
   wordsApproximate?: boolean;
+  /** A pause (SSML <break>): this many ms of silence, no tokens, no model run. */
+  pauseMs?: number;
+  /** Speed factor of this piece on top of the utterance's speed (SSML <prosody rate>); absent: 1. */
+  rate?: number;
 }
 
 /** A word of a piece: its place in the text given to prepare() and its tokens. */
@@ -48,9 +53,11 @@ export interface Engine {
   /**
    * Normalise, phonemise and tokenise `text` on a worker thread, splitting it into pieces that fit
    * the model (at sentence, then clause, then word boundaries). Resolves [] for text with nothing
-   * to speak.
+   * to speak. A script (script.ts) adds pauses, rates and spans with fixed pronunciations.
    */
-  prepare(text: string, voice: string): Promise<PreparedPiece[]>;
+  prepare(text: string | Script, voice: string): Promise<PreparedPiece[]>;
+  /** Kokoro's phoneme symbols (the model's vocabulary), for checking phonemes a caller gives. */
+  readonly symbols?: ReadonlySet<string>;
   /** One model run: 24 kHz mono float32 samples for one prepared piece. */
   synthesize(piece: PreparedPiece, voice: string, speed: number): Promise<Float32Array>;
   /** One model run with the model's per-token durations, when it has them (engines without: use synthesize). */

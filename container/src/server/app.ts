@@ -17,6 +17,8 @@ import { BidiUpgrade } from './bidi-upgrade.ts';
 import { httpRoutes } from './http-routes.ts';
 import type { ServerState } from './server-state.ts';
 import { warmUp } from './warm-up.ts';
+import { Lexicon, type LexiconEntry } from '../pronunciation/lexicon.ts';
+import { loadLexicon } from '../pronunciation/lexicon-source.ts';
 
 export interface KokoroServer {
   /** Bound port (useful with port 0). */
@@ -32,6 +34,8 @@ export interface KokoroServerDeps {
   log: Logger;
   /** An engine (or its loading) to use instead of loading config.modelDir. */
   engine?: Engine | Promise<Engine>;
+  /** The lexicon's entries, already read (main.ts); default: read config.lexicon, if set. */
+  lexicon?: LexiconEntry[];
   /** Where the load metric lines (Embedded Metric Format) go; default stdout. */
   writeMetrics?: (line: string) => void;
 }
@@ -40,6 +44,7 @@ export async function startKokoroServer({
   config,
   log,
   engine: given,
+  lexicon: entries,
   writeMetrics = (line) => void process.stdout.write(`${line}\n`),
 }: KokoroServerDeps): Promise<KokoroServer> {
   const bootStarted = performance.now();
@@ -79,8 +84,12 @@ export async function startKokoroServer({
           `${isVoiceBlend(config.defaultVoice) ? ` (${voiceProblem(config.defaultVoice, engine.voices)?.message})` : ''}: ${engine.voices.join(', ')}`,
       );
     }
+    // A lexicon the model cannot say stops start-up, naming the entry (LexiconError).
+    const lexiconEntries = entries ?? (config.lexicon ? await loadLexicon(config.lexicon) : []);
+    const lexicon = lexiconEntries.length > 0 ? new Lexicon(lexiconEntries, engine.symbols, config.lexicon) : undefined;
+    if (lexicon) log.info({ lexicon: config.lexicon, entries: lexicon.size }, 'lexicon loaded');
     const t0 = performance.now();
-    const candidate = new SpeechService(engine, config, log);
+    const candidate = new SpeechService(engine, config, log, lexicon);
     await warmUp(engine, config.defaultVoice, candidate.prepScheduler.concurrency, (ms, audioMs) =>
       candidate.observeRun(ms, audioMs),
     );

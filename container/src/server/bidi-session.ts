@@ -44,6 +44,7 @@ export class BidiSession {
       voices: [...service.engine.voices],
       ...(service.engine.voiceInfo ? { voice_info: [...service.engine.voiceInfo] } : {}),
       word_timings: service.engine.wordTimings ?? 'estimate',
+      ssml: true,
     });
   }
 
@@ -131,6 +132,7 @@ export class BidiSession {
 
   #onText(message: TextMessage): void {
     const id = message.id ?? null;
+    let spoken;
     try {
       if (this.#ended) throw new SpeechError('invalid_message', 'text after end: this session takes no more text');
       this.#service.checkText(message.text);
@@ -141,13 +143,14 @@ export class BidiSession {
         );
       }
       this.#service.admit();
+      spoken = this.#service.spoken(message.text, message.ssml ?? false);
     } catch (error) {
       this.#error(id, asSpeechError(error));
       return;
     }
     if (this.#firstTextAt < 0) this.#firstTextAt = performance.now();
     this.#stats.texts++;
-    this.#stream.push(message.text, message.id, this.#settings);
+    this.#stream.push(spoken, message.id, this.#settings);
     this.#admission?.speaking();
   }
 

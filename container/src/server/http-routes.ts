@@ -1,10 +1,11 @@
-// The HTTP routes: GET /ping (SageMaker's health check), POST /invocations, and the
+// The HTTP routes: GET /ping (SageMaker's health check), POST /invocations, POST /v1/phonemize, and the
 // OpenAI-compatible API (/v1/audio/speech, /v1/models, /v1/audio/voices) for running the container
 // yourself. Speech is admitted (admission-gate.ts) before its body is read.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@kokoro-speech/protocol/server';
-import { SpeechError } from '../tts/errors.ts';
+import { SpeechError, asSpeechError } from '../tts/errors.ts';
+import { handlePhonemize } from './phonemize.ts';
 import type { SpeechService } from '../tts/speech-service.ts';
 import { admitOrRefuse } from './admission-gate.ts';
 import { sendError } from './error-response.ts';
@@ -41,6 +42,11 @@ async function route(state: ServerState, req: IncomingMessage, res: ServerRespon
     if (!service) return sendError(res, new SpeechError('overloaded', 'the model is still loading', 5));
     if (!admitRequest(service, 'POST /invocations', res, (error) => sendError(res, error))) return;
     return handleInvocation(req, res, service, randomUUID());
+  }
+  if (path === '/v1/phonemize') {
+    if (req.method !== 'POST') return sendError(res, new SpeechError('invalid_message', 'use POST /v1/phonemize'));
+    if (!service || closing) return sendError(res, new SpeechError('overloaded', 'the model is still loading', 5));
+    return handlePhonemize(req, res, service).catch((error) => sendError(res, asSpeechError(error)));
   }
   // The OpenAI-compatible API (running the container yourself; SageMaker does not route here).
   const openai = OPENAI_ROUTES[path ?? ''];

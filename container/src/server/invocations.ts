@@ -46,6 +46,7 @@ export async function handleInvocation(
     const request = parsed.data;
     const settings = service.applySettings({ ...service.defaultSettings(), format: 'wav' }, request);
     service.checkText(request.text);
+    const spoken = service.spoken(request.text, request.ssml ?? false);
     service.admit();
     Object.assign(logLine, { chars: request.text.length, voice: settings.voice, format: settings.format });
 
@@ -84,7 +85,7 @@ export async function handleInvocation(
         finish(499, { aborted: true });
       }
     });
-    s.push(request.text, undefined, settings);
+    s.push(spoken, undefined, settings);
   } catch (error) {
     stream?.close();
     const e = asSpeechError(error);

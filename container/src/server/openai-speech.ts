@@ -13,6 +13,8 @@ import { asSpeechError, SpeechError } from '../tts/errors.ts';
 import { OpenAIError, sendOpenAIError } from './openai-error.ts';
 import type { SpeechService } from '../tts/speech-service.ts';
 import { UtteranceStream } from '../tts/utterance-stream.ts';
+import type { SpokenText } from '../tts/spoken-text.ts';
+import { looksLikeSsml } from '../pronunciation/ssml.ts';
 
 /** Model names accepted: ours, and OpenAI's TTS models, so that existing clients work unchanged. */
 export const OPENAI_MODELS = ['kokoro', 'tts-1', 'tts-1-hd', 'gpt-4o-mini-tts'] as const;
@@ -118,6 +120,15 @@ function parseRequest(service: SpeechService, body: Buffer) {
   return { input: r.input, voice, speed, format: format as (typeof OPENAI_FORMATS)[number] };
 }
 
+/** The input as spoken: SSML when its root is <speak>, else text (inline syntax and lexicon either way). */
+function spokenInput(service: SpeechService, input: string): SpokenText {
+  try {
+    return service.spoken(input, looksLikeSsml(input));
+  } catch (error) {
+    throw new OpenAIError(400, asSpeechError(error).message, 'input', 'invalid_value');
+  }
+}
+
 /** POST /v1/audio/speech. */
 export async function handleOpenAISpeech(
   req: IncomingMessage,
@@ -136,6 +147,7 @@ export async function handleOpenAISpeech(
       res,
     );
     const request = parseRequest(service, body);
+    const spoken = spokenInput(service, request.input);
     try {
       service.admit();
     } catch (error) {
@@ -204,7 +216,7 @@ export async function handleOpenAISpeech(
         e?.close();
       }
     });
-    s.push(request.input, undefined, settings);
+    s.push(spoken, undefined, settings);
   } catch (error) {
     stream?.close();
     encoder?.close();

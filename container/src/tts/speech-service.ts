@@ -8,6 +8,9 @@ import { isVoiceBlend, parseVoiceBlend, VoiceBlendError } from '@kokoro-speech/p
 import { AudioDurationEstimator, Scheduler } from '../scheduler/index.ts';
 import { AdmissionController, type Backlog, type LoadSource } from '../admission/index.ts';
 import { SpeechError } from './errors.ts';
+import type { Lexicon } from '../pronunciation/lexicon.ts';
+import { spokenText } from '../pronunciation/spoken.ts';
+import type { SpokenText } from './spoken-text.ts';
 
 /** Settings in force for an utterance (all resolved). */
 export interface Settings {
@@ -41,12 +44,15 @@ export class SpeechService implements LoadSource {
   draining = false;
   /** Decides whether one more session or request fits (container/README.md, Admission control). */
   readonly admission: AdmissionController;
+  /** The deployment's lexicon (KOKORO_LEXICON), applied to every text. */
+  readonly lexicon: Lexicon | undefined;
   readonly #streams = new Set<BacklogReporter>();
   #modelMsPerAudioMs = 0;
   #prepMsPerAudioMs = 0;
 
-  constructor(engine: Engine, config: ServerConfig, log: Logger) {
+  constructor(engine: Engine, config: ServerConfig, log: Logger, lexicon?: Lexicon) {
     this.engine = engine;
+    this.lexicon = lexicon;
     this.config = config;
     this.log = log;
     this.scheduler = new Scheduler({
@@ -188,6 +194,14 @@ export class SpeechService implements LoadSource {
     }
     // Parsed, yet refused by the engine: a part whose file was refused at start-up.
     throw new SpeechError('unknown_voice', `voice blend "${voice}" cannot be used; ${available}`);
+  }
+
+  /**
+   * A request's text as it will be spoken: SSML when `ssml`, misaki's inline syntax, the lexicon
+   * (docs/design/pronunciation.md). Throws 400 invalid_message naming a markup problem.
+   */
+  spoken(text: string, ssml = false): SpokenText {
+    return spokenText(text, { ssml, lexicon: this.lexicon, symbols: this.engine.symbols });
   }
 
   /** Text limits shared by POST and the WebSocket. */

@@ -2,73 +2,18 @@
 // prepared on worker threads (through the prep scheduler), its pieces run through the model
 // scheduler, and their audio delivered in order: one utterance after another, each piece as soon
 // as it is synthesised.
-import { UtteranceEncoder, effectiveSampleRate, type OutputAudio } from '../audio/index.ts';
+import { UtteranceEncoder, effectiveSampleRate } from '../audio/index.ts';
+import type { UtteranceInfo, UtteranceSink, UtteranceWord } from './utterance-sink.ts';
+import { pieceSpeed, type Utterance } from './utterance.ts';
 import type { PreparedPiece, Synthesis } from '../engine/types.ts';
 import { pieceWordTimings } from '../engine/word-timings.ts';
+import { plainSpoken, type SpokenText } from './spoken-text.ts';
 import type { Backlog } from '../admission/index.ts';
 import type { Lane } from '../scheduler/index.ts';
 import { asSpeechError, type SpeechError } from './errors.ts';
 import type { Settings, SpeechService } from './speech-service.ts';
 
-export interface UtteranceInfo {
-  id: string;
-  index: number;
-  settings: Settings;
-  output: OutputAudio;
-}
-
-export interface UtteranceStats {
-  samples: number;
-  durationMs: number;
-  /** Model run time of all its pieces. */
-  synthesisMs: number;
-  /** From the text's arrival to its first model run (preparation plus waiting in the queue). */
-  queueMs: number;
-  pieces: number;
-}
-
-/** A word of an utterance and when it is spoken, in ms from the utterance's first sample. */
-export interface UtteranceWord {
-  text: string;
-  /** Offsets into the utterance's text. */
-  start: number;
-  end: number;
-  start_ms: number;
-  end_ms: number;
-}
-
-/** Where an utterance's events go (a WebSocket session or an HTTP response). */
-export interface UtteranceSink {
-  start(u: UtteranceInfo): void;
-  audio(u: UtteranceInfo, bytes: Buffer): void;
-  /** The words of the piece whose audio was just sent (sinks that show no captions leave it out). */
-  words?(u: UtteranceInfo, words: UtteranceWord[], estimated: boolean): void;
-  end(u: UtteranceInfo, stats: UtteranceStats): void;
-  fail(u: UtteranceInfo, error: SpeechError): void;
-}
-
-interface Utterance {
-  info: UtteranceInfo;
-  /** The utterance's text (word offsets point into it). */
-  text: string;
-  receivedAt: number;
-  /** Estimated audio of the whole text, until it is prepared into pieces. */
-  textEstimateMs: number;
-  prepared: Promise<PreparedPiece[]>;
-  pieces: PreparedPiece[] | null;
-  results: (Synthesis | undefined)[];
-  /** Model-rate samples of the pieces already sent (where the next piece's words start). */
-  nativeSamples: number;
-  /** Estimated audio of each piece (ms), counted in queuedAudioMs until sent. */
-  estimates: number[];
-  delivered: number;
-  started: boolean;
-  encoder: UtteranceEncoder;
-  /** Samples already counted into the playout clock. */
-  samplesSent: number;
-  synthesisMs: number;
-  firstRunAt: number | undefined;
-}
+export type { UtteranceInfo, UtteranceSink, UtteranceStats, UtteranceWord } from './utterance-sink.ts';
 
 export class UtteranceStream {
   readonly #service: SpeechService;
@@ -119,18 +64,20 @@ export class UtteranceStream {
     return this.#queue.length;
   }
 
-  /** Accept one utterance (limits are the caller's job). */
-  push(text: string, id: string | undefined, settings: Settings): UtteranceInfo {
+  /** Accept one utterance (limits are the caller's job): a plain text, or one built by pronunciation/. */
+  push(input: string | SpokenText, id: string | undefined, settings: Settings): UtteranceInfo {
+    const spoken = typeof input === 'string' ? plainSpoken(input) : input;
+    const text = spoken.script.text;
     if (this.#closed) throw new Error('utterance stream is closed');
     const index = this.#nextIndex++;
     const output = { format: settings.format, sampleRate: effectiveSampleRate(settings.format, settings.sampleRate) };
     const info: UtteranceInfo = { id: id ?? `u${index}`, index, settings, output };
     const textEstimateMs = this.#service.estimator.estimateText(text.length, settings.speed);
-    const prepared = this.#prepare(text, settings, textEstimateMs);
+    const prepared = this.#prepare(spoken, settings, textEstimateMs);
     prepared.catch(() => {}); // reported by enqueuePieces, if still wanted
     const u: Utterance = {
       info,
-      text,
+      spoken,
       receivedAt: performance.now(),
       textEstimateMs,
       prepared,
@@ -152,13 +99,13 @@ export class UtteranceStream {
     return info;
   }
 
-  #prepare(text: string, settings: Settings, estimatedAudioMs: number): Promise<PreparedPiece[]> {
+  #prepare(spoken: SpokenText, settings: Settings, estimatedAudioMs: number): Promise<PreparedPiece[]> {
     const { promise: prepared, resolve, reject: abandon } = Promise.withResolvers<PreparedPiece[]>();
     this.#prepLane.enqueue({
       estimatedAudioMs,
       run: () => {
         const started = performance.now();
-        const done = this.#service.engine.prepare(text, settings.voice);
+        const done = this.#service.engine.prepare(spoken.plain ? spoken.script.text : spoken.script, settings.voice);
         done.then(
           () => this.#service.observePrep(performance.now() - started, estimatedAudioMs),
           () => {},
@@ -216,12 +163,14 @@ export class UtteranceStream {
     }
     if (!this.#live(u, generation)) return;
     u.pieces = pieces;
-    const { speed } = u.info.settings;
     pieces.forEach((piece, i) => {
-      const estimatedAudioMs = this.#service.estimator.estimate(piece.tokenIds.length, speed);
+      const estimatedAudioMs =
+        piece.pauseMs ?? this.#service.estimator.estimate(piece.tokenIds.length, pieceSpeed(u, piece));
       this.#queuedAudioMs += estimatedAudioMs;
       u.estimates[i] = estimatedAudioMs;
-      this.#lane.enqueue({ estimatedAudioMs, run: () => this.#runPiece(u, i, generation) });
+      // A pause needs no model run: it is ready now, and becomes silence when its turn comes (#deliver).
+      if (piece.pauseMs !== undefined) u.results[i] = { audio: new Float32Array(0), frames: null };
+      else this.#lane.enqueue({ estimatedAudioMs, run: () => this.#runPiece(u, i, generation) });
     });
     this.#deliver();
   }
@@ -229,7 +178,8 @@ export class UtteranceStream {
   async #runPiece(u: Utterance, i: number, generation: number): Promise<void> {
     if (!this.#live(u, generation)) return;
     const piece = u.pieces![i]!;
-    const { voice, speed } = u.info.settings;
+    const { voice } = u.info.settings;
+    const speed = pieceSpeed(u, piece);
     const started = performance.now();
     u.firstRunAt ??= started;
     let result: Synthesis;
@@ -264,6 +214,12 @@ export class UtteranceStream {
         this.#queuedAudioMs = Math.max(0, this.#queuedAudioMs - (u.estimates[u.delivered] ?? 0));
         u.results[u.delivered++] = undefined;
         this.#begin(u);
+        if (piece.pauseMs !== undefined) {
+          this.#send(u, u.encoder.pause(piece.pauseMs));
+          if (this.#queue[0] !== u) return;
+          u.nativeSamples += Math.round((piece.pauseMs * this.#service.engine.sampleRate) / 1000);
+          continue;
+        }
         this.#send(u, u.encoder.write(result.audio));
         if (this.#queue[0] !== u) return; // the sink closed the stream
         this.#sendWords(u, piece, result);
@@ -307,9 +263,8 @@ export class UtteranceStream {
     this.#sink.words(
       u.info,
       timings.words.map((w) => ({
-        text: u.text.slice(w.start, w.end),
-        start: w.start,
-        end: w.end,
+        text: u.spoken.script.text.slice(w.start, w.end),
+        ...u.spoken.source(w.start, w.end),
         start_ms: ms(w.startSample),
         end_ms: ms(w.endSample),
       })),

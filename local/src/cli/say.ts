@@ -14,11 +14,13 @@ import { requireAwsCredentials } from '../stack/preflight.ts';
 import { StartupError } from '../stack/startup-error.ts';
 import { connectionHint, describeRequestIssues, isParseArgsError, outputPath, UsageError } from './say-messages.ts';
 import { sayOutput } from './say-output.ts';
+import { fetchPhonemes, formatPhonemes, phonemizeUrl } from './say-phonemes.ts';
 import { commandLineError } from '../stack/command-line.ts';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 
 const USAGE = `usage: npm run say -- "prompt" [options]
        npm run say -- --list-voices [--target URL|ARN]
+       npm run say -- --phonemes "text" [--ssml] [--voice ID] [--container URL]
   --out, -o FILE        audio file to write (default answer.wav, in the folder you run this from);
                         .ogg or .opus writes Ogg Opus
   --format pcm|opus     what the agent sends (default: opus for .ogg/.opus files, else pcm);
@@ -33,6 +35,10 @@ const USAGE = `usage: npm run say -- "prompt" [options]
   --list-voices         print the agent's voices (id, name, language, gender, grade) and exit
   --language CODE       answer in this language: en, es, fr, hi, it, pt (ISO 639-1; without
                         --voice, its default voice speaks: docs/contracts/turn.md)
+  --phonemes            print the phonemes and token ids a Kokoro container speaks "text" with
+                        (after its lexicon, [word](/phonemes/) and, with --ssml, SSML) and exit;
+                        asks --container URL (a container's POST /v1/phonemize), else the local
+                        npm start server (--target, its /api/phonemize relay)
   --voice ID --speed X --sample-rate 24000|16000|8000 --mode stream|batch
   --help, -h            this text`;
 
@@ -60,6 +66,9 @@ async function main(argv: string[]): Promise<number> {
       format: { type: 'string' },
       captions: { type: 'boolean' },
       'list-voices': { type: 'boolean' },
+      phonemes: { type: 'boolean' },
+      ssml: { type: 'boolean' },
+      container: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -69,6 +78,19 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (values['list-voices']) return printVoices(values.target, values.qualifier);
+  if (values.phonemes) {
+    const text = positionals.join(' ').trim();
+    if (!text) throw new UsageError('--phonemes needs the text');
+    const url = phonemizeUrl(values.target, values.container);
+    targetShown = url.origin;
+    const request = {
+      text,
+      ...(values.voice === undefined ? {} : { voice: values.voice }),
+      ...(values.ssml ? { ssml: true } : {}),
+    };
+    console.log(formatPhonemes(await fetchPhonemes(url, request)));
+    return 0;
+  }
   const kind = ['.ogg', '.opus'].includes(extname(values.out).toLowerCase()) ? 'ogg' : 'wav';
   const format = values.format ?? (kind === 'ogg' ? 'opus' : 'pcm');
   if (format !== 'pcm' && format !== 'opus') throw new UsageError(`--format must be pcm or opus, not ${format}`);

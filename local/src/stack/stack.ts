@@ -69,6 +69,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
     let agentUrl: URL | undefined;
     let info: PageInfo;
     let localRouter: LocalSageMakerRouter | undefined;
+    let containerUrl: string | undefined;
     if (options.target !== undefined) {
       // Resolved now, so that a missing AWS set-up stops here instead of failing every turn later.
       const credentials = defaultProvider();
@@ -134,6 +135,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         checkVoice(options.voice, options.from?.voice ?? '--voice', voices);
       }
       const containerUrls = containers.map((c) => c.url);
+      containerUrl = containerUrls[0];
       const router = await startLocalSageMakerRouter({
         ...(containerUrls.length === 1 ? { containerUrl: containerUrls[0]! } : { containerUrls }),
         host: '127.0.0.1',
@@ -181,6 +183,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       port: options.port,
       allowedHosts: options.allowedHosts,
       auth: options.auth !== undefined,
+      ...(containerUrl === undefined ? {} : { containerUrl }),
     }).catch((error: NodeJS.ErrnoException) => {
       throw listenError(error, options.host, options.port);
     });

@@ -207,6 +207,40 @@ describe('npm start -- --offline', () => {
     expect(japanese.stderr).toMatch(/unsupported_language: language "ja" is Japanese/);
   }, 90_000);
 
+  test("npm run say --phonemes: the local container's phonemes, through the page server's relay", async () => {
+    const plain = await run([
+      'run',
+      'say',
+      '--',
+      '--phonemes',
+      'Meet [Kokoro](/kˈOkəɹO/) now.',
+      '--target',
+      url.toString(),
+    ]);
+    expect(plain.stderr).not.toMatch(/say:/);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^phonemes: \S+ kˈOkəɹO \S+$/m);
+    expect(plain.stdout).toMatch(/^tokens: {3}(\d+ )+\d+$/m);
+    const ssml = '<speak>One <break time="700ms"/>two</speak>';
+    const paused = await run(['run', 'say', '--', '--phonemes', ssml, '--ssml', '--target', url.toString()]);
+    expect(paused.code).toBe(0);
+    expect(paused.stdout).toMatch(/^ {2}1\. "One" -> .+$\n^ {2}2\. pause 700 ms$\n^ {2}3\. "two" -> /m);
+    const bad = await run([
+      'run',
+      'say',
+      '--',
+      '--phonemes',
+      '<speak><emphasis>x</emphasis></speak>',
+      '--ssml',
+      '--target',
+      url.toString(),
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(
+      'refused the text (invalid_message: SSML line 1, column 8 (offset 7): the element <emphasis> is not supported',
+    );
+  }, 60_000);
+
   test('npm run say --session with --out x.ogg --captions: a conversation written as Ogg Opus with captions', async () => {
     const say = (session: string, prompt: string, out: string) =>
       run(['run', 'say', '--', prompt, '--session', session, '--target', url.toString(), '--out', out, '--captions']);

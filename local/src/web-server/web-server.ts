@@ -14,6 +14,7 @@ import { isRuntimeSessionId, newRuntimeSessionId } from '../agentcore/agentcore.
 import { originPolicy, refusal } from './origin.ts';
 import { connectSources, localPageConfig, type LocalAuthSettings } from './page-config.ts';
 import { proxyRuntimeRequest, proxyRuntimeUpgrade } from './runtime-proxy.ts';
+import { relayPhonemize } from './phonemize-relay.ts';
 import { contentSecurityPolicy, serveStatic } from './static-files.ts';
 import type { Upstream } from './upstream.ts';
 import { KokoroError, errorMessage } from '@kokoro-speech/protocol/errors';
@@ -59,6 +60,8 @@ export interface WebServerOptions {
   logger?: Logger;
   /** Sign-in (npm start --auth): the gateway is closed, and config.json waits for useAuth(). */
   auth?: boolean;
+  /** The local Kokoro container, for POST /api/phonemize (absent: the stack runs none). */
+  containerUrl?: string;
 }
 
 export interface WebServer {
@@ -100,12 +103,16 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (req.method === 'GET' && url.pathname === '/ping') return sendJson(res, 200, { status: 'Healthy' });
     if (req.method === 'GET' && url.pathname === '/api/info') return sendJson(res, 200, info);
     const turns = url.pathname === '/api/invocations' || url.pathname === '/invocations';
+    const phonemize = url.pathname === '/api/phonemize';
     const why =
-      turns || url.pathname === '/config.json' || url.pathname.startsWith('/runtimes/') ? refusal(req, policy) : null;
+      turns || phonemize || url.pathname === '/config.json' || url.pathname.startsWith('/runtimes/')
+        ? refusal(req, policy)
+        : null;
     if (why) {
       log.debug({ method: req.method, path: url.pathname, status: 403 }, why);
       return sendJson(res, 403, { error: { code: 'forbidden', message: why } });
     }
+    if (phonemize) return relayPhonemize(options.containerUrl, req, res);
     if (turns) {
       if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'method', message: 'use POST' } });
       if (options.auth) return sendJson(res, 401, { error: { code: 'unauthorized', message: GATEWAY_CLOSED } });

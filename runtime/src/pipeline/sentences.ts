@@ -6,6 +6,7 @@
 // sentence's word timings (for `words` events and for the history cut).
 import type { AudioFormat, TurnWord } from '@kokoro-speech/protocol';
 import { normalizeForSpeech, sourceRange, type Language } from '../text/index.ts';
+import { shownText } from '../text/inline-display.ts';
 import type { TtsEvent, WordTiming as SpokenWord } from '../tts/types.ts';
 import type { PipelineEvent, SentenceTiming, WordTiming } from './types.ts';
 
@@ -146,7 +147,7 @@ export class SentenceLedger {
           type: 'sentence',
           id: t.id,
           index: t.index,
-          text: t.text,
+          text: shownText(t.text).text,
           spoken: t.spoken,
           text_ms: t.readyMs,
           ...(t.kind === 'filler' ? { filler: true as const } : {}),
@@ -224,13 +225,17 @@ function shownWords(t: SentenceTiming, words: readonly SpokenWord[], language: L
   return out;
 }
 
-/** Words of a sentence for a `words` event: its text, times on the turn's audio clock (from `startMs`). */
+/**
+ * Words of a sentence for a `words` event: its text, times on the turn's audio clock (from
+ * `startMs`), offsets into the sentence as shown (inline pronunciations as just their word).
+ */
 function onTurnClock(t: SentenceTiming, words: readonly WordTiming[], startMs: number): TurnWord[] {
   const at = (ms: number) => Math.round((startMs + ms) * 100) / 100;
+  const shown = shownText(t.text);
   return words.map((w) => ({
-    text: t.text.slice(w.textStart, w.textEnd),
-    start: w.textStart,
-    end: w.textEnd,
+    text: shown.text.slice(shown.at(w.textStart), shown.at(w.textEnd)),
+    start: shown.at(w.textStart),
+    end: shown.at(w.textEnd),
     start_ms: at(w.startMs),
     end_ms: at(w.endMs),
   }));

@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { LlmError } from '../llm/errors.ts';
 import { normalizeForSpeech } from '../text/index.ts';
+import { ShownTextStream } from '../text/inline-display.ts';
 import type { TtsSession, VoiceSettings } from '../tts/types.ts';
 import { TtsTransportError } from '../tts/types.ts';
 import { agentAnswer } from '../conversation/answer.ts';
@@ -255,6 +256,11 @@ class Turn {
       if (plan.wholeAnswerFirst) batches.push(this.#cycle);
       else enqueue(plan.splitter.flush());
     };
+    // `text` events show inline pronunciations as their word (the sentences still carry them).
+    const shown = new ShownTextStream();
+    const showText = (delta: string) => {
+      if (delta) this.#emit({ type: 'text', delta });
+    };
     try {
       if (this.#stopped) return;
       const { request } = this.#options;
@@ -263,12 +269,13 @@ class Turn {
         switch (event.type) {
           case 'text':
             this.#firstTokenMs ??= this.#now();
-            this.#emit({ type: 'text', delta: event.delta });
+            showText(shown.push(event.delta));
             this.#cycle.text += event.delta;
             if (!plan.wholeAnswerFirst) enqueue(plan.splitter.push(event.delta));
             break;
           case 'tool_call':
             // The text before a tool call is complete: speak it now rather than hold a half sentence.
+            showText(shown.flush());
             if (!plan.wholeAnswerFirst) enqueue(plan.splitter.flush());
             break;
           case 'tool_start':
@@ -292,6 +299,7 @@ class Turn {
           : { code: 'llm_error', message: `${this.#context.llm.name} LLM failed: ${errorMessage(error)}` };
     }
     if (this.#stopped) return;
+    showText(shown.flush());
     endCycle();
     for (const cycle of batches) {
       const whole = planFor(this.#policy, this.#language);

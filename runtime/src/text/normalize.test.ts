@@ -232,3 +232,17 @@ describe('the map of the class rules', () => {
     );
   });
 });
+
+describe("misaki's inline pronunciation passes through to the container", () => {
+  test('intact in the spoken text; the word shown maps to itself; ordinary links still read by their label', () => {
+    const text = 'Meet [Kokoro](/kˈOkəɹO/) at [our site](https://example.com) on **day 2**.';
+    const n = normalizeForSpeech(text);
+    expect(n.spoken).toBe('Meet [Kokoro](/kˈOkəɹO/) at our site on day 2.');
+    // The container's word "Kokoro" (its letters inside the brackets) maps to the same letters here.
+    const at = n.spoken.indexOf('Kokoro');
+    const { start, end } = sourceRange(text, n, at, at + 'Kokoro'.length);
+    expect(text.slice(start, end)).toBe('Kokoro');
+    // A phrase, and phonemes with spaces.
+    expect(spoken('Say [New York](/nˈu jˈɔɹk/) twice')).toBe('Say [New York](/nˈu jˈɔɹk/) twice');
+  });
+});

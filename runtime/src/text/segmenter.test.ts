@@ -369,3 +369,17 @@ describe('title-case abbreviations before a capitalised word and a number', () =
     expect(s.push('. 1 at noon. Then')).toEqual(['We meet on Tue. Dec. 1 at noon.']);
   });
 });
+
+describe("misaki's inline pronunciation", () => {
+  test('never cut inside, however the tokens arrive', () => {
+    const text = 'Meet [Dr. Kokoro](/dˈɑktəɹ kˈOkəɹO/) today. It speaks [fast](/fˈæst/)! Done.';
+    const expected = ['Meet [Dr. Kokoro](/dˈɑktəɹ kˈOkəɹO/) today.', 'It speaks [fast](/fˈæst/)!', 'Done.'];
+    expect(later(text)).toEqual(expected);
+    const tokens = (LEAD + text).match(/.{1,3}/gsu)!;
+    expect(
+      spans(tokens)
+        .map((p) => p.text)
+        .slice(1),
+    ).toEqual(expected);
+  });
+});

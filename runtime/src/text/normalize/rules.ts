@@ -23,6 +23,11 @@ export interface Rule {
   /** Speak only this group (1-based), normalised in turn; drop it if longer than maxInner. */
   inner?: number;
   maxInner?: number;
+  /**
+   * Pass the whole match on verbatim, for the TTS to read (misaki's `[word](/phonemes/)`), as three
+   * pieces of the map, so that this group (1-based), the word shown, maps to itself.
+   */
+  keep?: number;
 }
 
 /** Number of capturing groups in a regular expression source. */
@@ -79,7 +84,13 @@ export function speakInline(set: RuleSet, b: SpeechBuilder, source: string, from
     const end = start + m[0].length;
     if (start > at) b.add(from + at, from + start, text.slice(at, start));
     const innerRange = rule.inner === undefined ? undefined : m.indices?.[o + rule.inner];
-    if (rule.inner === undefined) {
+    const kept = rule.keep === undefined ? undefined : m.indices?.[o + rule.keep];
+    if (kept !== undefined) {
+      const [a, z] = [kept[0] - from, kept[1] - from];
+      b.add(from + start, from + a, text.slice(start, a));
+      b.add(from + a, from + z, text.slice(a, z));
+      b.add(from + z, from + end, text.slice(z, end));
+    } else if (rule.inner === undefined) {
       const groups = m.slice(o, o + 1 + set.counts[k]!);
       b.add(from + start, from + end, rule.speak!(groups, { before: text.slice(0, start), after: text.slice(end) }));
     } else if (innerRange === undefined || innerRange[1] - innerRange[0] > (rule.maxInner ?? Infinity)) {

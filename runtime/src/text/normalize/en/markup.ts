@@ -4,8 +4,14 @@ import type { Rule } from '../rules.ts';
 
 const LINK_TARGET = '\\([^()\\s]*(?:\\s+"[^"]*")?\\)';
 
+/** misaki's inline pronunciation, `[Kokoro](/kˈOkəɹO/)`: group 1 is the word shown. */
+export const INLINE_PRONUNCIATION = '\\[([^\\]\\n]+)\\]\\(/[^()\\n]+/\\)';
+
 /** Spans that carry markup around text: only the text inside is spoken. */
 export const MARKUP_SPANS: Rule[] = [
+  // misaki's inline pronunciation, [Kokoro](/kˈOkəɹO/): passed on intact for the container to read
+  // (container/README.md, Pronunciation), the word mapping to itself for captions.
+  { name: 'markup', re: INLINE_PRONUNCIATION, keep: 1 },
   { name: 'markup', re: '`{1,3}([^`\\n]+?)`{1,3}', inner: 1, maxInner: 40 }, // inline code: short code is read, long is dropped
   { name: 'markup', re: `!\\[([^\\]\\n]*)\\]${LINK_TARGET}`, inner: 1 }, // image: its alt text
   { name: 'markup', re: `\\[([^\\]\\n]+)\\]${LINK_TARGET}`, inner: 1 }, // link: its label
