@@ -3,6 +3,7 @@ import { ConfigError, configFromEnv } from './config.ts';
 import { createLogger } from './log.ts';
 import { startKokoroServer } from './server/index.ts';
 import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
+import { startTracing, type Tracing } from '@kokoro-speech/protocol/observability';
 
 const args = process.argv.slice(2);
 if (args.length > 0 && !(args.length === 1 && args[0] === 'serve')) {
@@ -11,15 +12,22 @@ if (args.length > 0 && !(args.length === 1 && args[0] === 'serve')) {
 }
 
 let config;
+let tracing: Tracing;
 try {
   config = configFromEnv();
+  // Standard OTEL_* variables; off (the no-op tracer) unless an exporter or endpoint is set.
+  tracing = startTracing(process.env, {
+    serviceName: 'kokoro-tts',
+    warn: (message) => log.warn(message), // later, on an export: the logger exists by then
+  });
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(`kokoro server: ${error.message}\nSee container/README.md for the environment variables.`);
   process.exit(2);
 }
 const log = createLogger(config.logLevel);
-const server = await startKokoroServer({ config, log });
+const server = await startKokoroServer({ config, log, tracing });
+if (tracing.enabled) log.info({ traces: tracing.destination }, 'tracing on');
 server.ready.catch(() => {
   log.flush();
   process.exit(1);

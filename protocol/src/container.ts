@@ -17,6 +17,12 @@ const sampleRate = z.union(
   SAMPLE_RATES.map((r) => z.literal(r)) as [z.ZodLiteral<24000>, z.ZodLiteral<16000>, z.ZodLiteral<8000>],
 );
 const utteranceId = z.string().min(1).max(128);
+/**
+ * A W3C trace context parent (https://www.w3.org/TR/trace-context/#traceparent-header): the
+ * client's span for this utterance. Added compatibly: send it only to a server whose `ready`
+ * carries `tracing: true`. A malformed one is ignored (the server starts a new trace), never refused.
+ */
+const traceparent = z.string().max(256);
 
 /** Voice and audio settings; every field optional (the session keeps what is not given). */
 export const voiceSettingsSchema = z.object({
@@ -40,7 +46,13 @@ export const configMessageSchema = voiceSettingsSchema
   })
   .strict();
 export const textMessageSchema = z
-  .object({ type: z.literal('text'), text: z.string(), id: utteranceId.optional() })
+  .object({
+    type: z.literal('text'),
+    text: z.string(),
+    id: utteranceId.optional(),
+    /** Added compatibly (see `traceparent` above): the parent of the server's spans for this utterance. */
+    traceparent: traceparent.optional(),
+  })
   .strict();
 export const cancelMessageSchema = z.object({ type: z.literal('cancel') }).strict();
 export const endMessageSchema = z.object({ type: z.literal('end') }).strict();
@@ -99,6 +111,8 @@ export const readyMessageSchema = z.object({
   voice_info: z.array(voiceInfoSchema).optional(),
   /** Added compatibly: `model` when word times come from the model's durations, `estimate` otherwise. */
   word_timings: z.enum(['model', 'estimate']).optional(),
+  /** Added compatibly: true when `text` messages may carry a `traceparent` (servers before it refuse the field). */
+  tracing: z.boolean().optional(),
 });
 export const audioStartMessageSchema = z.object({
   type: z.literal('audio_start'),

@@ -7,6 +7,7 @@ import type { AudioFormat, SampleRate, VoiceSettings } from '@kokoro-speech/prot
 import { AudioDurationEstimator, Scheduler } from '../scheduler/index.ts';
 import { AdmissionController, type Backlog, type LoadSource } from '../admission/index.ts';
 import { SpeechError } from './errors.ts';
+import type { UtteranceSpans } from '../observability/utterance-spans.ts';
 
 /** Settings in force for an utterance (all resolved). */
 export interface Settings {
@@ -38,6 +39,8 @@ export class SpeechService implements LoadSource {
   pendingTotal = 0;
   /** Set on shutdown: no new work is accepted. */
   draining = false;
+  /** Records each utterance's trace spans when tracing is on (OTEL_*); null: off. */
+  spans: UtteranceSpans | null = null;
   /** Decides whether one more session or request fits (container/README.md, Admission control). */
   readonly admission: AdmissionController;
   readonly #streams = new Set<BacklogReporter>();

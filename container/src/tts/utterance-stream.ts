@@ -15,6 +15,17 @@ export interface UtteranceInfo {
   index: number;
   settings: Settings;
   output: OutputAudio;
+  /** The client's trace parent for this utterance (protocol v1 `traceparent`), if it sent one. */
+  traceparent?: string;
+}
+
+/** When an utterance passed each stage (performance.now() ms), for its trace spans. */
+export interface UtteranceMarks {
+  receivedAt: number;
+  prepStartAt?: number;
+  prepEndAt?: number;
+  firstRunAt?: number;
+  lastRunEndAt?: number;
 }
 
 export interface UtteranceStats {
@@ -25,6 +36,7 @@ export interface UtteranceStats {
   /** From the text's arrival to its first model run (preparation plus waiting in the queue). */
   queueMs: number;
   pieces: number;
+  marks: UtteranceMarks;
 }
 
 /** A word of an utterance and when it is spoken, in ms from the utterance's first sample. */
@@ -44,7 +56,7 @@ export interface UtteranceSink {
   /** The words of the piece whose audio was just sent (sinks that show no captions leave it out). */
   words?(u: UtteranceInfo, words: UtteranceWord[], estimated: boolean): void;
   end(u: UtteranceInfo, stats: UtteranceStats): void;
-  fail(u: UtteranceInfo, error: SpeechError): void;
+  fail(u: UtteranceInfo, error: SpeechError, marks?: UtteranceMarks): void;
 }
 
 interface Utterance {
@@ -68,6 +80,7 @@ interface Utterance {
   samplesSent: number;
   synthesisMs: number;
   firstRunAt: number | undefined;
+  marks: UtteranceMarks;
 }
 
 export class UtteranceStream {
@@ -120,18 +133,25 @@ export class UtteranceStream {
   }
 
   /** Accept one utterance (limits are the caller's job). */
-  push(text: string, id: string | undefined, settings: Settings): UtteranceInfo {
+  push(text: string, id: string | undefined, settings: Settings, traceparent?: string): UtteranceInfo {
     if (this.#closed) throw new Error('utterance stream is closed');
     const index = this.#nextIndex++;
     const output = { format: settings.format, sampleRate: effectiveSampleRate(settings.format, settings.sampleRate) };
-    const info: UtteranceInfo = { id: id ?? `u${index}`, index, settings, output };
+    const info: UtteranceInfo = {
+      id: id ?? `u${index}`,
+      index,
+      settings,
+      output,
+      ...(traceparent === undefined ? {} : { traceparent }),
+    };
     const textEstimateMs = this.#service.estimator.estimateText(text.length, settings.speed);
-    const prepared = this.#prepare(text, settings, textEstimateMs);
+    const marks: UtteranceMarks = { receivedAt: performance.now() };
+    const prepared = this.#prepare(text, settings, textEstimateMs, marks);
     prepared.catch(() => {}); // reported by enqueuePieces, if still wanted
     const u: Utterance = {
       info,
       text,
-      receivedAt: performance.now(),
+      receivedAt: marks.receivedAt,
       textEstimateMs,
       prepared,
       pieces: null,
@@ -144,6 +164,7 @@ export class UtteranceStream {
       samplesSent: 0,
       synthesisMs: 0,
       firstRunAt: undefined,
+      marks,
     };
     this.#queue.push(u);
     this.#service.pendingTotal++;
@@ -152,15 +173,24 @@ export class UtteranceStream {
     return info;
   }
 
-  #prepare(text: string, settings: Settings, estimatedAudioMs: number): Promise<PreparedPiece[]> {
+  #prepare(
+    text: string,
+    settings: Settings,
+    estimatedAudioMs: number,
+    marks: UtteranceMarks,
+  ): Promise<PreparedPiece[]> {
     const { promise: prepared, resolve, reject: abandon } = Promise.withResolvers<PreparedPiece[]>();
     this.#prepLane.enqueue({
       estimatedAudioMs,
       run: () => {
         const started = performance.now();
+        marks.prepStartAt = started;
         const done = this.#service.engine.prepare(text, settings.voice);
         done.then(
-          () => this.#service.observePrep(performance.now() - started, estimatedAudioMs),
+          () => {
+            marks.prepEndAt = performance.now();
+            this.#service.observePrep(marks.prepEndAt - started, estimatedAudioMs);
+          },
           () => {},
         );
         done.then(resolve, abandon);
@@ -232,6 +262,7 @@ export class UtteranceStream {
     const { voice, speed } = u.info.settings;
     const started = performance.now();
     u.firstRunAt ??= started;
+    u.marks.firstRunAt ??= started;
     let result: Synthesis;
     try {
       const { engine } = this.#service;
@@ -242,7 +273,8 @@ export class UtteranceStream {
       if (this.#live(u, generation)) this.#fail(u, asSpeechError(error));
       return;
     }
-    const tookMs = performance.now() - started;
+    u.marks.lastRunEndAt = performance.now();
+    const tookMs = u.marks.lastRunEndAt - started;
     u.synthesisMs += tookMs;
     const audioMs = (result.audio.length / this.#service.engine.sampleRate) * 1000;
     this.#service.estimator.observe(piece.tokenIds.length, piece.text.length, speed, audioMs);
@@ -282,6 +314,7 @@ export class UtteranceStream {
         synthesisMs: u.synthesisMs,
         queueMs: (u.firstRunAt ?? performance.now()) - u.receivedAt,
         pieces: u.pieces.length,
+        marks: u.marks,
       });
     }
   }
@@ -331,7 +364,7 @@ export class UtteranceStream {
     for (let i = u.delivered; i < u.estimates.length; i++) this.#queuedAudioMs -= u.estimates[i] ?? 0;
     this.#queuedAudioMs = Math.max(0, this.#queuedAudioMs);
     this.#service.log.warn({ id: u.info.id, code: error.code, err: error.message }, 'utterance failed');
-    this.#sink.fail(u.info, error);
+    this.#sink.fail(u.info, error, u.marks);
     this.#deliver();
   }
 }

@@ -14,7 +14,15 @@ import { SessionCore } from './session-core.ts';
 import { StreamLink } from './stream-link.ts';
 import { StreamRetrier, type Retrying } from './stream-retrier.ts';
 import { TtsTransportError } from './types.ts';
-import type { TtsEvent, TtsSession, VoiceInfo, VoiceSettings } from './types.ts';
+import type {
+  SpeakOptions,
+  StreamTry,
+  TtsEvent,
+  TtsSession,
+  TtsSessionObserver,
+  VoiceInfo,
+  VoiceSettings,
+} from './types.ts';
 import { UtteranceTracker } from './utterance-tracker.ts';
 import type { RetryPolicy } from './backoff.ts';
 
@@ -43,8 +51,20 @@ export class BidiSession implements TtsSession {
   readonly #window = new SendWindow();
   readonly #retrier: StreamRetrier;
   #state: StreamState = { kind: 'retrying' };
+  readonly #observer: TtsSessionObserver | undefined;
+  /** The current stream's server takes `traceparent` (its ready said `tracing: true`). */
+  #tracing = false;
+  /** Trace parents of the utterances still pending (re-sent with them after a reconnect). */
+  readonly #traceparents = new Map<string, string>();
 
-  private constructor(opener: ChannelOpener, settings: VoiceSettings, readyTimeoutMs: number, retry: RetryPolicy) {
+  private constructor(
+    opener: ChannelOpener,
+    settings: VoiceSettings,
+    readyTimeoutMs: number,
+    retry: RetryPolicy,
+    observer?: TtsSessionObserver,
+  ) {
+    this.#observer = observer;
     this.#opener = opener;
     this.#settings = settings;
     this.#readyTimeoutMs = readyTimeoutMs;
@@ -58,11 +78,12 @@ export class BidiSession implements TtsSession {
     signal?: AbortSignal,
     readyTimeoutMs = 15_000,
     retry: RetryPolicy = DEFAULT_RETRY_POLICY,
+    observer?: TtsSessionObserver,
   ): Promise<BidiSession> {
     const parsed = voiceSettingsSchema.strict().safeParse(settings);
     if (!parsed.success) throw new TypeError(`invalid voice settings: ${parsed.error.message}`);
-    const session = new BidiSession(opener, parsed.data, readyTimeoutMs, retry);
-    const ready = await session.#retrier.connect(() => session.#connect(signal), { refusals: true, signal });
+    const session = new BidiSession(opener, parsed.data, readyTimeoutMs, retry, observer);
+    const ready = await session.#retrier.connect(session.#tries('open', signal), { refusals: true, signal });
     session.#takeUp();
     session.ready = Promise.resolve({
       sample_rate: parsed.data.sample_rate ?? ready.sample_rate,
@@ -74,9 +95,10 @@ export class BidiSession implements TtsSession {
     return session;
   }
 
-  speak(text: string, id?: string): string {
+  speak(text: string, id?: string, options?: SpeakOptions): string {
     this.#core.checkSpeak();
     const { id: utteranceId } = this.#utterances.add(text, id);
+    if (options?.traceparent) this.#traceparents.set(utteranceId, options.traceparent);
     this.#window.queue(utteranceId, text);
     this.#sendAhead();
     return utteranceId;
@@ -150,12 +172,45 @@ export class BidiSession implements TtsSession {
       return;
     }
     if (state.kind !== 'streaming') return; // a new stream sends all once it is up
-    for (const { id, text } of this.#window.take(this.#utterances.pending)) this.#send({ type: 'text', text, id });
+    for (const { id, text } of this.#window.take(this.#utterances.pending)) this.#sendText(id, text);
     if (this.#window.takeEnd(this.#core.state === 'ending')) this.#send({ type: 'end' });
   }
 
-  /** One try: a new stream, up to its ready. */
-  async #connect(signal?: AbortSignal): Promise<ReadyMessage> {
+  /** A `text` message, with its trace parent when the server takes one. */
+  #sendText(id: string, text: string): void {
+    const traceparent = this.#tracing ? this.#traceparents.get(id) : undefined;
+    this.#send({ type: 'text', text, id, ...(traceparent ? { traceparent } : {}) });
+  }
+
+  /** The tries of one retrier.connect: the first for `why`, those after it retries. */
+  #tries(why: StreamTry, signal?: AbortSignal): () => Promise<ReadyMessage> {
+    let first = true;
+    return () => {
+      const reason = first ? why : 'retry';
+      first = false;
+      return this.#connect(signal, reason);
+    };
+  }
+
+  /** One try: a new stream, up to its ready (told to the observer). */
+  async #connect(signal: AbortSignal | undefined, why: StreamTry): Promise<ReadyMessage> {
+    const ended = this.#observer?.streamTry(why);
+    try {
+      const ready = await this.#connectLink(signal);
+      this.#tracing = ready.tracing === true;
+      ended?.({ result: 'ready' });
+      return ready;
+    } catch (error) {
+      const refused = error instanceof TtsTransportError && error.code === 'overloaded';
+      ended?.({
+        result: refused ? 'refused' : 'failed',
+        error: error instanceof Error ? error.message : String(error),
+      });
+      throw error;
+    }
+  }
+
+  async #connectLink(signal?: AbortSignal): Promise<ReadyMessage> {
     const link = new StreamLink();
     this.#state = { kind: 'connecting', link };
     const handlers = {
@@ -248,7 +303,7 @@ export class BidiSession implements TtsSession {
     const resent = announce ? this.#window.sent(this.#utterances.pending) : [];
     this.#leave({ kind: 'retrying' });
     try {
-      await this.#retrier.connect(() => this.#connect(), how);
+      await this.#retrier.connect(this.#tries(how.broke ? 'reconnect' : 'retry'), how);
     } catch (reason) {
       return this.#fail(reason instanceof TtsTransportError ? reason : (how.refused ?? how.broke!));
     }
@@ -261,9 +316,8 @@ export class BidiSession implements TtsSession {
     this.#takeUp();
     if (resent.length > 0 || announce) this.#core.resent(resent, announce);
     this.#utterances.newStream();
-    for (const id of this.#window.sent(this.#utterances.pending)) {
-      this.#send({ type: 'text', text: this.#utterances.pending.get(id)!.text, id });
-    }
+    for (const id of this.#window.sent(this.#utterances.pending))
+      this.#sendText(id, this.#utterances.pending.get(id)!.text);
     this.#window.newStream();
     this.#sendAhead(); // the rest within the window, then `end` after end()
   }
