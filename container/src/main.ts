@@ -34,7 +34,7 @@ server.ready.catch(() => {
 });
 
 handleShutdownSignals({
-  close: () => server.close(),
+  close: () => server.close().finally(() => tracing.shutdown()), // queued spans go out before exit
   onSignal: (signal) => log.info({ signal }, 'shutting down'),
   onClosed: () => log.flush(),
   onError: (error) => log.error({ err: error }, 'shutdown failed'),

@@ -137,7 +137,6 @@ export async function startKokoroServer({
       await stopped;
       await ready.catch(() => {});
       await engine?.close();
-      await tracing?.shutdown();
       log.info({ stage: 'shutdown', ms: Math.round(performance.now() - t0) }, 'server stopped');
     })());
 

@@ -45,6 +45,9 @@ export interface TracingOptions {
   warn: (message: string) => void;
   /** Instead of the configured exporter (tests). */
   exporter?: SpanExporter;
+  /** Register as the global provider (default true: Strands' spans use it). False: a second
+   *  provider in the same process (npm start's in-process container, with its own service name). */
+  register?: boolean;
 }
 
 const TRUE = /^true$/i;
@@ -159,9 +162,12 @@ export function startTracing(env: Env, options: TracingOptions): Tracing {
     resource,
     spanProcessors: [new BatchSpanProcessor(exporter, bufferConfig(env))],
   });
-  trace.setGlobalTracerProvider(provider);
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  const register = options.register ?? true;
+  if (register) {
+    trace.setGlobalTracerProvider(provider);
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  }
   const tracer = provider.getTracer(options.serviceName);
   return {
     enabled: true,
@@ -171,6 +177,7 @@ export function startTracing(env: Env, options: TracingOptions): Tracing {
     flush: () => provider.forceFlush().catch(() => {}),
     shutdown: async () => {
       await provider.shutdown().catch(() => {});
+      if (!register) return;
       trace.disable();
       context.disable();
       propagation.disable();
