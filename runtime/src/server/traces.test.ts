@@ -11,6 +11,7 @@ import type { PipelineEvent } from '../pipeline/turn.ts';
 import { ContainerProcess } from '../testing/container-process.ts';
 import { sseTurn, WsCaller } from '../testing/turn-clients.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
+import { startRefusingGate } from '../testing/refusing-gate.ts';
 
 const TOOL_PROMPT =
   'Let me work that out for you, one moment. <tool name="calculate">{"expression": "2 + 3"}</tool> It is {result}. That is all.';
@@ -222,6 +223,40 @@ describe('a trace per turn, across agent and container', () => {
     expect(turn.attributes['kokoro.turn.outcome']).toBe('cancelled');
     await until(() => metricLines.length > before);
     expect(metricLines.at(-1)).toMatchObject({ Turns: 1, Interruptions: 1, CallerDrops: 1 });
+  }, 60_000);
+});
+
+describe('the TTS session in the trace', () => {
+  test('a refused session: the refused try and the retry that got in, counted on the turn and in the metrics', async () => {
+    const gate = await startRefusingGate(container.port);
+    const refusing = await startAgentServer({
+      llm: new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 400 }),
+      tts: new WebSocketTransport({ url: `ws://127.0.0.1:${gate.port}` }),
+      observability: {
+        tracer: tracing.tracer,
+        metrics: { namespace: 'N', service: 'S', write: (l) => void metricLines.push(JSON.parse(l)) },
+      },
+    });
+    try {
+      gate.refuseNext(1);
+      const { events } = await sseTurn(refusing.url, { prompt: 'Refused once, then spoken.' });
+      expect(events.at(-1)).toEqual({ type: 'done' });
+      expect(gate.refused).toBe(1);
+      const { turn, spans } = await traceOf(requestIdOf(events));
+      const tries = spans
+        .filter((s) => s.name === 'tts.connect')
+        .sort((a, b) => a.startMs - b.startMs)
+        .map((s) => [s.attributes['kokoro.tts.why'], s.attributes['kokoro.tts.result'], s.status]);
+      expect(tries).toEqual([
+        ['open', 'refused', 'error'],
+        ['retry', 'ready', 'unset'],
+      ]);
+      expect(turn.attributes).toMatchObject({ 'kokoro.tts.refusals': 1, 'kokoro.tts.retries': 1 });
+      expect(metricLines.at(-1)).toMatchObject({ Service: 'S', TtsRefusals: 1, Turns: 1 });
+    } finally {
+      await refusing.close();
+      await gate.close();
+    }
   }, 60_000);
 });
 

@@ -3,7 +3,8 @@
 // utterances whose audio was not complete (announced by a `reconnected` event; the session core
 // splices their audio so that the caller gets every byte once). Its parts: the lifecycle and
 // delivery (session-core.ts), the utterances (utterance-tracker.ts), the send window
-// (send-window.ts), one stream up to ready (stream-link.ts) and the retry policy (stream-retrier.ts).
+// (send-window.ts), one stream up to ready (stream-link.ts), the retry policy (stream-retrier.ts)
+// and what an observer hears of the tries (observed-tries.ts).
 // What is left here is the state of the session's stream and what moves it.
 import { serverMessageSchema, voiceSettingsSchema } from '@kokoro-speech/protocol';
 import type { ClientMessage, ReadyMessage, ServerMessage } from '@kokoro-speech/protocol';
@@ -14,17 +15,14 @@ import { SessionCore } from './session-core.ts';
 import { StreamLink } from './stream-link.ts';
 import { StreamRetrier, type Retrying } from './stream-retrier.ts';
 import { TtsTransportError } from './types.ts';
-import type {
-  SpeakOptions,
-  StreamTry,
-  TtsEvent,
-  TtsSession,
-  TtsSessionObserver,
-  VoiceInfo,
-  VoiceSettings,
-} from './types.ts';
+import type { SpeakOptions, StreamTry, TtsEvent, TtsSession, TtsSessionObserver } from './types.ts';
+import type { VoiceInfo, VoiceSettings } from './types.ts';
 import { UtteranceTracker } from './utterance-tracker.ts';
+import { observedTries } from './observed-tries.ts';
 import type { RetryPolicy } from './backoff.ts';
+
+/** How the session gets its streams: the ready timeout, the retry policy, who hears the tries. */
+type Connecting = { readyTimeoutMs: number; retry: RetryPolicy; observer?: TtsSessionObserver | undefined };
 
 type Ready = { sample_rate: number; format: string; voices: string[]; voice_info?: VoiceInfo[] };
 
@@ -45,30 +43,20 @@ export class BidiSession implements TtsSession {
   ready!: Promise<Ready>;
   readonly #opener: ChannelOpener;
   readonly #settings: VoiceSettings;
-  readonly #readyTimeoutMs: number;
+  readonly #how: Connecting;
   readonly #core = new SessionCore();
   readonly #utterances = new UtteranceTracker(this.#core);
   readonly #window = new SendWindow();
   readonly #retrier: StreamRetrier;
   #state: StreamState = { kind: 'retrying' };
-  readonly #observer: TtsSessionObserver | undefined;
   /** The current stream's server takes `traceparent` (its ready said `tracing: true`). */
   #tracing = false;
-  /** Trace parents of the utterances still pending (re-sent with them after a reconnect). */
-  readonly #traceparents = new Map<string, string>();
 
-  private constructor(
-    opener: ChannelOpener,
-    settings: VoiceSettings,
-    readyTimeoutMs: number,
-    retry: RetryPolicy,
-    observer?: TtsSessionObserver,
-  ) {
-    this.#observer = observer;
+  private constructor(opener: ChannelOpener, settings: VoiceSettings, how: Connecting) {
     this.#opener = opener;
     this.#settings = settings;
-    this.#readyTimeoutMs = readyTimeoutMs;
-    this.#retrier = new StreamRetrier(retry, () => this.#core.stopped);
+    this.#how = how;
+    this.#retrier = new StreamRetrier(how.retry, () => this.#core.stopped);
   }
 
   /** Connects, sends `config` and resolves once the server's `ready` has arrived. */
@@ -82,7 +70,7 @@ export class BidiSession implements TtsSession {
   ): Promise<BidiSession> {
     const parsed = voiceSettingsSchema.strict().safeParse(settings);
     if (!parsed.success) throw new TypeError(`invalid voice settings: ${parsed.error.message}`);
-    const session = new BidiSession(opener, parsed.data, readyTimeoutMs, retry, observer);
+    const session = new BidiSession(opener, parsed.data, { readyTimeoutMs, retry, observer });
     const ready = await session.#retrier.connect(session.#tries('open', signal), { refusals: true, signal });
     session.#takeUp();
     session.ready = Promise.resolve({
@@ -97,8 +85,7 @@ export class BidiSession implements TtsSession {
 
   speak(text: string, id?: string, options?: SpeakOptions): string {
     this.#core.checkSpeak();
-    const { id: utteranceId } = this.#utterances.add(text, id);
-    if (options?.traceparent) this.#traceparents.set(utteranceId, options.traceparent);
+    const { id: utteranceId } = this.#utterances.add(text, id, options?.traceparent);
     this.#window.queue(utteranceId, text);
     this.#sendAhead();
     return utteranceId;
@@ -172,54 +159,34 @@ export class BidiSession implements TtsSession {
       return;
     }
     if (state.kind !== 'streaming') return; // a new stream sends all once it is up
-    for (const { id, text } of this.#window.take(this.#utterances.pending)) this.#sendText(id, text);
+    for (const { id } of this.#window.take(this.#utterances.pending)) this.#sendText(id);
     if (this.#window.takeEnd(this.#core.state === 'ending')) this.#send({ type: 'end' });
   }
 
   /** A `text` message, with its trace parent when the server takes one. */
-  #sendText(id: string, text: string): void {
-    const traceparent = this.#tracing ? this.#traceparents.get(id) : undefined;
-    this.#send({ type: 'text', text, id, ...(traceparent ? { traceparent } : {}) });
+  #sendText(id: string): void {
+    const { text, traceparent } = this.#utterances.pending.get(id)!;
+    this.#send({ type: 'text', text, id, ...(this.#tracing && traceparent ? { traceparent } : {}) });
   }
 
-  /** The tries of one retrier.connect: the first for `why`, those after it retries. */
+  /** The tries of one retrier.connect, as the observer hears them. */
   #tries(why: StreamTry, signal?: AbortSignal): () => Promise<ReadyMessage> {
-    let first = true;
-    return () => {
-      const reason = first ? why : 'retry';
-      first = false;
-      return this.#connect(signal, reason);
-    };
+    return observedTries(() => this.#connect(signal), why, this.#how.observer);
   }
 
-  /** One try: a new stream, up to its ready (told to the observer). */
-  async #connect(signal: AbortSignal | undefined, why: StreamTry): Promise<ReadyMessage> {
-    const ended = this.#observer?.streamTry(why);
-    try {
-      const ready = await this.#connectLink(signal);
-      this.#tracing = ready.tracing === true;
-      ended?.({ result: 'ready' });
-      return ready;
-    } catch (error) {
-      const refused = error instanceof TtsTransportError && error.code === 'overloaded';
-      ended?.({
-        result: refused ? 'refused' : 'failed',
-        error: error instanceof Error ? error.message : String(error),
-      });
-      throw error;
-    }
-  }
-
-  async #connectLink(signal?: AbortSignal): Promise<ReadyMessage> {
+  /** One try: a new stream, up to its ready. */
+  async #connect(signal?: AbortSignal): Promise<ReadyMessage> {
     const link = new StreamLink();
     this.#state = { kind: 'connecting', link };
     const handlers = {
       onMessage: (data: string | Uint8Array) => this.#onMessage(data, link),
       onBroken: (error: TtsTransportError) => void this.#onBroken(error, link),
     };
-    const options = { settings: this.#settings, readyTimeoutMs: this.#readyTimeoutMs, signal };
+    const options = { settings: this.#settings, readyTimeoutMs: this.#how.readyTimeoutMs, signal };
     try {
-      return await link.open(this.#opener, handlers, { ...options, paused: () => this.#core.paused });
+      const ready = await link.open(this.#opener, handlers, { ...options, paused: () => this.#core.paused });
+      this.#tracing = ready.tracing === true;
+      return ready;
     } catch (error) {
       if (this.#link === link) this.#state = { kind: 'retrying' };
       throw error;
@@ -316,8 +283,7 @@ export class BidiSession implements TtsSession {
     this.#takeUp();
     if (resent.length > 0 || announce) this.#core.resent(resent, announce);
     this.#utterances.newStream();
-    for (const id of this.#window.sent(this.#utterances.pending))
-      this.#sendText(id, this.#utterances.pending.get(id)!.text);
+    for (const id of this.#window.sent(this.#utterances.pending)) this.#sendText(id);
     this.#window.newStream();
     this.#sendAhead(); // the rest within the window, then `end` after end()
   }
