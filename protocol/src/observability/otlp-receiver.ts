@@ -4,7 +4,7 @@
 // as epoch ms, attributes as plain values), and tells listeners as they arrive. Not in the images:
 // nothing they run imports it. Written by hand: the OpenTelemetry collector is a Go binary, and
 // the JSON it takes is a few nested arrays.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type AttributeValue = string | number | boolean;
@@ -103,6 +103,8 @@ export function parseOtlpTraces(body: string): ReceivedSpan[] {
 
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
+  /** The last export request as it arrived (tests check its signature). */
+  lastRequest: { method: string; path: string; headers: IncomingHttpHeaders; body: Buffer } | undefined;
   /** http://127.0.0.1:port: what OTEL_EXPORTER_OTLP_ENDPOINT takes. */
   readonly url: string;
   readonly #server: Server;
@@ -197,8 +199,10 @@ export class OtlpReceiver {
       chunks.push(chunk);
     }
     let spans: ReceivedSpan[];
+    const body = Buffer.concat(chunks);
+    this.lastRequest = { method: req.method, path: req.url ?? '', headers: req.headers, body };
     try {
-      spans = parseOtlpTraces(Buffer.concat(chunks).toString('utf8'));
+      spans = parseOtlpTraces(body.toString('utf8'));
     } catch {
       return 400;
     }
