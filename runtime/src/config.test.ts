@@ -277,9 +277,10 @@ describe('loadConfig: observability', () => {
     expect(() => loadConfig({ KOKORO_URL: 'ws://k', OTEL_TRACES_EXPORTER: 'jaeger' })).toThrow(
       /OTEL_TRACES_EXPORTER: must be otlp, console or none, not "jaeger"/,
     );
-    expect(() => loadConfig({ ...env, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
-      /OTEL_EXPORTER_OTLP_PROTOCOL: only http\/json is built in/,
-    );
+    // A platform's default protocol (ADOT sets http/protobuf) does not stop the agent: it sends http/json.
+    expect(loadConfig({ ...env, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }).otel).toMatchObject({
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+    });
     expect(() => loadConfig({ KOKORO_URL: 'ws://k', OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
       /OTEL_EXPORTER_OTLP_ENDPOINT \(or _TRACES_ENDPOINT\): must be an http\(s\):\/\/ URL/,
     );

@@ -49,9 +49,7 @@ describe('startTracing: off unless configured', () => {
     expect(tracesExporter({ OTEL_TRACES_EXPORTER: 'otlp' })).toBe('otlp'); // localhost:4318
     expect(tracesExporter({ OTEL_TRACES_EXPORTER: 'console' })).toBe('console');
     expect(() => tracesExporter({ OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(/OTEL_TRACES_EXPORTER: must be otlp/);
-    expect(() => tracesExporter({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
-      /only http\/json is built in, not "grpc"/,
-    );
+    expect(tracesExporter({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' })).toBe('otlp');
     expect(tracesExporter({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' })).toBe(
       'otlp',
     );
@@ -138,4 +136,18 @@ describe('startTracing: on', () => {
     expect(later.length).toBeGreaterThan(0);
     expect(later.length).toBeLessThanOrEqual(8); // the queue's bound: 192 or more were dropped
   });
+});
+
+test('another OTLP protocol than http/json: one warning at start, spans still go (as JSON)', async () => {
+  receiver = await OtlpReceiver.start();
+  running = startTracing(
+    { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' },
+    options,
+  );
+  expect(warnings).toEqual([
+    'OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf: traces go as http/json, the one protocol built in (OTLP/HTTP endpoints take it)',
+  ]);
+  running.tracer.startSpan('still sent').end();
+  await running.flush();
+  expect(receiver.spans.map((s) => s.name)).toEqual(['still sent']);
 });

@@ -70,7 +70,6 @@ export function tracesExporter(env: Env): 'none' | 'otlp' | 'console' {
   const otlp =
     named.includes('otlp') || blank(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) || blank(env.OTEL_EXPORTER_OTLP_ENDPOINT);
   if (!otlp) return 'none';
-  checkProtocol(env);
   checkUrl(tracesUrl(env));
   return 'otlp';
 }
@@ -97,13 +96,15 @@ export function tracesUrl(env: Env): string {
   return `${base.replace(/\/+$/, '')}/v1/traces`;
 }
 
-function checkProtocol(env: Env): void {
+/**
+ * Only http/json is built in. Another protocol is a warning, not an error: a platform may set its
+ * own default (AWS's distribution sets http/protobuf), and the OTLP/HTTP endpoints, CloudWatch's
+ * among them, take JSON as well; a gRPC-only collector will refuse, which the export warning says.
+ */
+export function protocolWarning(env: Env): string | null {
   const protocol = blank(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) ?? blank(env.OTEL_EXPORTER_OTLP_PROTOCOL);
-  if (protocol !== undefined && protocol !== 'http/json') {
-    throw ConfigError.of([
-      `OTEL_EXPORTER_OTLP_PROTOCOL: only http/json is built in, not ${JSON.stringify(protocol)} (unset it, or set http/json)`,
-    ]);
-  }
+  if (protocol === undefined || protocol === 'http/json') return null;
+  return `OTEL_EXPORTER_OTLP_PROTOCOL=${protocol}: traces go as http/json, the one protocol built in (OTLP/HTTP endpoints take it)`;
 }
 
 /** The batch processor's limits, from OTEL_BSP_* of `env` (the processor reads process.env itself otherwise). */
@@ -152,6 +153,8 @@ export function startTracing(env: Env, options: TracingOptions): Tracing {
     return { enabled: false, tracer, destination: null, flush: async () => {}, shutdown: async () => {} };
   }
   const url = tracesUrl(env);
+  const protocol = kind === 'otlp' && !options.exporter ? protocolWarning(env) : null;
+  if (protocol) options.warn(protocol);
   const timeout = blank(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT) ?? blank(env.OTEL_EXPORTER_OTLP_TIMEOUT);
   const otlp = () =>
     new OTLPTraceExporter({ url, ...(timeout && Number(timeout) > 0 ? { timeoutMillis: Number(timeout) } : {}) });

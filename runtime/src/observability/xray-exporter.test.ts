@@ -56,7 +56,7 @@ describe('XRayOtlpExporter', () => {
     expect(headers['content-type']).toBe('application/json');
   });
 
-  test('a refusal (403) fails the export: one warning, the turn goes on', async () => {
+  test('an error answer fails the export: one warning for several batches', async () => {
     receiver = await OtlpReceiver.start();
     const exporter = new XRayOtlpExporter({
       url: `${receiver.url}/elsewhere`, // the receiver answers 404 off /v1/traces
