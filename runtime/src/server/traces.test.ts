@@ -12,6 +12,8 @@ import { ContainerProcess } from '../testing/container-process.ts';
 import { sseTurn, WsCaller } from '../testing/turn-clients.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
 import { startRefusingGate } from '../testing/refusing-gate.ts';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 const TOOL_PROMPT =
   'Let me work that out for you, one moment. <tool name="calculate">{"expression": "2 + 3"}</tool> It is {result}. That is all.';
@@ -125,6 +127,7 @@ describe('a trace per turn, across agent and container', () => {
       'kokoro.format': 'pcm_s16le',
       'kokoro.turn.outcome': 'done',
       'kokoro.tts.refusals': 0,
+      'kokoro.language': 'en-us', // the voice's, from the container's voice_info
     });
     expect(eventNames(turn)).toContain('first_token');
     const { sentences, utterances } = checkTrace(turn, spans);
@@ -223,6 +226,38 @@ describe('a trace per turn, across agent and container', () => {
     expect(turn.attributes['kokoro.turn.outcome']).toBe('cancelled');
     await until(() => metricLines.length > before);
     expect(metricLines.at(-1)).toMatchObject({ Turns: 1, Interruptions: 1, CallerDrops: 1 });
+  }, 60_000);
+});
+
+describe('a collector that cannot be reached', () => {
+  test('turns go on; one warning for all of them', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const lost: string[] = [];
+    const unreachable = startTracing(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_EXPORTER_OTLP_TIMEOUT: '300', ...BATCH },
+      { serviceName: 'kokoro-agent', warn: (m) => void lost.push(m), register: false },
+    );
+    const cut = await startAgentServer({
+      llm: new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 400 }),
+      tts: new WebSocketTransport({ url: container.wsUrl }),
+      observability: { tracer: unreachable.tracer },
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const { events } = await sseTurn(cut.url, { prompt: `Turn ${i} goes on. It is spoken.` });
+        expect(events.at(-1)).toEqual({ type: 'done' });
+        expect(events.filter((e) => e.type === 'sentence_end')).toHaveLength(2);
+        await unreachable.flush();
+      }
+      expect(lost).toHaveLength(1);
+      expect(lost[0]).toMatch(/cannot export traces to .*: turns go on/);
+    } finally {
+      await cut.close();
+      await unreachable.shutdown();
+    }
   }, 60_000);
 });
 
