@@ -10,10 +10,10 @@ import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import type { PipelineEvent } from '../pipeline/turn.ts';
 import { ContainerProcess } from '../testing/container-process.ts';
 import { sseTurn, WsCaller } from '../testing/turn-clients.ts';
+import { until } from '../testing/harness.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
 import { startRefusingGate } from '../testing/refusing-gate.ts';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 
 const TOOL_PROMPT =
   'Let me work that out for you, one moment. <tool name="calculate">{"expression": "2 + 3"}</tool> It is {result}. That is all.';
@@ -294,8 +294,3 @@ describe('the TTS session in the trace', () => {
     }
   }, 60_000);
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(condition()).toBe(true);
-}
