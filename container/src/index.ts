@@ -1,5 +1,6 @@
 // Public API of @kokoro-speech/container: start the Kokoro inference server in-process (runtime
 // tests and the offline local mode run it on 127.0.0.1:0 with the stand-in model).
+import type { Tracing } from '@kokoro-speech/protocol/observability';
 import { defaultConfig, type ServerConfig } from './config.ts';
 import type { Engine } from './engine/types.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -29,6 +30,8 @@ export interface StartServerOptions {
   waitUntilReady?: boolean;
   /** Where the load metric lines go when `config.metricsIntervalMs` > 0 (default stdout). */
   writeMetrics?: (line: string) => void;
+  /** Spans per utterance under the client's `traceparent` (startTracing of @kokoro-speech/protocol/observability); default off. */
+  tracing?: Tracing;
 }
 
 export interface RunningServer {
@@ -63,6 +66,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     log,
     ...(options.engine ? { engine: options.engine } : {}),
     ...(options.writeMetrics ? { writeMetrics: options.writeMetrics } : {}),
+    ...(options.tracing ? { tracing: options.tracing } : {}),
   });
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const running: RunningServer = {

@@ -5,6 +5,7 @@ import { startKokoroServer } from './server/index.ts';
 import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
 import { Lexicon, LexiconError, type LexiconEntry } from './pronunciation/lexicon.ts';
 import { loadLexicon, readSymbols } from './pronunciation/lexicon-source.ts';
+import { startTracing, type Tracing } from '@kokoro-speech/protocol/observability';
 
 const args = process.argv.slice(2);
 if (args.length > 0 && !(args.length === 1 && args[0] === 'serve')) {
@@ -13,8 +14,14 @@ if (args.length > 0 && !(args.length === 1 && args[0] === 'serve')) {
 }
 
 let config;
+let tracing: Tracing;
 try {
   config = configFromEnv();
+  // Standard OTEL_* variables; off (the no-op tracer) unless an exporter or endpoint is set.
+  tracing = startTracing(process.env, {
+    serviceName: 'kokoro-tts',
+    warn: (message) => log.warn(message), // later, on an export: the logger exists by then
+  });
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(`kokoro server: ${error.message}\nSee container/README.md for the environment variables.`);
@@ -35,14 +42,15 @@ if (config.lexicon) {
   }
 }
 const log = createLogger(config.logLevel);
-const server = await startKokoroServer({ config, log, ...(lexicon ? { lexicon } : {}) });
+const server = await startKokoroServer({ config, log, tracing, ...(lexicon ? { lexicon } : {}) });
+if (tracing.enabled) log.info({ traces: tracing.destination }, 'tracing on');
 server.ready.catch(() => {
   log.flush();
   process.exit(1);
 });
 
 handleShutdownSignals({
-  close: () => server.close(),
+  close: () => server.close().finally(() => tracing.shutdown()), // queued spans go out before exit
   onSignal: (signal) => log.info({ signal }, 'shutting down'),
   onClosed: () => log.flush(),
   onError: (error) => log.error({ err: error }, 'shutdown failed'),

@@ -19,6 +19,12 @@ const sampleRate = z.union(
   SAMPLE_RATES.map((r) => z.literal(r)) as [z.ZodLiteral<24000>, z.ZodLiteral<16000>, z.ZodLiteral<8000>],
 );
 const utteranceId = z.string().min(1).max(128);
+/**
+ * A W3C trace context parent (https://www.w3.org/TR/trace-context/#traceparent-header): the
+ * client's span for this utterance. Added compatibly: send it only to a server whose `ready`
+ * carries `tracing: true`. A malformed one is ignored (the server starts a new trace), never refused.
+ */
+const traceparent = z.string().max(256);
 
 /** Voice and audio settings; every field optional (the session keeps what is not given). */
 export const voiceSettingsSchema = z.object({
@@ -60,6 +66,8 @@ export const textMessageSchema = z
      * to a server whose `ready` carries `ssml: true` (an older server refuses fields it does not know).
      */
     ssml: z.boolean().optional(),
+    /** Added compatibly (see `traceparent` above): the parent of the server's spans for this utterance. */
+    traceparent: traceparent.optional(),
   })
   .strict();
 export const cancelMessageSchema = z.object({ type: z.literal('cancel') }).strict();
@@ -121,6 +129,8 @@ export const readyMessageSchema = z.object({
   word_timings: z.enum(['model', 'estimate']).optional(),
   /** Added compatibly: true when `text` messages may carry `ssml: true`. */
   ssml: z.boolean().optional(),
+  /** Added compatibly: true when `text` messages may carry a `traceparent` (servers before it refuse the field). */
+  tracing: z.boolean().optional(),
 });
 export const audioStartMessageSchema = z.object({
   type: z.literal('audio_start'),

@@ -5,6 +5,9 @@ import { createLlmProvider } from './llm/index.ts';
 import { createTransport } from './tts/index.ts';
 import { startAgentServer, type AgentServer } from './server/index.ts';
 import { openSessionStore } from './conversation/storage.ts';
+import { startTracing, tracesExporter, tracesUrl } from '@kokoro-speech/protocol/observability';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { XRayOtlpExporter, xrayRegion } from './observability/xray-exporter.ts';
 
 export async function startAgentFromConfig(config: AgentConfig, logger?: Logger): Promise<AgentServer> {
   const log = logger ?? createLogger(config.logLevel);
@@ -24,7 +27,22 @@ export async function startAgentFromConfig(config: AgentConfig, logger?: Logger)
   const { store, ...sessions } = config.sessions ?? {};
   if (store)
     log.info({ store: store.kind === 'file' ? store.dir : `s3://${store.bucket}/${store.prefix}` }, 'session store');
-  return startAgentServer({
+  // Traces (OTEL_*): off, the no-op API, unless an exporter or an endpoint is configured.
+  // CloudWatch's X-Ray endpoint takes only SigV4-signed requests: signed with the default credentials.
+  const url = tracesUrl(config.otel);
+  const region = tracesExporter(config.otel) === 'otlp' ? xrayRegion(url) : null;
+  const tracing = startTracing(config.otel, {
+    serviceName: 'kokoro-agent',
+    warn: (message) => log.warn(message),
+    ...(region ? { exporter: new XRayOtlpExporter({ url, region, credentials: defaultProvider() }) } : {}),
+  });
+  if (tracing.enabled) log.info({ traces: tracing.destination }, 'tracing on');
+  if (config.metrics) log.info({ metrics: 'emf', ...config.metrics }, 'turn metrics');
+  const server = await startAgentServer({
+    observability: {
+      ...(tracing.enabled ? { tracer: tracing.tracer } : {}),
+      ...(config.metrics ? { metrics: config.metrics } : {}),
+    },
     llm,
     tts,
     defaults: config.defaults,
@@ -41,6 +59,8 @@ export async function startAgentFromConfig(config: AgentConfig, logger?: Logger)
     ...(config.wsFrames ? { wsFrames: config.wsFrames } : {}),
     ...(config.streams ? { streams: config.streams } : {}),
   });
+  // Spans still queued are exported before the process ends.
+  return { ...server, close: () => server.close().finally(() => tracing.shutdown()) };
 }
 
 function ttsTarget(config: AgentConfig): Record<string, string> {

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       limits: { maxConcurrentTurns: 16, maxRequestBytes: 65536, maxTurnMs: 300000 },
       systemPrompt: DEFAULT_SYSTEM_PROMPT,
       logLevel: 'info',
+      otel: {},
     });
   });
 
@@ -262,6 +263,40 @@ describe('loadConfig: TTS reconnect budget', () => {
     ).toMatchObject({ kind: 'sagemaker-bidi', retry: { budgetMs: 0, reconnectBudgetMs: 0 } });
     expect(() => loadConfig({ KOKORO_URL: 'ws://k', TTS_RECONNECT_BUDGET_MS: 'soon' })).toThrow(
       /TTS_RECONNECT_BUDGET_MS: /,
+    );
+  });
+});
+
+describe('loadConfig: observability', () => {
+  test('AGENT_METRICS=emf turns the metrics on, in KokoroSpeech for kokoro-agent unless named; off by default', () => {
+    expect(loadConfig({ KOKORO_URL: 'ws://k' }).metrics).toBeUndefined();
+    expect(loadConfig({ KOKORO_URL: 'ws://k', AGENT_METRICS: 'off' }).metrics).toBeUndefined();
+    expect(loadConfig({ KOKORO_URL: 'ws://k', AGENT_METRICS: 'emf' }).metrics).toEqual({
+      namespace: 'KokoroSpeech',
+      service: 'kokoro-agent',
+    });
+    expect(
+      loadConfig({ KOKORO_URL: 'ws://k', AGENT_METRICS: 'emf', METRICS_NAMESPACE: 'N', METRICS_SERVICE: 'voice' })
+        .metrics,
+    ).toEqual({ namespace: 'N', service: 'voice' });
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', AGENT_METRICS: 'cloudwatch' })).toThrow(/AGENT_METRICS: /);
+  });
+
+  test('the OTEL_* variables are kept for the tracing set-up; ones it cannot honour are named at start', () => {
+    const env = { KOKORO_URL: 'ws://k', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SERVICE_NAME: 'a' };
+    expect(loadConfig(env).otel).toEqual({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      OTEL_SERVICE_NAME: 'a',
+    });
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', OTEL_TRACES_EXPORTER: 'jaeger' })).toThrow(
+      /OTEL_TRACES_EXPORTER: must be otlp, console or none, not "jaeger"/,
+    );
+    // A platform's default protocol (ADOT sets http/protobuf) does not stop the agent: it sends http/json.
+    expect(loadConfig({ ...env, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }).otel).toMatchObject({
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+    });
+    expect(() => loadConfig({ KOKORO_URL: 'ws://k', OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT \(or _TRACES_ENDPOINT\): must be an http\(s\):\/\/ URL/,
     );
   });
 });

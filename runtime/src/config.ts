@@ -2,6 +2,7 @@
 // runtime/README.md), validated into one object; every problem is named in one error. The
 // variables and what each accepts: config/agent-env.ts; the defaults: config/defaults.ts.
 import { ConfigError } from '@kokoro-speech/protocol/env';
+import { tracesExporter } from '@kokoro-speech/protocol/observability';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 import { DEFAULT_BEDROCK_MODEL_ID, type LlmConfig } from './llm/index.ts';
 import type { TransportConfig } from './tts/index.ts';
@@ -52,6 +53,10 @@ export interface AgentConfig {
   wsFrames?: { maxFrameBytes?: number; maxFramesPerSecond?: number } | undefined;
   /** Stream age and idle WebSockets (MAX_STREAM_SECONDS, WS_IDLE_SECONDS; absent when none is set: the defaults apply). */
   streams?: { maxStreamMs?: number; wsIdleMs?: number } | undefined;
+  /** EMF turn metrics (AGENT_METRICS=emf); absent: off. */
+  metrics?: { namespace: string; service: string } | undefined;
+  /** The OTEL_* variables (traces: on when they name an exporter or endpoint; startTracing reads them). */
+  otel: Record<string, string>;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -61,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
   const llm = llmFromEnv(e, problems);
   const sessions = sessionConfig(e, problems);
   const allowedOrigins = originsConfig(e, problems);
+  const otel = otelEnv(env, problems);
   if (problems.length > 0 || !tts || !llm) throw ConfigError.of(problems);
   return {
     host: e.HOST ?? DEFAULT_LISTEN.host,
@@ -79,6 +85,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     tools: toolsFromEnv(e),
     sessions,
     ...(allowedOrigins ? { allowedOrigins } : {}),
+    ...(e.AGENT_METRICS === 'emf'
+      ? {
+          metrics: {
+            namespace: e.METRICS_NAMESPACE ?? DEFAULT_METRICS.namespace,
+            service: e.METRICS_SERVICE ?? DEFAULT_METRICS.service,
+          },
+        }
+      : {}),
+    otel,
     ...optional('flow', defined({ bufferBytes: e.CALLER_BUFFER_BYTES, stallMs: seconds(e.CALLER_STALL_SECONDS) })),
     ...optional(
       'wsFrames',
@@ -100,6 +115,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
 
 const optional = <K extends string, V>(key: K, value: V | undefined) =>
   (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+
+/** Where the metrics go unless METRICS_NAMESPACE / METRICS_SERVICE say otherwise (the stacks' dashboard reads these). */
+export const DEFAULT_METRICS = { namespace: 'KokoroSpeech', service: 'kokoro-agent' } as const;
+
+/** The OTEL_* variables, checked now (an exporter or protocol the agent lacks is a ConfigError at start). */
+function otelEnv(env: NodeJS.ProcessEnv, problems: string[]): Record<string, string> {
+  const otel: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env))
+    if (name.startsWith('OTEL_') && value !== undefined) otel[name] = value;
+  try {
+    tracesExporter(otel);
+  } catch (error) {
+    problems.push(...(error instanceof ConfigError ? error.problems : [errorMessage(error)]));
+  }
+  return otel;
+}
 
 /** ALLOWED_ORIGINS: comma-separated origins, or `*` for any. */
 function originsConfig(e: AgentEnv, problems: string[]): OriginAllowList | undefined {

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startTestContainer, type TestContainer } from './testing/harness.ts';
 import { sseTurn } from './testing/turn-clients.ts';
+import { OtlpReceiver } from '@kokoro-speech/protocol/otlp-receiver';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 let container: TestContainer;
@@ -50,6 +51,40 @@ test('starts from the environment, announces the echo model, answers a turn, exi
   p.child.kill('SIGTERM');
   expect(await p.exited).toBe(0);
   expect(p.lines().some((l) => l.msg === 'turn' && l.outcome === 'completed')).toBe(true);
+  // Metrics and traces are off by default: no EMF line, no tracing.
+  expect(p.lines().filter((l) => '_aws' in l || l.msg === 'tracing on')).toEqual([]);
+});
+
+test('AGENT_METRICS=emf and an OTLP endpoint: a metrics line on stdout and the trace at the receiver, per turn', async () => {
+  const receiver = await OtlpReceiver.start();
+  const p = run({
+    KOKORO_URL: container.server.wsUrl,
+    LLM_PROVIDER: 'echo',
+    ECHO_FIRST_TOKEN_MS: '0',
+    AGENT_METRICS: 'emf',
+    METRICS_SERVICE: 'voice-test',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_BSP_SCHEDULE_DELAY: '20',
+  });
+  try {
+    let listening: Record<string, unknown> | undefined;
+    while (!(listening = p.lines().find((l) => l.msg === 'agent server listening'))) {
+      if (p.child.exitCode !== null) throw new Error(`exited early: ${JSON.stringify(p.output())}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(p.lines().find((l) => l.msg === 'tracing on')).toMatchObject({ traces: receiver.tracesUrl });
+    const { events } = await sseTurn(`http://127.0.0.1:${listening.port}`, { prompt: 'Measured. Traced.' });
+    expect(events.at(-1)).toEqual({ type: 'done' });
+    await receiver.waitFor((spans) => spans.some((s) => s.name === 'kokoro.turn' && s.service === 'kokoro-agent'));
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+    const emf = p.lines().filter((l) => '_aws' in l);
+    expect(emf).toHaveLength(1);
+    expect(emf[0]).toMatchObject({ Service: 'voice-test', Turns: 1, Interruptions: 0, TtsRefusals: 0, CallerDrops: 0 });
+  } finally {
+    if (p.child.exitCode === null) p.child.kill('SIGKILL');
+    await receiver.close();
+  }
 });
 
 test('a bad environment exits 2 with the problems named', async () => {

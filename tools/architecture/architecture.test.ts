@@ -164,6 +164,7 @@ test('the LiveKit plugin loads only the TTS and text stages of the agent, and de
 });
 
 // Inside the agent, data flows one way: config -> llm/text/tts/tools/audio -> conversation -> pipeline -> server -> the entry files.
+// observability/ (a turn's trace and metrics) sits beside the stages: the pipeline and the server call it.
 // A conversation is the LLM's side of a turn (one Strands agent per session, its tools): the
 // pipeline reads its answer. config/ is the bottom: the agent's defaults, its variables and what
 // each accepts, and the built-in tools' names, which the server, the tools and the echo model all
@@ -175,9 +176,10 @@ const RUNTIME_LAYERS: Record<string, string[]> = {
   tts: ['config'],
   tools: ['config'],
   audio: ['config'],
+  observability: ['config', 'tts'],
   conversation: ['config', 'llm', 'tools'],
-  pipeline: ['config', 'llm', 'text', 'tts', 'tools', 'conversation', 'audio'],
-  server: ['config', 'pipeline', 'conversation', 'tools', 'llm', 'text', 'tts'],
+  pipeline: ['config', 'llm', 'text', 'tts', 'tools', 'conversation', 'audio', 'observability'],
+  server: ['config', 'pipeline', 'conversation', 'tools', 'llm', 'text', 'tts', 'observability'],
 };
 
 test("every folder of the agent's code is in its layer table", () => {

@@ -3,7 +3,7 @@ import { describe, expect, test } from '@jest/globals';
 import { MetricsContext } from 'aws-embedded-metrics/lib/logger/MetricsContext.js';
 import { LogSerializer } from 'aws-embedded-metrics/lib/serializers/LogSerializer.js';
 import { AdmissionController, DEFAULT_ADMISSION } from '../admission/index.ts';
-import { emfLine, type EmfMetric } from './emf.ts';
+import { emfLine, type EmfMetric } from '@kokoro-speech/protocol/observability';
 import { LOAD_METRICS, LoadMetrics } from './load-metrics.ts';
 
 /** The same metrics through aws-embedded-metrics' serializer. */
@@ -19,7 +19,8 @@ function reference(
   context.setDimensions([dimensions], false);
   context.setTimestamp(at);
   for (const [key, value] of Object.entries(properties)) context.setProperty(key, value);
-  for (const m of metrics) context.putMetric(m.name, m.value, m.unit);
+  for (const m of metrics)
+    for (const v of typeof m.value === 'number' ? [m.value] : m.value) context.putMetric(m.name, v, m.unit);
   const [line] = new LogSerializer().serialize(context);
   return JSON.parse(line!);
 }

@@ -4,7 +4,7 @@
 // and the model's busy share. Counting costs nothing on the hot path: the admission controller's
 // counters are read once per interval.
 import type { AdmissionController } from '../admission/index.ts';
-import { emfLine, type EmfMetric } from './emf.ts';
+import { emfLine, type EmfMetric } from '@kokoro-speech/protocol/observability';
 
 export interface LoadMetricsOptions {
   admission: AdmissionController;

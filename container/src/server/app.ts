@@ -2,6 +2,8 @@
 // upgrade, bidi-upgrade.ts, answer 503 meanwhile), then load and warm the model and open for
 // work; on close (SIGTERM via main.ts) stop accepting, let in-flight audio finish within
 // SHUTDOWN_GRACE_MS, then close every connection and the engine.
+import { UtteranceSpans } from '../observability/utterance-spans.ts';
+import type { Tracing } from '@kokoro-speech/protocol/observability';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@kokoro-speech/protocol/server';
@@ -38,6 +40,8 @@ export interface KokoroServerDeps {
   lexicon?: LexiconEntry[];
   /** Where the load metric lines (Embedded Metric Format) go; default stdout. */
   writeMetrics?: (line: string) => void;
+  /** Tracing (from OTEL_*): per utterance, spans under the client's `traceparent`; default off. */
+  tracing?: Tracing;
 }
 
 export async function startKokoroServer({
@@ -46,6 +50,7 @@ export async function startKokoroServer({
   engine: given,
   lexicon: entries,
   writeMetrics = (line) => void process.stdout.write(`${line}\n`),
+  tracing,
 }: KokoroServerDeps): Promise<KokoroServer> {
   const bootStarted = performance.now();
   const state: ServerState = { service: undefined, closing: false, startedAt: Date.now() };
@@ -90,6 +95,7 @@ export async function startKokoroServer({
     if (lexicon) log.info({ lexicon: config.lexicon, entries: lexicon.size }, 'lexicon loaded');
     const t0 = performance.now();
     const candidate = new SpeechService(engine, config, log, lexicon);
+    if (tracing?.enabled) candidate.spans = new UtteranceSpans(tracing.tracer);
     await warmUp(engine, config.defaultVoice, candidate.prepScheduler.concurrency, (ms, audioMs) =>
       candidate.observeRun(ms, audioMs),
     );

@@ -45,6 +45,7 @@ export class BidiSession {
       ...(service.engine.voiceInfo ? { voice_info: [...service.engine.voiceInfo] } : {}),
       word_timings: service.engine.wordTimings ?? 'estimate',
       ssml: true,
+      tracing: true,
     });
   }
 
@@ -83,6 +84,7 @@ export class BidiSession {
         if (this.#words) this.#send({ type: 'words', id: u.id, index: u.index, words, estimated });
       },
       end: (u, s) => {
+        this.#service.spans?.record(u, s.marks, { stats: s });
         this.#stats.utterances++;
         this.#stats.audioMs += s.durationMs;
         this.#send({
@@ -96,7 +98,8 @@ export class BidiSession {
         });
         this.#maybeDone();
       },
-      fail: (u, error) => {
+      fail: (u, error, marks) => {
+        if (marks) this.#service.spans?.record(u, marks, { error: `${error.code}: ${error.message}` });
         this.#error(u.id, error);
         this.#maybeDone();
       },
@@ -150,7 +153,7 @@ export class BidiSession {
     }
     if (this.#firstTextAt < 0) this.#firstTextAt = performance.now();
     this.#stats.texts++;
-    this.#stream.push(spoken, message.id, this.#settings);
+    this.#stream.push(spoken, message.id, this.#settings, message.traceparent);
     this.#admission?.speaking();
   }
 

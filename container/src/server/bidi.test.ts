@@ -147,6 +147,24 @@ test('end with nothing queued answers done at once; text after end is refused', 
   expect(error.message).toMatch(/after end/);
 });
 
+test('ready says tracing; a text with a traceparent is spoken, a malformed one too (ignored), a huge one refused', async () => {
+  const c = await connect();
+  expect(c.messages[0]).toMatchObject({ type: 'ready', tracing: true });
+  c.send({
+    type: 'text',
+    text: 'Traced.',
+    id: 't1',
+    traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+  });
+  c.send({ type: 'text', text: 'Badly traced.', id: 't2', traceparent: 'not-a-traceparent' });
+  c.send({ type: 'text', text: 'Too much.', id: 't3', traceparent: 'x'.repeat(300) });
+  c.send({ type: 'end' });
+  await c.next((m) => m.type === 'done');
+  const ended = c.messages.filter((m): m is AudioEndMessage => m.type === 'audio_end').map((m) => m.id);
+  expect(ended).toEqual(['t1', 't2']);
+  expect(c.messages.find((m) => m.type === 'error')).toMatchObject({ id: 't3', code: 'invalid_message' });
+});
+
 test('a client that stops reading its audio is dropped, and the server carries on', async () => {
   const ws = new WebSocket(server.wsUrl);
   let raw: { resume(): void } | undefined;

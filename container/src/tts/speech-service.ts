@@ -11,6 +11,7 @@ import { SpeechError } from './errors.ts';
 import type { Lexicon } from '../pronunciation/lexicon.ts';
 import { spokenText } from '../pronunciation/spoken.ts';
 import type { SpokenText } from './spoken-text.ts';
+import type { UtteranceSpans } from '../observability/utterance-spans.ts';
 
 /** Settings in force for an utterance (all resolved). */
 export interface Settings {
@@ -42,6 +43,8 @@ export class SpeechService implements LoadSource {
   pendingTotal = 0;
   /** Set on shutdown: no new work is accepted. */
   draining = false;
+  /** Records each utterance's trace spans when tracing is on (OTEL_*); null: off. */
+  spans: UtteranceSpans | null = null;
   /** Decides whether one more session or request fits (container/README.md, Admission control). */
   readonly admission: AdmissionController;
   /** The deployment's lexicon (KOKORO_LEXICON), applied to every text. */

@@ -8,6 +8,17 @@ export interface UtteranceInfo {
   index: number;
   settings: Settings;
   output: OutputAudio;
+  /** The client's trace parent for this utterance (protocol v1 `traceparent`), if it sent one. */
+  traceparent?: string;
+}
+
+/** When an utterance passed each stage (performance.now() ms), for its trace spans. */
+export interface UtteranceMarks {
+  receivedAt: number;
+  prepStartAt?: number;
+  prepEndAt?: number;
+  firstRunAt?: number;
+  lastRunEndAt?: number;
 }
 
 export interface UtteranceStats {
@@ -18,6 +29,7 @@ export interface UtteranceStats {
   /** From the text's arrival to its first model run (preparation plus waiting in the queue). */
   queueMs: number;
   pieces: number;
+  marks: UtteranceMarks;
 }
 
 /** A word of an utterance and when it is spoken, in ms from the utterance's first sample. */
@@ -37,5 +49,5 @@ export interface UtteranceSink {
   /** The words of the piece whose audio was just sent (sinks that show no captions leave it out). */
   words?(u: UtteranceInfo, words: UtteranceWord[], estimated: boolean): void;
   end(u: UtteranceInfo, stats: UtteranceStats): void;
-  fail(u: UtteranceInfo, error: SpeechError): void;
+  fail(u: UtteranceInfo, error: SpeechError, marks?: UtteranceMarks): void;
 }

@@ -3,7 +3,7 @@
 // scheduler, and their audio delivered in order: one utterance after another, each piece as soon
 // as it is synthesised.
 import { UtteranceEncoder, effectiveSampleRate } from '../audio/index.ts';
-import type { UtteranceInfo, UtteranceSink, UtteranceWord } from './utterance-sink.ts';
+import type { UtteranceInfo, UtteranceMarks, UtteranceSink, UtteranceWord } from './utterance-sink.ts';
 import { pieceSpeed, type Utterance } from './utterance.ts';
 import type { PreparedPiece, Synthesis } from '../engine/types.ts';
 import { pieceWordTimings } from '../engine/word-timings.ts';
@@ -13,7 +13,7 @@ import type { Lane } from '../scheduler/index.ts';
 import { asSpeechError, type SpeechError } from './errors.ts';
 import type { Settings, SpeechService } from './speech-service.ts';
 
-export type { UtteranceInfo, UtteranceSink, UtteranceStats, UtteranceWord } from './utterance-sink.ts';
+export type { UtteranceInfo, UtteranceMarks, UtteranceSink, UtteranceStats, UtteranceWord } from './utterance-sink.ts';
 
 export class UtteranceStream {
   readonly #service: SpeechService;
@@ -65,20 +65,27 @@ export class UtteranceStream {
   }
 
   /** Accept one utterance (limits are the caller's job): a plain text, or one built by pronunciation/. */
-  push(input: string | SpokenText, id: string | undefined, settings: Settings): UtteranceInfo {
+  push(input: string | SpokenText, id: string | undefined, settings: Settings, traceparent?: string): UtteranceInfo {
     const spoken = typeof input === 'string' ? plainSpoken(input) : input;
     const text = spoken.script.text;
     if (this.#closed) throw new Error('utterance stream is closed');
     const index = this.#nextIndex++;
     const output = { format: settings.format, sampleRate: effectiveSampleRate(settings.format, settings.sampleRate) };
-    const info: UtteranceInfo = { id: id ?? `u${index}`, index, settings, output };
+    const info: UtteranceInfo = {
+      id: id ?? `u${index}`,
+      index,
+      settings,
+      output,
+      ...(traceparent === undefined ? {} : { traceparent }),
+    };
     const textEstimateMs = this.#service.estimator.estimateText(text.length, settings.speed);
-    const prepared = this.#prepare(spoken, settings, textEstimateMs);
+    const marks: UtteranceMarks = { receivedAt: performance.now() };
+    const prepared = this.#prepare(spoken, settings, textEstimateMs, marks);
     prepared.catch(() => {}); // reported by enqueuePieces, if still wanted
     const u: Utterance = {
       info,
       spoken,
-      receivedAt: performance.now(),
+      receivedAt: marks.receivedAt,
       textEstimateMs,
       prepared,
       pieces: null,
@@ -91,6 +98,7 @@ export class UtteranceStream {
       samplesSent: 0,
       synthesisMs: 0,
       firstRunAt: undefined,
+      marks,
     };
     this.#queue.push(u);
     this.#service.pendingTotal++;
@@ -99,15 +107,24 @@ export class UtteranceStream {
     return info;
   }
 
-  #prepare(spoken: SpokenText, settings: Settings, estimatedAudioMs: number): Promise<PreparedPiece[]> {
+  #prepare(
+    spoken: SpokenText,
+    settings: Settings,
+    estimatedAudioMs: number,
+    marks: UtteranceMarks,
+  ): Promise<PreparedPiece[]> {
     const { promise: prepared, resolve, reject: abandon } = Promise.withResolvers<PreparedPiece[]>();
     this.#prepLane.enqueue({
       estimatedAudioMs,
       run: () => {
         const started = performance.now();
+        marks.prepStartAt = started;
         const done = this.#service.engine.prepare(spoken.plain ? spoken.script.text : spoken.script, settings.voice);
         done.then(
-          () => this.#service.observePrep(performance.now() - started, estimatedAudioMs),
+          () => {
+            marks.prepEndAt = performance.now();
+            this.#service.observePrep(marks.prepEndAt - started, estimatedAudioMs);
+          },
           () => {},
         );
         done.then(resolve, abandon);
@@ -182,6 +199,7 @@ export class UtteranceStream {
     const speed = pieceSpeed(u, piece);
     const started = performance.now();
     u.firstRunAt ??= started;
+    u.marks.firstRunAt ??= started;
     let result: Synthesis;
     try {
       const { engine } = this.#service;
@@ -192,7 +210,8 @@ export class UtteranceStream {
       if (this.#live(u, generation)) this.#fail(u, asSpeechError(error));
       return;
     }
-    const tookMs = performance.now() - started;
+    u.marks.lastRunEndAt = performance.now();
+    const tookMs = u.marks.lastRunEndAt - started;
     u.synthesisMs += tookMs;
     const audioMs = (result.audio.length / this.#service.engine.sampleRate) * 1000;
     this.#service.estimator.observe(piece.tokenIds.length, piece.text.length, speed, audioMs);
@@ -238,6 +257,7 @@ export class UtteranceStream {
         synthesisMs: u.synthesisMs,
         queueMs: (u.firstRunAt ?? performance.now()) - u.receivedAt,
         pieces: u.pieces.length,
+        marks: u.marks,
       });
     }
   }
@@ -286,7 +306,7 @@ export class UtteranceStream {
     for (let i = u.delivered; i < u.estimates.length; i++) this.#queuedAudioMs -= u.estimates[i] ?? 0;
     this.#queuedAudioMs = Math.max(0, this.#queuedAudioMs);
     this.#service.log.warn({ id: u.info.id, code: error.code, err: error.message }, 'utterance failed');
-    this.#sink.fail(u.info, error);
+    this.#sink.fail(u.info, error, u.marks);
     this.#deliver();
   }
 }

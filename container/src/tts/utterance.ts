@@ -4,7 +4,7 @@ import type { UtteranceEncoder } from '../audio/index.ts';
 import type { PreparedPiece, Synthesis } from '../engine/types.ts';
 import { MAX_SPEED, MIN_SPEED } from '@kokoro-speech/protocol';
 import type { SpokenText } from './spoken-text.ts';
-import type { UtteranceInfo } from './utterance-sink.ts';
+import type { UtteranceInfo, UtteranceMarks } from './utterance-sink.ts';
 
 export interface Utterance {
   info: UtteranceInfo;
@@ -27,6 +27,7 @@ export interface Utterance {
   samplesSent: number;
   synthesisMs: number;
   firstRunAt: number | undefined;
+  marks: UtteranceMarks;
 }
 
 /** The utterance's speed times the piece's rate (SSML <prosody>), within what the model takes. */

@@ -58,7 +58,10 @@ export const USAGE = `usage: npm start -- [options]
   --auth-mode direct|same-origin
                        how the page reaches the stand-in (or KOKORO_AUTH_MODE; default direct):
                        its own origin (CORS), or /runtimes/* on the page's origin
-                       KOKORO_AUTH_TOKEN_TTL_S: how long a token lasts (default 3600)`;
+                       KOKORO_AUTH_TOKEN_TTL_S: how long a token lasts (default 3600)
+  --trace              print each turn's trace when it ends: the agent's and the container's spans
+                       (turn, sentences, TTS connect, tools, queue wait, synthesis) as a waterfall,
+                       from a local OTLP receiver (the local pipeline only)`;
 
 export type LlmChoice = 'echo' | 'bedrock' | 'openai';
 
@@ -90,6 +93,8 @@ export interface LocalOptions {
   agentUrl: URL | undefined;
   /** Sign-in (--auth): how the page reaches the stand-in, and how long a token lasts. */
   auth: { mode: 'direct' | 'same-origin'; tokenTtlS: number } | undefined;
+  /** --trace: each turn's trace (agent and container) as a waterfall on the console. */
+  trace: boolean;
   help: boolean;
   /** Which flag or variable gave each of these settings, as the user wrote it (messages name it). */
   from?: {
@@ -128,6 +133,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
         agent: { type: 'string' },
         auth: { type: 'boolean' },
         'auth-mode': { type: 'string' },
+        trace: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -158,6 +164,11 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
       throw new UsageError(`--agent must be an http(s) URL, not ${values.agent}`);
   }
   if (target !== undefined && agentUrl !== undefined) throw new UsageError('give --target or --agent, not both');
+  const trace = values.trace ?? false;
+  if (trace && (target !== undefined || agentUrl !== undefined))
+    throw new UsageError(
+      '--trace traces the local pipeline (agent and container on this machine); a deployed runtime sends its traces to CloudWatch (docs/design/observability.md)',
+    );
   const auth = authSettings(values, env, target);
   const from: NonNullable<LocalOptions['from']> = {};
   if (values['model-dir'] !== undefined) from.modelDir = '--model-dir';
@@ -186,6 +197,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
     qualifier: values.qualifier ?? env['KOKORO_AGENT_QUALIFIER'] ?? undefined,
     agentUrl,
     auth,
+    trace,
     help: values.help ?? false,
     from,
   };

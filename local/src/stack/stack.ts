@@ -35,6 +35,7 @@ import { StartupError } from './startup-error.ts';
 import { agentCoreUpstream, agentServerUpstream } from '../web-server/upstream.ts';
 import { startWebServer, type PageInfo } from '../web-server/web-server.ts';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
+import { startTraceConsole, type TraceConsole } from '../trace/trace-console.ts';
 
 /** The endpoint name the agent asks the local router for (any name is routed to the one container). */
 export const LOCAL_ENDPOINT_NAME = 'kokoro-local';
@@ -110,12 +111,24 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         ...(hooks.signal ? { signal: hooks.signal } : {}),
       });
       closers.push(() => model.dispose());
+      // --trace: closed last (closers run in reverse), so the agent's and containers' last spans get in.
+      let traces: TraceConsole | undefined;
+      if (options.trace) {
+        traces = await startTraceConsole(log);
+        closers.push(() => traces!.close());
+        log(
+          `tracing: each turn's trace is printed when it ends (OTLP receiver at ${traces.env.OTEL_EXPORTER_OTLP_ENDPOINT})`,
+        );
+      }
       log(`loading ${model.description}${options.instances > 1 ? ` in ${options.instances} instances` : ''}...`);
       let loading = true;
-      const containers = await startContainers(options.instances, model, closers, {
-        quietWhile: () => loading,
-        ...(hooks.log ? { write: hooks.log } : {}),
-      }).catch((error: unknown) => {
+      const containers = await startContainers(
+        options.instances,
+        model,
+        closers,
+        { quietWhile: () => loading, ...(hooks.log ? { write: hooks.log } : {}) },
+        traces,
+      ).catch((error: unknown) => {
         if (options.modelDir === undefined) throw error;
         // The user's own folder passed the file checks but did not load: say so once, with the way out.
         const why = errorMessage(error);
@@ -161,6 +174,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
         systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
         ...(options.voice === undefined ? {} : { defaults: { voice: options.voice } }),
         tools,
+        ...(traces ? { observability: { tracer: traces.agent.tracer } } : {}),
       });
       closers.push(() => agent.close());
       agentUrl = new URL(agent.url);
@@ -239,9 +253,11 @@ async function startContainers(
   model: { dir: string; dtype: LocalDtype },
   closers: (() => Promise<void>)[],
   serverLog: ServerLogOptions & { quietWhile: () => boolean },
+  traces?: TraceConsole,
 ): Promise<LocalContainer[]> {
   if (instances === 1) {
     const container = await startServer({
+      ...(traces ? { tracing: traces.container } : {}),
       modelDir: model.dir,
       config: { dtype: model.dtype, admission: 'on' },
       logger: consoleServerLogger(serverLog),
@@ -260,7 +276,13 @@ async function startContainers(
     Array.from({ length: instances }, async (_, i) => {
       let failure: string | undefined;
       const child = await startServerProcess(
-        { KOKORO_MODEL_DIR: model.dir, KOKORO_DTYPE: model.dtype, KOKORO_VOICE: defaultVoice, METRICS_INTERVAL_S: '0' },
+        {
+          KOKORO_MODEL_DIR: model.dir,
+          KOKORO_DTYPE: model.dtype,
+          KOKORO_VOICE: defaultVoice,
+          METRICS_INTERVAL_S: '0',
+          ...traces?.env,
+        },
         {
           onLine: (entry) => {
             const level = typeof entry['level'] === 'number' ? entry['level'] : 0;

@@ -33,9 +33,16 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 export interface FakeContainerOptions {
   /** Wait this long between audio frames (default: none, a macrotask turn): a slow synthesiser. */
   frameIntervalMs?: number;
+  /** Its ready says `tracing: true` (it takes `traceparent` on `text`); default: an older server. */
+  tracing?: boolean;
 }
 
-function session(socket: WebSocket, received: FakeContainer['received'], frameIntervalMs: number): void {
+function session(
+  socket: WebSocket,
+  received: FakeContainer['received'],
+  frameIntervalMs: number,
+  tracing: boolean,
+): void {
   let sampleRate: 24000 | 16000 | 8000 = 24000;
   const queue: Array<{ id: string; text: string }> = [];
   let current: string | null = null;
@@ -43,7 +50,14 @@ function session(socket: WebSocket, received: FakeContainer['received'], frameIn
   let running = false;
   let assigned = 0;
   const send = (message: object) => socket.readyState === socket.OPEN && socket.send(JSON.stringify(message));
-  send({ type: 'ready', protocol: 1, sample_rate: 24000, format: 'pcm_s16le', voices: ['af_heart', 'am_adam'] });
+  send({
+    type: 'ready',
+    protocol: 1,
+    sample_rate: 24000,
+    format: 'pcm_s16le',
+    voices: ['af_heart', 'am_adam'],
+    ...(tracing ? { tracing: true } : {}),
+  });
 
   const run = async () => {
     if (running) return;
@@ -143,7 +157,7 @@ export async function startFakeContainer(options: FakeContainerOptions = {}): Pr
     else response.writeHead(404).end();
   });
   const wss = new WebSocketServer({ server: http, path: BIDI_PATH });
-  wss.on('connection', (socket) => session(socket, received, options.frameIntervalMs ?? 0));
+  wss.on('connection', (socket) => session(socket, received, options.frameIntervalMs ?? 0, options.tracing === true));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
   return {

@@ -107,6 +107,10 @@ export const AGENT_ENV = {
   WS_MAX_FRAMES_PER_SECOND: int(10, 100_000),
   MAX_STREAM_SECONDS: num(1, 86_400),
   WS_IDLE_SECONDS: num(1, 28_800),
+  // Metrics (traces: the standard OTEL_* variables, read by the tracing set-up itself)
+  AGENT_METRICS: oneOf(['off', 'emf']),
+  METRICS_NAMESPACE: text(255),
+  METRICS_SERVICE: text(255),
 };
 
 export type AgentVariable = keyof typeof AGENT_ENV;

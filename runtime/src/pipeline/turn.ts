@@ -23,6 +23,7 @@ import { createAgent } from '../conversation/agents.ts';
 import { OpusTurnOutput } from '../audio/opus-output.ts';
 import { planFor, type PolicyPlan, type TurnPolicy } from './policies.ts';
 import { SentenceLedger, type SentencePlace } from './sentences.ts';
+import { NoTurnTrace, type TurnTrace } from '../observability/index.ts';
 import type { AnswerEvent, AnswerSource, PipelineEvent, TurnContext, TurnOptions, TurnResult } from './types.ts';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 import { chooseLanguage, voiceProblem, type SpokenLanguage } from '@kokoro-speech/protocol';
@@ -117,10 +118,12 @@ class Turn {
   readonly #opus: OpusTurnOutput | null;
   /** The answer's language: the voice's (protocol chooseLanguage; the server validated the pair). */
   #language: SpokenLanguage = 'en';
+  readonly #trace: TurnTrace;
 
   constructor(context: TurnContext, options: TurnOptions) {
     this.#context = context;
     this.#options = options;
+    this.#trace = options.trace ?? new NoTurnTrace();
     const opus = options.request.format === 'opus' ? new OpusTurnOutput(options.emit) : null;
     this.#opus = opus;
     this.#out = opus ? (event) => opus.handle(event) : options.emit;
@@ -164,6 +167,7 @@ class Turn {
   #cancel(): void {
     if (this.#stopped) return;
     this.#cancelled = true;
+    this.#trace.cut(errorMessage(this.#options.signal?.reason ?? 'cancelled'));
     this.#stop(this.#options.signal?.reason);
   }
 
@@ -204,7 +208,8 @@ class Turn {
             Math.max(0, streamLimitMs),
           );
     try {
-      const result = await this.#run(settings);
+      // The turn's trace span is active throughout: Strands' agent and model spans nest under it.
+      const result = await this.#trace.run(() => this.#run(settings));
       await this.#opus?.idle(); // every event, done last, has reached the caller
       return result;
     } finally {
@@ -268,7 +273,10 @@ class Turn {
       for await (const event of source(this.#abort.signal)) {
         switch (event.type) {
           case 'text':
-            this.#firstTokenMs ??= this.#now();
+            if (this.#firstTokenMs === null) {
+              this.#firstTokenMs = this.#now();
+              this.#trace.firstToken();
+            }
             showText(shown.push(event.delta));
             this.#cycle.text += event.delta;
             if (!plan.wholeAnswerFirst) enqueue(plan.splitter.push(event.delta));
@@ -310,6 +318,7 @@ class Turn {
   /** A tool started or ended: its `tool` event, and the filler while tools run. */
   #onTool(event: Extract<AnswerEvent, { type: 'tool_start' | 'tool_end' }>): void {
     const now = this.#now();
+    this.#trace.tool(event);
     if (event.type === 'tool_start') {
       this.#tools.set(event.id, { name: event.name, startedMs: now });
       this.#emit({ type: 'tool', id: event.id, name: event.name, state: 'started', started_ms: now });
@@ -354,13 +363,15 @@ class Turn {
 
   async #openSession(settings: Required<VoiceSettings>): Promise<TtsSession | null> {
     try {
-      const session = await this.#context.tts.open(settings, this.#abort.signal);
+      const session = await this.#context.tts.open(settings, this.#abort.signal, this.#trace.tts);
       if (this.#stopped) {
         session.close();
         return null;
       }
       this.#session = session;
-      const { voices } = await session.ready;
+      const { voices, voice_info } = await session.ready;
+      const language = voice_info?.find((v) => v.id === settings.voice)?.language;
+      if (language) this.#trace.annotate({ 'kokoro.language': language });
       const problem = voices.length > 0 ? voiceProblem(settings.voice, voices) : null;
       if (problem) this.#fail(problem.code, `${problem.message}; available: ${voices.join(', ')}`);
       return session;
@@ -375,12 +386,15 @@ class Turn {
     const spoken = normalizeForSpeech(piece, { language: this.#language }).spoken.trim();
     if (spoken === '') return; // shown, not spoken (a code block, a table rule, emoji only)
     const { timing, audioDone } = this.#ledger.add(piece, spoken, readyMs, place);
+    this.#trace.sentence(timing.id, { index: timing.index, characters: spoken.length, kind: place.kind });
     this.#chain = this.#chain.then(async () => {
       const session = this.#session ?? (await opened);
       if (!session || this.#stopped) return;
       timing.sentMs = this.#now();
       try {
-        session.speak(spoken, timing.id);
+        const traceparent = this.#trace.sentenceSent(timing.id);
+        if (traceparent) session.speak(spoken, timing.id, { traceparent });
+        else session.speak(spoken, timing.id);
       } catch (error) {
         this.#fail(ttsFailure(error), `TTS session failed: ${errorMessage(error)}`);
         return;
@@ -394,6 +408,7 @@ class Turn {
       this.#ledger.sampleRate = (await session.ready).sample_rate;
       for await (const event of session.events()) {
         if (this.#stopped) break;
+        this.#trace.ttsEvent(event);
         this.#ledger.onTtsEvent(event);
         if (event.type === 'audio' && this.#behind) await this.#catchUp(session);
       }
@@ -439,6 +454,7 @@ class Turn {
     this.#emit({ type: 'metrics', ...metrics });
     if (this.#error) this.#emit({ type: 'error', ...this.#error });
     this.#emit(this.#cancelled ? { type: 'done', cancelled: true } : { type: 'done' });
+    this.#trace.end(this.#cancelled ? 'cancelled' : this.#error ? 'error' : 'done', this.#error?.code);
     return {
       requestId: this.#requestId,
       outcome: this.#cancelled ? 'cancelled' : this.#error ? 'failed' : 'completed',

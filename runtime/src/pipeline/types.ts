@@ -6,6 +6,7 @@ import type { MetricsEvent, TurnEvent, TurnRequest } from '@kokoro-speech/protoc
 import type { TurnPolicy } from './policies.ts';
 import type { ToolBox } from '../tools/toolbox.ts';
 import type { LlmTimeouts } from '../llm/model-watch.ts';
+import type { TurnTrace } from '../observability/index.ts';
 
 /**
  * What a turn reads its answer from (a Strands agent loop, src/conversation/answer.ts): the
@@ -78,6 +79,8 @@ export interface TurnOptions {
   answer?: AnswerSource;
   /** The conversation's session id, announced in the `start` event. */
   sessionId?: string;
+  /** Hears the turn's landmarks for its trace and metrics (src/observability); default: nothing. */
+  trace?: TurnTrace;
 }
 
 /** A word of a sentence as shown, with its audio time (from the container's `words` messages). */

@@ -35,6 +35,7 @@ import {
 } from '../config/defaults.ts';
 import { RequestError } from './errors.ts';
 import { TurnRunner } from './turn-runner.ts';
+import { Observability, type ObservabilityOptions } from '../observability/index.ts';
 import { VoiceCatalog, type VoiceList } from './voices.ts';
 import { OriginPolicy, type OriginAllowList } from './origins.ts';
 import type { CallerOutput } from './caller-flow.ts';
@@ -80,6 +81,8 @@ export interface AgentServerOptions {
   wsFrames?: Partial<WsFrameLimits>;
   /** Stream age and idle WebSockets (MAX_STREAM_SECONDS, WS_IDLE_SECONDS); default DEFAULT_STREAM_LIMITS. */
   streams?: Partial<StreamLimits>;
+  /** A trace per turn (a tracer from OTEL_*) and EMF metrics per turn (AGENT_METRICS); default neither. */
+  observability?: ObservabilityOptions;
 }
 
 /** One turn as a route runs it: see AgentCore.runTurn. */
@@ -97,6 +100,8 @@ export interface TurnCall {
   persist?: boolean;
   /** When the caller's stream ends (ms from now): the turn then fails with `stream_limit`. */
   streamLimitMs?: number;
+  /** The caller's W3C `traceparent` header: the turn's trace joins it (a malformed one is ignored). */
+  traceparent?: string | undefined;
 }
 
 /** Runs one turn: see AgentCore.runTurn. */
@@ -148,7 +153,7 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
     llmTimeouts,
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
   };
-  const turns = new TurnRunner(context, limits, log);
+  const turns = new TurnRunner(context, limits, log, new Observability(options.observability));
   const sessions = new ConversationRegistry(
     sessionOptions,
     (id, persist, owner) =>
@@ -219,6 +224,7 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
     const { sessionId, caller, emit, signal, via, flow, onRecord, persist = true } = call;
     const extra = {
       ...(caller ? { user: caller.key } : {}),
+      ...(call.traceparent === undefined ? {} : { traceparent: call.traceparent }),
       ...(call.streamLimitMs === undefined ? {} : { streamLimitMs: call.streamLimitMs }),
     };
     if (sessionId === undefined) {

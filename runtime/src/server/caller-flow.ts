@@ -68,6 +68,11 @@ export class CallerOutput implements CallerFlow {
     this.#wake();
   }
 
+  /** The caller's connection is closed (it went away, or was dropped). */
+  get gone(): boolean {
+    return this.#connection.gone();
+  }
+
   /** The caller was dropped for not reading. */
   get dropped(): boolean {
     return this.#dropped;

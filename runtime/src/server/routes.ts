@@ -7,7 +7,7 @@ import { errorMessage } from '@kokoro-speech/protocol/errors';
 import type { AgentCore } from './agent-core.ts';
 import { RequestError, readRequestBody, sendError } from './errors.ts';
 import { parseInvocation } from './requests.ts';
-import { headerSession } from './session-header.ts';
+import { headerSession, traceparentHeader } from './session-header.ts';
 import { SseWriter } from './sse.ts';
 import { CallerOutput } from './caller-flow.ts';
 import { identityOf } from './identity.ts';
@@ -100,6 +100,7 @@ async function invocations(core: AgentCore, req: IncomingMessage, res: ServerRes
       },
       signal: gone.signal,
       via: 'sse',
+      traceparent: traceparentHeader(req),
       flow,
       // The SSE response is the stream AgentCore times (60 minutes at most).
       streamLimitMs: core.streams.maxStreamMs - (performance.now() - opened),

@@ -38,3 +38,9 @@ export function upgradeSession(req: IncomingMessage): string | undefined {
     );
   return value;
 }
+
+/** The caller's W3C `traceparent` header, as sent (validated where it is used: a malformed one starts a new trace). */
+export function traceparentHeader(req: IncomingMessage): string | undefined {
+  const value = req.headers.traceparent;
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,5 +1,6 @@
 // Runs turns for the server's routes: admission against the concurrency limit, the health status
-// (/ping is HealthyBusy while turns run), one log line per turn, and cancelling all on shutdown.
+// (/ping is HealthyBusy while turns run), one log line per turn, its trace and metrics
+// (src/observability), and cancelling all on shutdown.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@kokoro-speech/protocol/server';
 import { runTurn, type AnswerSource, type PipelineEvent, type TurnContext, type TurnResult } from '../pipeline/turn.ts';
@@ -7,6 +8,7 @@ import { chooseLanguage, LanguageChoiceError, type TurnRequest } from '@kokoro-s
 import { RequestError } from './errors.ts';
 import { HealthStatus } from './ping.ts';
 import type { CallerOutput } from './caller-flow.ts';
+import { Observability } from '../observability/index.ts';
 
 export interface TurnLimits {
   maxConcurrentTurns: number;
@@ -19,11 +21,13 @@ export class TurnRunner {
   readonly #limits: TurnLimits;
   readonly #log: Logger;
   readonly #running = new Set<AbortController>();
+  readonly #observability: Observability;
 
-  constructor(context: TurnContext, limits: TurnLimits, log: Logger) {
+  constructor(context: TurnContext, limits: TurnLimits, log: Logger, observability = new Observability()) {
     this.#context = context;
     this.#limits = limits;
     this.#log = log;
+    this.#observability = observability;
   }
 
   /** Throws RequestError 503 `busy` when a new turn would go over the limit. */
@@ -70,7 +74,14 @@ export class TurnRunner {
     emit: (event: PipelineEvent) => void,
     signal: AbortSignal,
     via: 'sse' | 'ws',
-    turn: { sessionId?: string; answer?: AnswerSource; user?: string | undefined; streamLimitMs?: number } = {},
+    turn: {
+      sessionId?: string;
+      answer?: AnswerSource;
+      user?: string | undefined;
+      streamLimitMs?: number;
+      /** The caller's W3C traceparent (header of the request or of the WebSocket upgrade). */
+      traceparent?: string | undefined;
+    } = {},
     flow?: CallerOutput,
   ): Promise<TurnResult> {
     const { sessionId: session, answer, user, streamLimitMs } = turn;
@@ -84,7 +95,19 @@ export class TurnRunner {
     this.health.turnStarted();
     try {
       const requestId = randomUUID();
+      const { defaults, tts } = this.#context;
+      const observed = this.#observability.startTurn({
+        requestId,
+        sessionId: session,
+        transport: via === 'ws' ? 'websocket' : 'sse',
+        ttsTransport: tts.name,
+        voice: request.voice ?? defaults.voice,
+        format: request.format ?? defaults.format,
+        mode: request.mode ?? 'stream',
+        traceparent: turn.traceparent,
+      });
       const result = await runTurn(this.#context, {
+        trace: observed.trace,
         request,
         emit,
         signal: controller.signal,
@@ -97,6 +120,9 @@ export class TurnRunner {
       });
       // The slot is the turn's until its last byte is written (or its caller is gone, or dropped).
       await flow?.flushed();
+      // Gone before its turn ended: went away, or dropped for not reading.
+      const callerDropped = flow?.dropped === true || (result.outcome === 'cancelled' && flow?.gone === true);
+      observed.finish(result, { callerDropped });
       this.#log.info(
         {
           request_id: requestId,

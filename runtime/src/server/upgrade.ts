@@ -10,7 +10,7 @@ import { refuseUpgrade } from '@kokoro-speech/protocol/server';
 import { newSessionId } from '../conversation/index.ts';
 import type { AgentCore } from './agent-core.ts';
 import { RequestError } from './errors.ts';
-import { upgradeSession } from './session-header.ts';
+import { traceparentHeader, upgradeSession } from './session-header.ts';
 import { chooseSubprotocol, identityOf, type CallerIdentity } from './identity.ts';
 import { WsSession } from './ws-session.ts';
 
@@ -41,7 +41,9 @@ export function acceptWebSockets(server: Server, core: AgentCore): WebSocketServ
         status === 401 ? { 'www-authenticate': 'Bearer error="invalid_token"' } : {};
       return refuseUpgrade(socket, status, { body: errorMessage(error), headers });
     }
-    const upgrade = () => wss.handleUpgrade(req, socket, head, (ws) => accept(ws, header, caller));
+    // The caller's trace context: every turn of the connection is a child of it (tracing on).
+    const traceparent = traceparentHeader(req);
+    const upgrade = () => wss.handleUpgrade(req, socket, head, (ws) => accept(ws, header, caller, traceparent));
     if (header === undefined) return upgrade();
     // Someone else's session is refused at the door (its owner may be in the store: async).
     core.mayUse(header, caller).then(upgrade, (error: unknown) => {
@@ -51,7 +53,12 @@ export function acceptWebSockets(server: Server, core: AgentCore): WebSocketServ
     });
   });
 
-  function accept(ws: WebSocket, header: string | undefined, caller: CallerIdentity | undefined): void {
+  function accept(
+    ws: WebSocket,
+    header: string | undefined,
+    caller: CallerIdentity | undefined,
+    traceparent: string | undefined,
+  ): void {
     // The connection is one conversation: the header's session, else its own (never persisted,
     // dropped when the socket closes) unless a turn names another session.
     const connection = header ?? newSessionId('ws-connection');
@@ -68,6 +75,7 @@ export function acceptWebSockets(server: Server, core: AgentCore): WebSocketServ
           onRecord,
           persist: named !== undefined,
           streamLimitMs,
+          traceparent,
         });
       },
       onClose: () => {

@@ -93,3 +93,10 @@ export function sentencesOf(events: PipelineEvent[]): SentenceAudio[] {
   if (open) throw new Error(`sentence ${open.id} never ended`);
   return out;
 }
+
+/** Resolves once `condition` holds (checked every 10 ms); throws after `ms` (a test then fails naming the wait). */
+export async function until(condition: () => boolean, ms = 5000): Promise<void> {
+  for (const end = Date.now() + ms; !condition(); await new Promise((r) => setTimeout(r, 10))) {
+    if (Date.now() > end) throw new Error(`the condition did not hold within ${ms} ms: ${condition.toString()}`);
+  }
+}

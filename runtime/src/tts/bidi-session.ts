@@ -3,7 +3,8 @@
 // utterances whose audio was not complete (announced by a `reconnected` event; the session core
 // splices their audio so that the caller gets every byte once). Its parts: the lifecycle and
 // delivery (session-core.ts), the utterances (utterance-tracker.ts), the send window
-// (send-window.ts), one stream up to ready (stream-link.ts) and the retry policy (stream-retrier.ts).
+// (send-window.ts), one stream up to ready (stream-link.ts), the retry policy (stream-retrier.ts)
+// and what an observer hears of the tries (observed-tries.ts).
 // What is left here is the state of the session's stream and what moves it.
 import { serverMessageSchema, voiceSettingsSchema } from '@kokoro-speech/protocol';
 import type { ClientMessage, ReadyMessage, ServerMessage } from '@kokoro-speech/protocol';
@@ -14,9 +15,14 @@ import { SessionCore } from './session-core.ts';
 import { StreamLink } from './stream-link.ts';
 import { StreamRetrier, type Retrying } from './stream-retrier.ts';
 import { TtsTransportError } from './types.ts';
-import type { TtsEvent, TtsSession, VoiceInfo, VoiceSettings } from './types.ts';
+import type { SpeakOptions, StreamTry, TtsEvent, TtsSession, TtsSessionObserver } from './types.ts';
+import type { VoiceInfo, VoiceSettings } from './types.ts';
 import { UtteranceTracker } from './utterance-tracker.ts';
+import { observedTries } from './observed-tries.ts';
 import type { RetryPolicy } from './backoff.ts';
+
+/** How the session gets its streams: the ready timeout, the retry policy, who hears the tries. */
+type Connecting = { readyTimeoutMs: number; retry: RetryPolicy; observer?: TtsSessionObserver | undefined };
 
 type Ready = { sample_rate: number; format: string; voices: string[]; voice_info?: VoiceInfo[] };
 
@@ -37,18 +43,20 @@ export class BidiSession implements TtsSession {
   ready!: Promise<Ready>;
   readonly #opener: ChannelOpener;
   readonly #settings: VoiceSettings;
-  readonly #readyTimeoutMs: number;
+  readonly #how: Connecting;
   readonly #core = new SessionCore();
   readonly #utterances = new UtteranceTracker(this.#core);
   readonly #window = new SendWindow();
   readonly #retrier: StreamRetrier;
   #state: StreamState = { kind: 'retrying' };
+  /** The current stream's server takes `traceparent` (its ready said `tracing: true`). */
+  #tracing = false;
 
-  private constructor(opener: ChannelOpener, settings: VoiceSettings, readyTimeoutMs: number, retry: RetryPolicy) {
+  private constructor(opener: ChannelOpener, settings: VoiceSettings, how: Connecting) {
     this.#opener = opener;
     this.#settings = settings;
-    this.#readyTimeoutMs = readyTimeoutMs;
-    this.#retrier = new StreamRetrier(retry, () => this.#core.stopped);
+    this.#how = how;
+    this.#retrier = new StreamRetrier(how.retry, () => this.#core.stopped);
   }
 
   /** Connects, sends `config` and resolves once the server's `ready` has arrived. */
@@ -58,11 +66,12 @@ export class BidiSession implements TtsSession {
     signal?: AbortSignal,
     readyTimeoutMs = 15_000,
     retry: RetryPolicy = DEFAULT_RETRY_POLICY,
+    observer?: TtsSessionObserver,
   ): Promise<BidiSession> {
     const parsed = voiceSettingsSchema.strict().safeParse(settings);
     if (!parsed.success) throw new TypeError(`invalid voice settings: ${parsed.error.message}`);
-    const session = new BidiSession(opener, parsed.data, readyTimeoutMs, retry);
-    const ready = await session.#retrier.connect(() => session.#connect(signal), { refusals: true, signal });
+    const session = new BidiSession(opener, parsed.data, { readyTimeoutMs, retry, observer });
+    const ready = await session.#retrier.connect(session.#tries('open', signal), { refusals: true, signal });
     session.#takeUp();
     session.ready = Promise.resolve({
       sample_rate: parsed.data.sample_rate ?? ready.sample_rate,
@@ -74,9 +83,9 @@ export class BidiSession implements TtsSession {
     return session;
   }
 
-  speak(text: string, id?: string): string {
+  speak(text: string, id?: string, options?: SpeakOptions): string {
     this.#core.checkSpeak();
-    const { id: utteranceId } = this.#utterances.add(text, id);
+    const { id: utteranceId } = this.#utterances.add(text, id, options?.traceparent);
     this.#window.queue(utteranceId, text);
     this.#sendAhead();
     return utteranceId;
@@ -150,8 +159,19 @@ export class BidiSession implements TtsSession {
       return;
     }
     if (state.kind !== 'streaming') return; // a new stream sends all once it is up
-    for (const { id, text } of this.#window.take(this.#utterances.pending)) this.#send({ type: 'text', text, id });
+    for (const { id } of this.#window.take(this.#utterances.pending)) this.#sendText(id);
     if (this.#window.takeEnd(this.#core.state === 'ending')) this.#send({ type: 'end' });
+  }
+
+  /** A `text` message, with its trace parent when the server takes one. */
+  #sendText(id: string): void {
+    const { text, traceparent } = this.#utterances.pending.get(id)!;
+    this.#send({ type: 'text', text, id, ...(this.#tracing && traceparent ? { traceparent } : {}) });
+  }
+
+  /** The tries of one retrier.connect, as the observer hears them. */
+  #tries(why: StreamTry, signal?: AbortSignal): () => Promise<ReadyMessage> {
+    return observedTries(() => this.#connect(signal), why, this.#how.observer);
   }
 
   /** One try: a new stream, up to its ready. */
@@ -162,9 +182,11 @@ export class BidiSession implements TtsSession {
       onMessage: (data: string | Uint8Array) => this.#onMessage(data, link),
       onBroken: (error: TtsTransportError) => void this.#onBroken(error, link),
     };
-    const options = { settings: this.#settings, readyTimeoutMs: this.#readyTimeoutMs, signal };
+    const options = { settings: this.#settings, readyTimeoutMs: this.#how.readyTimeoutMs, signal };
     try {
-      return await link.open(this.#opener, handlers, { ...options, paused: () => this.#core.paused });
+      const ready = await link.open(this.#opener, handlers, { ...options, paused: () => this.#core.paused });
+      this.#tracing = ready.tracing === true;
+      return ready;
     } catch (error) {
       if (this.#link === link) this.#state = { kind: 'retrying' };
       throw error;
@@ -248,7 +270,7 @@ export class BidiSession implements TtsSession {
     const resent = announce ? this.#window.sent(this.#utterances.pending) : [];
     this.#leave({ kind: 'retrying' });
     try {
-      await this.#retrier.connect(() => this.#connect(), how);
+      await this.#retrier.connect(this.#tries(how.broke ? 'reconnect' : 'retry'), how);
     } catch (reason) {
       return this.#fail(reason instanceof TtsTransportError ? reason : (how.refused ?? how.broke!));
     }
@@ -261,9 +283,7 @@ export class BidiSession implements TtsSession {
     this.#takeUp();
     if (resent.length > 0 || announce) this.#core.resent(resent, announce);
     this.#utterances.newStream();
-    for (const id of this.#window.sent(this.#utterances.pending)) {
-      this.#send({ type: 'text', text: this.#utterances.pending.get(id)!.text, id });
-    }
+    for (const id of this.#window.sent(this.#utterances.pending)) this.#sendText(id);
     this.#window.newStream();
     this.#sendAhead(); // the rest within the window, then `end` after end()
   }

@@ -11,7 +11,7 @@ import type { Channel, ChannelHandlers, ChannelOpener } from './channel.ts';
 import { BidiSession } from './bidi-session.ts';
 import { sageMakerError, sageMakerStreamEventError } from './sagemaker-errors.ts';
 import { TtsTransportError } from './types.ts';
-import type { TtsSession, TtsTransport, VoiceSettings } from './types.ts';
+import type { TtsSession, TtsSessionObserver, TtsTransport, VoiceSettings } from './types.ts';
 import type { RetryPolicy } from './backoff.ts';
 
 export interface SageMakerBidiTransportOptions {
@@ -84,8 +84,8 @@ export class SageMakerBidiTransport implements TtsTransport {
     this.#options = { ...options, credentials: options.credentials ?? defaultProvider() };
   }
 
-  open(settings: VoiceSettings, signal?: AbortSignal): Promise<TtsSession> {
-    return BidiSession.open(this.#opener, settings, signal, undefined, this.#options.retry);
+  open(settings: VoiceSettings, signal?: AbortSignal, observer?: TtsSessionObserver): Promise<TtsSession> {
+    return BidiSession.open(this.#opener, settings, signal, undefined, this.#options.retry, observer);
   }
 
   readonly #opener: ChannelOpener = async (handlers, signal) => {

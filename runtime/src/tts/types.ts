@@ -61,7 +61,7 @@ export interface TtsSession {
    * Queue one utterance; returns its id (the given one or a generated one). Never waits for
    * earlier audio: utterances are pipelined. Throws after end() or close().
    */
-  speak(text: string, id?: string): string;
+  speak(text: string, id?: string, options?: SpeakOptions): string;
   /** Barge-in: drop everything whose audio is not complete. No event of the dropped utterances
    *  is delivered after this call (queued ones are discarded too); resolves with their ids once
    *  the server confirmed. */
@@ -83,10 +83,28 @@ export interface TtsSession {
   resume?(): void;
 }
 
+export interface SpeakOptions {
+  /** W3C trace parent for the server's spans of this utterance; sent only to servers that take it
+   *  (protocol v1 `ready.tracing`), dropped otherwise. */
+  traceparent?: string;
+}
+
+/** Why a session tries to get a stream: its first, after a refusal, or after a break. */
+export type StreamTry = 'open' | 'retry' | 'reconnect';
+
+/**
+ * Hears a session's streams, for traces and metrics (src/observability): each try to get one, and
+ * how it ended (`refused`: the server said overloaded). Optional: transports that have no streams
+ * to retry (the response stream) report nothing.
+ */
+export interface TtsSessionObserver {
+  streamTry(why: StreamTry): (outcome: { result: 'ready' | 'refused' | 'failed'; error?: string }) => void;
+}
+
 export interface TtsTransport {
   readonly name: 'websocket' | 'sagemaker-bidi' | 'sagemaker-response-stream';
   /** The container formats it can deliver, when not all of them (the response stream: raw audio only). */
   readonly formats?: readonly AudioFormat[];
   /** Open a session with these settings (sent as the first `config` message). */
-  open(settings: VoiceSettings, signal?: AbortSignal): Promise<TtsSession>;
+  open(settings: VoiceSettings, signal?: AbortSignal, observer?: TtsSessionObserver): Promise<TtsSession>;
 }

@@ -11,6 +11,8 @@ export interface Utterance {
   id: string;
   index: number;
   text: string;
+  /** Its trace parent for the server (sent where the server takes one, again after a reconnect). */
+  traceparent?: string;
 }
 
 export class UtteranceTracker {
@@ -28,8 +30,9 @@ export class UtteranceTracker {
     this.#core = core;
   }
 
-  add(text: string, id?: string): Utterance {
-    const utterance = { id: claimUtteranceId(id, (taken) => this.pending.has(taken)), index: this.#nextIndex++, text };
+  add(text: string, id?: string, traceparent?: string): Utterance {
+    const claimed = claimUtteranceId(id, (taken) => this.pending.has(taken));
+    const utterance = { id: claimed, index: this.#nextIndex++, text, ...(traceparent ? { traceparent } : {}) };
     this.pending.set(utterance.id, utterance);
     return utterance;
   }

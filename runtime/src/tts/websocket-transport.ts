@@ -4,7 +4,7 @@ import { BIDI_PATH } from '@kokoro-speech/protocol';
 import type { Channel, ChannelOpener } from './channel.ts';
 import { BidiSession } from './bidi-session.ts';
 import { TtsTransportError } from './types.ts';
-import type { TtsSession, TtsTransport, VoiceSettings } from './types.ts';
+import type { TtsSession, TtsSessionObserver, TtsTransport, VoiceSettings } from './types.ts';
 import { refusalMessage } from './sagemaker-errors.ts';
 import type { RetryPolicy } from './backoff.ts';
 
@@ -43,8 +43,8 @@ export class WebSocketTransport implements TtsTransport {
     this.#retry = options.retry;
   }
 
-  open(settings: VoiceSettings, signal?: AbortSignal): Promise<TtsSession> {
-    return BidiSession.open(this.#opener, settings, signal, this.#connectTimeoutMs, this.#retry);
+  open(settings: VoiceSettings, signal?: AbortSignal, observer?: TtsSessionObserver): Promise<TtsSession> {
+    return BidiSession.open(this.#opener, settings, signal, this.#connectTimeoutMs, this.#retry, observer);
   }
 
   readonly #opener: ChannelOpener = (handlers, signal) =>

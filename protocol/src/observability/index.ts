@@ -1,0 +1,4 @@
+// What both images use to be observed: EMF metric lines (emf.ts) and OpenTelemetry tracing set up
+// from the standard OTEL_* variables (tracing.ts).
+export * from './emf.ts';
+export * from './tracing.ts';
