@@ -2,7 +2,7 @@
 // accept and refuse (each refusal naming its key), the policy document, and the role name.
 import { describe, expect, test } from '@jest/globals';
 import { referenceProblems } from '../testing/iam-reference.ts';
-import { lexiconPolicy, parseLexiconRevision, parseLexiconSetting, roleNameOf } from './lexicon.ts';
+import { lexiconPolicy, lexiconTarget, parseLexiconRevision, parseLexiconSetting, roleNameOf } from './lexicon.ts';
 
 describe('config lexicon', () => {
   test('s3://bucket/key names that object; a bare key is one in the foundation bucket', () => {
@@ -34,6 +34,21 @@ describe('config lexicon', () => {
     [`${'k'.repeat(1025)}`, 'has a key over 1024 bytes'],
   ])('%j is refused naming the key', (value, why) => {
     expect(() => parseLexiconSetting(value)).toThrow(`config 'lexicon' ${why}`);
+  });
+});
+
+test("the foundation's bucket, named or implied, is the one its key encrypts", () => {
+  expect(lexiconTarget(parseLexiconSetting('lexicons/en.json'), 'weights')).toEqual({
+    bucket: 'weights',
+    ownBucket: true,
+  });
+  expect(lexiconTarget(parseLexiconSetting('s3://weights/lexicons/en.json'), 'weights')).toEqual({
+    bucket: 'weights',
+    ownBucket: true,
+  });
+  expect(lexiconTarget(parseLexiconSetting('s3://team/en.json'), 'weights')).toEqual({
+    bucket: 'team',
+    ownBucket: false,
   });
 });
 

@@ -83,6 +83,15 @@ export function lexiconPolicy(a: LexiconPolicyArgs): PolicyDocument {
   ]);
 }
 
+/** The object's bucket, and whether it is the foundation's (whose KMS key then encrypts it). */
+export function lexiconTarget(
+  location: LexiconLocation,
+  weightsBucket: string,
+): { bucket: string; ownBucket: boolean } {
+  const bucket = location.bucket ?? weightsBucket;
+  return { bucket, ownBucket: bucket === weightsBucket };
+}
+
 /** The role name in `arn:<partition>:iam::<account>:role/<path/>name`. */
 export function roleNameOf(roleArn: string): string {
   const m = /^arn:[a-z-]+:iam::\d{12}:role\/(?:[^/]+\/)*([\w+=,.@-]{1,64})$/.exec(roleArn);
@@ -102,11 +111,7 @@ export function lexiconAccess(
   },
 ): { uri: pulumi.Output<string>; policy: aws.iam.RolePolicy } {
   const { location } = args;
-  const target = pulumi.output(args.weightsBucketName).apply((weights) => {
-    const bucket = location.bucket ?? weights;
-    // In the foundation's bucket, the object is encrypted under the foundation's key.
-    return { bucket, ownBucket: bucket === weights };
-  });
+  const target = pulumi.output(args.weightsBucketName).apply((weights) => lexiconTarget(location, weights));
   const policy = new aws.iam.RolePolicy(name, {
     role: pulumi.output(args.roleArn).apply(roleNameOf),
     policy: pulumi
