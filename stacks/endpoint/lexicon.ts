@@ -2,6 +2,7 @@
 // (KOKORO_LEXICON, read once at start), and the one inline policy that lets the foundation's
 // SageMaker role read exactly that object. The role lives in foundation; the policy is declared
 // here, beside the key that names the object, so foundation needs no knowledge of the endpoint.
+// What is documented and what is chosen: docs/design/pronunciation.md, The lexicon.
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
 import { policyDocument, type AwsScope, type PolicyDocument } from '../shared/iam.ts';
