@@ -15,6 +15,8 @@ import {
   resourceName,
   stackRef,
 } from '../shared/index.ts';
+import { awsScope } from '../shared/iam.ts';
+import { lexiconAccess, parseLexiconRevision, parseLexiconSetting } from './lexicon.ts';
 import { VariantAutoscaling } from './autoscaling.ts';
 import { chooseInferenceAmi, dockerfileCuda } from './gpu-drivers.ts';
 import { EndpointMonitoring, noInstancesAlarm, noLoadMetricAlarm } from './monitoring.ts';
@@ -34,6 +36,10 @@ const limits = {
   ADMISSION_MAX_UTILIZATION: config.getNumber('admissionMaxUtilization'),
 };
 const alarmTopicArnSetting = config.get('alarmTopicArn');
+// Checked here, at preview, so a bad value fails with the key named before anything is declared.
+const lexiconSetting = config.get('lexicon');
+const lexiconLocation = lexiconSetting === undefined ? undefined : parseLexiconSetting(lexiconSetting);
+const lexiconRevision = parseLexiconRevision(config.get('lexiconRevision'), lexiconSetting);
 const tags = defaultTags({ layer: 'endpoint' });
 
 // The container is an npm workspace: the build context is the repository root.
@@ -67,6 +73,17 @@ const modelDataUri = pulumi
   ])
   .apply(([uri, bucket, prefix]) => weightsUnderPrefix(uri as string, bucket as string, prefix as string));
 
+// The container reads the lexicon once, at start: the role's grant exists before the model does.
+const lexicon =
+  lexiconLocation &&
+  lexiconAccess(resourceName('lexicon'), {
+    location: lexiconLocation,
+    scope: awsScope(),
+    roleArn: foundation.requireOutput('sagemakerRoleArn') as pulumi.Output<string>,
+    weightsBucketName: foundation.requireOutput('weightsBucketName') as pulumi.Output<string>,
+    weightsKeyArn: foundation.requireOutput('weightsKeyArn') as pulumi.Output<string>,
+  });
+
 const image = new awsx.ecr.Image(resourceName('tts-image'), {
   repositoryUrl: foundation.requireOutput('containerRepositoryUrl'),
   context: repoRoot,
@@ -90,13 +107,16 @@ const tts = new TtsEndpoint(resourceName('tts'), {
   imageUri: image.imageUri,
   executionRoleArn: foundation.requireOutput('sagemakerRoleArn'),
   modelDataUri,
-  environment: endpointNameInput.apply((name) => ({
+  environment: pulumi.all([endpointNameInput, lexicon?.uri]).apply(([name, lexiconUri]) => ({
     KOKORO_MODEL_DIR: '/opt/ml/model',
     KOKORO_DTYPE: dtype,
     KOKORO_DEVICE: device,
     // The load metrics' dimensions: what the scaling policy and the alarms select.
     METRICS_ENDPOINT_NAME: name,
     METRICS_VARIANT_NAME: variant,
+    ...(lexiconUri === undefined ? {} : { KOKORO_LEXICON: lexiconUri }),
+    // Read by nobody: a new value changes the model, so the endpoint rolls onto instances that read the object anew.
+    ...(lexiconRevision === undefined ? {} : { KOKORO_LEXICON_REVISION: lexiconRevision }),
     ...Object.fromEntries(
       Object.entries(limits)
         .filter(([, v]) => v !== undefined)
@@ -110,6 +130,7 @@ const tts = new TtsEndpoint(resourceName('tts'), {
   containerStartupTimeoutSeconds: intSetting(config, 'containerStartupTimeoutSeconds', 600, { min: 60, max: 3600 }),
   modelDownloadTimeoutSeconds: intSetting(config, 'modelDownloadTimeoutSeconds', 600, { min: 60, max: 3600 }),
   rollbackAlarmNames: [monitoring.errorAlarmName],
+  modelDependsOn: lexicon ? [lexicon.policy] : [],
   tags,
 });
 

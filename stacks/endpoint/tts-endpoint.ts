@@ -22,6 +22,8 @@ export interface TtsEndpointArgs {
   /** Alarm names that roll a deployment back (and the bake time watched before old instances go). */
   rollbackAlarmNames: pulumi.Input<string>[];
   bakeSeconds?: number;
+  /** What must exist before the model (and so its containers) starts: e.g. the role's lexicon grant. */
+  modelDependsOn?: pulumi.Input<pulumi.Resource>[];
   tags: pulumi.Input<Record<string, string>>;
 }
 
@@ -62,7 +64,7 @@ export class TtsEndpoint extends pulumi.ComponentResource {
         },
         tags: args.tags,
       },
-      { parent: this },
+      { parent: this, dependsOn: args.modelDependsOn ?? [] },
     );
 
     // No VolumeSizeInGB: g5 instances carry NVMe instance storage and reject it.

@@ -55,6 +55,16 @@ describe('deployRolePolicy', () => {
     expect(before).toHaveLength(33);
   });
 
+  test("lets the endpoint layer put its lexicon policy on the foundation's SageMaker role (stacks/endpoint/lexicon.ts)", () => {
+    const role = 'arn:aws:iam::111122223333:role/kokoro-dev-sagemaker-role-0a1b2c3';
+    const fits = (pattern: string) =>
+      new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(role);
+    const allowed = deployRolePolicy(scope)
+      .Statement.filter((s) => s.Effect === 'Allow' && [s.Resource ?? []].flat().some(fits))
+      .flatMap((s) => [s.Action].flat());
+    expect(allowed).toEqual(expect.arrayContaining(['iam:PutRolePolicy', 'iam:GetRolePolicy', 'iam:DeleteRolePolicy']));
+  });
+
   test('refuses a malformed account or region', () => {
     expect(() => deployRolePolicy({ ...scope, account: '123' })).toThrow("account must be 12 digits, got '123'");
     expect(() => deployRolePolicy({ ...scope, region: 'europe' })).toThrow("'europe' is not an AWS region");

@@ -12,6 +12,8 @@ export function endpointUpstreams(include: string[] = ['*.json', 'onnx/model.onn
       weightsBucketName: 'weights-bucket',
       weightsPrefix: 'models/',
       containerRepositoryUrl: `${account}.dkr.ecr.${region}.amazonaws.com/tts`,
+      sagemakerRoleArn: `arn:aws:iam::${account}:role/kokoro-dev-sagemaker-role-0a1b2c3`,
+      weightsKeyArn: `arn:aws:kms:${region}:${account}:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
     }),
     [`${organization}/kokoro-model-cache/dev`]: fakeOutputs(modelCacheOutputs, {
       modelDataUri: 's3://weights-bucket/models/acme/tts/c/',
