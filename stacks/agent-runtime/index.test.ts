@@ -120,7 +120,7 @@ describe('AgentCore runtime', () => {
       AGENT_OBSERVABILITY_ENABLED: 'true',
       OTEL_SERVICE_NAME: 'kokoro_dev_agent',
       OTEL_RESOURCE_ATTRIBUTES: `service.name=kokoro_dev_agent,aws.log.group.names=${otelGroup}`,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_TRACES_EXPORTER: 'otlp',
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `https://xray.${region}.amazonaws.com/v1/traces`,
       OTEL_LOGS_EXPORTER: 'otlp',

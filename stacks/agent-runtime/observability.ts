@@ -63,7 +63,8 @@ export function telemetryEnvironment(a: TelemetryEnvironmentArgs): Record<string
     AGENT_OBSERVABILITY_ENABLED: 'true',
     OTEL_SERVICE_NAME: a.service,
     OTEL_RESOURCE_ATTRIBUTES: `service.name=${a.service},aws.log.group.names=${logGroup}`,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+    // What the agent sends (protocol/src/observability/tracing.ts); X-Ray's OTLP endpoint takes JSON too.
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_TRACES_EXPORTER: 'otlp',
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `https://xray.${a.region}.amazonaws.com/v1/traces`,
     OTEL_LOGS_EXPORTER: 'otlp',
