@@ -2,12 +2,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { audioHeaders } from '../audio/index.ts';
 import { invocationRequestSchema } from '@kokoro-speech/protocol';
-import { errorMessage } from '@kokoro-speech/protocol/errors';
-import { readBody } from '@kokoro-speech/protocol/server';
-import { SpeechError, asSpeechError } from '../tts/errors.ts';
+import { asSpeechError } from '../tts/errors.ts';
 import type { SpeechService } from '../tts/speech-service.ts';
 import { UtteranceStream } from '../tts/utterance-stream.ts';
 import { sendError } from './error-response.ts';
+import { readJsonRequest } from './json-request.ts';
 
 export async function handleInvocation(
   req: IncomingMessage,
@@ -24,26 +23,7 @@ export async function handleInvocation(
       'request done',
     );
   try {
-    const limit = service.config.maxWsMessageBytes;
-    const body = await readBody(
-      req,
-      limit,
-      (n) =>
-        new SpeechError('text_too_long', `request body is ${n} bytes; the limit is ${limit} (MAX_WS_MESSAGE_BYTES)`),
-      res,
-    );
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString('utf8'));
-    } catch (error) {
-      throw new SpeechError('invalid_message', `malformed JSON: ${errorMessage(error)}`);
-    }
-    const parsed = invocationRequestSchema.safeParse(json);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
-      throw new SpeechError('invalid_message', `invalid request: ${issues}`);
-    }
-    const request = parsed.data;
+    const request = await readJsonRequest(req, res, service, invocationRequestSchema);
     const settings = service.applySettings({ ...service.defaultSettings(), format: 'wav' }, request);
     service.checkText(request.text);
     const spoken = service.spoken(request.text, request.ssml ?? false);

@@ -4,45 +4,21 @@
 // ({text, language} -> {phonemes, tokens}), with the pieces added.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { phonemizeRequestSchema, type PhonemizeResponse } from '@kokoro-speech/protocol';
-import { errorMessage } from '@kokoro-speech/protocol/errors';
-import { readBody } from '@kokoro-speech/protocol/server';
 import { LANGUAGES, voiceLanguage, type LanguageCode } from '../engine/languages.ts';
 import { SpeechError } from '../tts/errors.ts';
 import type { SpeechService } from '../tts/speech-service.ts';
+import { readJsonRequest } from './json-request.ts';
 
 export async function handlePhonemize(
   req: IncomingMessage,
   res: ServerResponse,
   service: SpeechService,
 ): Promise<void> {
-  const limit = service.config.maxWsMessageBytes;
-  const body = await readBody(
-    req,
-    limit,
-    (n) => new SpeechError('text_too_long', `request body is ${n} bytes; the limit is ${limit} (MAX_WS_MESSAGE_BYTES)`),
-    res,
-  );
-  let json: unknown;
-  try {
-    json = JSON.parse(body.toString('utf8'));
-  } catch (error) {
-    throw new SpeechError('invalid_message', `malformed JSON: ${errorMessage(error)}`);
-  }
-  const parsed = phonemizeRequestSchema.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
-    throw new SpeechError('invalid_message', `invalid request: ${issues}`);
-  }
-  const request = parsed.data;
+  const request = await readJsonRequest(req, res, service, phonemizeRequestSchema);
   if (request.voice !== undefined && request.language !== undefined) {
     throw new SpeechError('invalid_message', 'give voice or language, not both');
   }
-  if (request.voice !== undefined && !service.engine.hasVoice(request.voice)) {
-    throw new SpeechError(
-      'unknown_voice',
-      `unknown voice "${request.voice}"; available: ${service.engine.voices.join(', ')}`,
-    );
-  }
+  if (request.voice !== undefined) service.checkVoice(request.voice); // a voice or a blend
   if (request.language !== undefined && !(request.language in LANGUAGES)) {
     throw new SpeechError(
       'invalid_message',

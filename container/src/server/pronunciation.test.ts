@@ -272,6 +272,15 @@ describe('bad markup', () => {
     expect(r.status).toBe(400);
   });
 
+  test('the phonemes route takes a voice blend as every route does, and names an unknown voice in one', async () => {
+    const answer = await phonemize({ text: 'kokoro', voice: 'af_heart(2)+af_bella(1)' });
+    expect(answer.voice).toBe('af_heart(2)+af_bella(1)');
+    expect(answer.phonemes).toBe((await phonemize({ text: 'kokoro', voice: 'af_heart' })).phonemes);
+    const r = await refused('/v1/phonemize', { text: 'kokoro', voice: 'af_heart+af_nobody' });
+    expect([r.status, r.body.error.code]).toEqual([400, 'unknown_voice']);
+    expect(r.body.error.message).toContain('af_nobody');
+  });
+
   test('text without ssml: true is not read as SSML', async () => {
     const answer = await phonemize({ text: 'a <break time="1s"/> b' });
     expect(answer.pieces.some((p) => p.pause_ms !== undefined)).toBe(false);
