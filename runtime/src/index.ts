@@ -28,9 +28,9 @@ export {
   type StreamLimits,
   type WsFrameLimits,
 } from './config/defaults.ts';
+export { oneShotAnswer } from './pipeline/answer-reader.ts';
 export {
   runTurn,
-  oneShotAnswer,
   type AnswerEvent,
   type AnswerSource,
   type WordTiming,

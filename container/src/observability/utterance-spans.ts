@@ -2,7 +2,7 @@
 // (protocol v1 `traceparent` on the `text` message) with its stages as children: waiting for a
 // preparation slot, preparation (G2P on a worker), waiting for the model scheduler, synthesis
 // (first model run to last). Made once the utterance has ended, from the marks it collected on
-// its way (utterance-stream.ts), so the hot path only stores timestamps; no tracer, no spans.
+// its way (utterance-prep.ts, utterance-stream.ts), so the hot path only stores timestamps; no tracer, no spans.
 import { SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import { parentFromTraceparent } from '@kokoro-speech/protocol/observability';
 import type { UtteranceInfo, UtteranceMarks, UtteranceStats } from '../tts/utterance-stream.ts';

@@ -1,11 +1,12 @@
 // The ordered audio pipeline of one session (or one POST request): text in, each utterance
-// prepared on worker threads (through the prep scheduler), its pieces run through the model
-// scheduler, and their audio delivered in order: one utterance after another, each piece as soon
-// as it is synthesised.
+// prepared on worker threads (utterance-prep.ts), its pieces run through the model scheduler, and
+// their audio delivered in order: one utterance after another, each piece as soon as it is
+// synthesised.
 import { UtteranceEncoder, effectiveSampleRate } from '../audio/index.ts';
 import type { UtteranceInfo, UtteranceMarks, UtteranceSink, UtteranceWord } from './utterance-sink.ts';
 import { pieceSpeed, type Utterance } from './utterance.ts';
 import type { PreparedPiece, Synthesis } from '../engine/types.ts';
+import { UtterancePrep } from './utterance-prep.ts';
 import { pieceWordTimings } from '../engine/word-timings.ts';
 import { plainSpoken, type SpokenText } from './spoken-text.ts';
 import type { Backlog } from '../admission/index.ts';
@@ -19,11 +20,9 @@ export class UtteranceStream {
   readonly #service: SpeechService;
   readonly #sink: UtteranceSink;
   readonly #lane: Lane;
-  readonly #prepLane: Lane;
+  readonly #prep: UtterancePrep;
   /** Estimated audio of pieces handed to the model scheduler and not yet sent. */
   #queuedAudioMs = 0;
-  /** Rejects the preparations still waiting when the stream is cancelled. */
-  readonly #abandonPreps = new Set<(reason: Error) => void>();
   /** Accepted and unfinished utterances, in arrival order. */
   #queue: Utterance[] = [];
   /** Bumped by cancel: work of an older generation is dropped wherever it is. */
@@ -39,9 +38,7 @@ export class UtteranceStream {
     this.#sink = sink;
     this.#lane = service.scheduler.openLane(() => this.#playoutEnd);
     // A session's next text is due once its played and queued audio runs out.
-    this.#prepLane = service.prepScheduler.openLane(
-      () => Math.max(this.#playoutEnd, performance.now()) + this.#queuedAudioMs,
-    );
+    this.#prep = new UtterancePrep(service, () => Math.max(this.#playoutEnd, performance.now()) + this.#queuedAudioMs);
     service.track(this);
   }
 
@@ -80,7 +77,7 @@ export class UtteranceStream {
     };
     const textEstimateMs = this.#service.estimator.estimateText(text.length, settings.speed);
     const marks: UtteranceMarks = { receivedAt: performance.now() };
-    const prepared = this.#prepare(spoken, settings, textEstimateMs, marks);
+    const prepared = this.#prep.prepare(spoken, settings, textEstimateMs, marks);
     prepared.catch(() => {}); // reported by enqueuePieces, if still wanted
     const u: Utterance = {
       info,
@@ -107,45 +104,12 @@ export class UtteranceStream {
     return info;
   }
 
-  #prepare(
-    spoken: SpokenText,
-    settings: Settings,
-    estimatedAudioMs: number,
-    marks: UtteranceMarks,
-  ): Promise<PreparedPiece[]> {
-    const { promise: prepared, resolve, reject: abandon } = Promise.withResolvers<PreparedPiece[]>();
-    this.#prepLane.enqueue({
-      estimatedAudioMs,
-      run: () => {
-        const started = performance.now();
-        marks.prepStartAt = started;
-        const done = this.#service.engine.prepare(spoken.plain ? spoken.script.text : spoken.script, settings.voice);
-        done.then(
-          () => {
-            marks.prepEndAt = performance.now();
-            this.#service.observePrep(marks.prepEndAt - started, estimatedAudioMs);
-          },
-          () => {},
-        );
-        done.then(resolve, abandon);
-        return done.then(
-          () => {},
-          () => {},
-        );
-      },
-    });
-    this.#abandonPreps.add(abandon);
-    return prepared.finally(() => this.#abandonPreps.delete(abandon));
-  }
-
   /** Drop everything queued or in progress; returns the ids dropped. */
   cancel(): string[] {
     const dropped = this.#queue.map((u) => u.info.id);
     this.#generation++;
     this.#lane.clear();
-    this.#prepLane.clear();
-    for (const abandon of [...this.#abandonPreps]) abandon(new Error('cancelled'));
-    this.#abandonPreps.clear();
+    this.#prep.cancel();
     this.#queuedAudioMs = 0;
     this.#service.pendingTotal -= this.#queue.length;
     this.#queue = [];
@@ -159,7 +123,7 @@ export class UtteranceStream {
     this.#closed = true;
     this.#service.forget(this);
     this.#service.scheduler.closeLane(this.#lane);
-    this.#service.prepScheduler.closeLane(this.#prepLane);
+    this.#prep.close();
     return dropped;
   }
 

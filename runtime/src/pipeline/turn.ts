@@ -12,25 +12,23 @@
 // the caller is behind (`flow`), or the Opus encoder has much PCM still to encode, the pump waits
 // and the TTS session is paused (its stream no longer read), so a turn holds a bounded amount of
 // audio whatever the answer's length (runtime/README.md, "Slow callers").
+//
+// Its parts: turn-voice.ts (voice, language, settings), answer-reader.ts (the LLM's stream),
+// tool-filler.ts (tool events, filler), turn-session.ts (the TTS session, its pump, backpressure).
 import { randomUUID } from 'node:crypto';
-import { LlmError } from '../llm/errors.ts';
 import { normalizeForSpeech } from '../text/index.ts';
-import { ShownTextStream } from '../text/inline-display.ts';
 import type { TtsSession, VoiceSettings } from '../tts/types.ts';
-import { TtsTransportError } from '../tts/types.ts';
-import { agentAnswer } from '../conversation/answer.ts';
-import { createAgent } from '../conversation/agents.ts';
 import { OpusTurnOutput } from '../audio/opus-output.ts';
-import { planFor, type PolicyPlan, type TurnPolicy } from './policies.ts';
+import type { TurnPolicy } from './policies.ts';
 import { SentenceLedger, type SentencePlace } from './sentences.ts';
 import { NoTurnTrace, type TurnTrace } from '../observability/index.ts';
-import type { AnswerEvent, AnswerSource, PipelineEvent, TurnContext, TurnOptions, TurnResult } from './types.ts';
+import type { PipelineEvent, TurnContext, TurnFailure, TurnOptions, TurnResult } from './types.ts';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
-import { chooseLanguage, voiceProblem, type SpokenLanguage } from '@kokoro-speech/protocol';
-import { systemPromptFor } from '../llm/language-prompt.ts';
-
-/** PCM waiting for the Opus encoder at most before the turn stops pulling audio (~11 s at 24 kHz). */
-export const OPUS_BACKLOG_BYTES = 512 * 1024;
+import type { SpokenLanguage } from '@kokoro-speech/protocol';
+import { AnswerReader, oneShotAnswer, type AnswerTurn } from './answer-reader.ts';
+import { ToolFiller, type ToolTurn } from './tool-filler.ts';
+import { openTurnSession, pumpSessionEvents, ttsFailure, type SessionTurn } from './turn-session.ts';
+import { chooseTurnVoice } from './turn-voice.ts';
 
 export type {
   CallerFlow,
@@ -45,73 +43,26 @@ export type {
   WordTiming,
 } from './types.ts';
 
-type Failure = { code: string; message: string };
-
-/** The turn's error code for a TTS failure: the service refused us (`tts_overloaded`), or it is unavailable. */
-const ttsFailure = (error: unknown) =>
-  error instanceof TtsTransportError && error.code === 'overloaded' ? 'tts_overloaded' : 'tts_unavailable';
-
 export async function runTurn(context: TurnContext, options: TurnOptions): Promise<TurnResult> {
   return new Turn(context, options).run();
-}
-
-/** A fresh agent on the context's model and tools, for one prompt (no memory). */
-export function oneShotAnswer(context: TurnContext, prompt: string, language: SpokenLanguage = 'en'): AnswerSource {
-  const systemPrompt = systemPromptFor(context.systemPrompt, language);
-  return async function* (signal) {
-    const agent = await createAgent({
-      model: context.llm.model,
-      ...(systemPrompt ? { systemPrompt } : {}),
-      ...(context.tools ? { tools: context.tools } : {}),
-    });
-    yield* agentAnswer(agent, prompt, signal, context.llm, undefined, context.llmTimeouts);
-  };
-}
-
-/** One model call's text: places its pieces (offsets in that text, in order). */
-class CycleText {
-  text = '';
-  #cursor = 0;
-  readonly cycle: number;
-  constructor(cycle: number) {
-    this.cycle = cycle;
-  }
-  place(piece: string): SentencePlace {
-    const at = this.text.indexOf(piece, this.#cursor);
-    const textStart = at >= 0 ? at : this.#cursor;
-    const textEnd = Math.min(this.text.length, textStart + piece.length);
-    this.#cursor = textEnd;
-    return { kind: 'answer', cycle: this.cycle, textStart, textEnd };
-  }
-  get here(): SentencePlace {
-    return { kind: 'filler', cycle: this.cycle, textStart: this.#cursor, textEnd: this.#cursor };
-  }
 }
 
 class Turn {
   readonly #context: TurnContext;
   readonly #options: TurnOptions;
   readonly #requestId: string;
-  readonly #policy: TurnPolicy;
   readonly #t0 = performance.now();
   readonly #abort = new AbortController();
   readonly #ledger: SentenceLedger;
   #session: TtsSession | null = null;
   /** Sends utterances in order; under `reference` each link also waits for the previous audio. */
   #chain: Promise<void> = Promise.resolve();
-  #error: Failure | undefined;
-  /** An LLM failure: reported after the audio of the text already shown. */
-  #llmError: Failure | undefined;
+  #error: TurnFailure | undefined;
   #cancelled = false;
   /** Settles when the turn stops (failed or cancelled): waits for the caller end with it. */
   readonly #halted = Promise.withResolvers<void>();
-  #firstTokenMs: number | null = null;
-  /** Tools running now, by tool use id. */
-  readonly #tools = new Map<string, { name: string; startedMs: number }>();
-  #fillerTimer: NodeJS.Timeout | undefined;
-  /** The filler was spoken (or is not wanted) for the tools running now. */
-  #fillerDone = false;
-  #cycle = new CycleText(0);
+  readonly #answer: AnswerReader;
+  readonly #tools: ToolFiller;
   #opened: Promise<TtsSession | null> = Promise.resolve(null);
   /** Where events go: straight to the caller, or through the Opus encoder (format "opus"). */
   readonly #out: (event: PipelineEvent) => void;
@@ -119,6 +70,8 @@ class Turn {
   /** The answer's language: the voice's (protocol chooseLanguage; the server validated the pair). */
   #language: SpokenLanguage = 'en';
   readonly #trace: TurnTrace;
+  /** The turn as its parts (answer reader, tool filler, TTS session) see it. */
+  readonly #parts: AnswerTurn & ToolTurn & SessionTurn;
 
   constructor(context: TurnContext, options: TurnOptions) {
     this.#context = context;
@@ -128,12 +81,49 @@ class Turn {
     this.#opus = opus;
     this.#out = opus ? (event) => opus.handle(event) : options.emit;
     this.#requestId = options.requestId ?? randomUUID();
-    this.#policy = options.policy ?? (options.request.mode === 'batch' ? 'batch' : 'stream');
+    const policy: TurnPolicy = options.policy ?? (options.request.mode === 'batch' ? 'batch' : 'stream');
     this.#ledger = new SentenceLedger(
       (event) => this.#emit(event),
       () => this.#now(),
       { words: options.request.words === true },
     );
+    this.#parts = this.#partsView();
+    this.#answer = new AnswerReader(this.#parts, policy);
+    this.#tools = new ToolFiller(this.#parts);
+  }
+
+  #partsView(): AnswerTurn & ToolTurn & SessionTurn {
+    const turn = this;
+    return {
+      get stopped() {
+        return turn.#stopped;
+      },
+      get cancelled() {
+        return turn.#cancelled;
+      },
+      trace: this.#trace,
+      ledger: this.#ledger,
+      get tts() {
+        return turn.#context.tts;
+      },
+      signal: this.#abort.signal,
+      get flow() {
+        return turn.#options.flow;
+      },
+      opus: this.#opus,
+      halted: this.#halted.promise,
+      now: () => this.#now(),
+      emit: (event) => this.#emit(event),
+      onTool: (event) => this.#tools.onTool(event),
+      enqueue: (piece, waitForPrevious, place) => this.#enqueue(piece, this.#opened, waitForPrevious, place),
+      llmName: () => this.#context.llm.name,
+      filler: () => this.#context.tools?.filler,
+      speakFiller: (text) => this.#enqueue(text, this.#opened, false, this.#answer.cycle.here),
+      adopt: (session) => {
+        this.#session = session;
+      },
+      fail: (code, message) => this.#fail(code, message),
+    };
   }
 
   #now(): number {
@@ -150,7 +140,7 @@ class Turn {
 
   /** Stops the turn's work at once: the LLM request is aborted, the TTS session closed. */
   #stop(reason: unknown): void {
-    clearTimeout(this.#fillerTimer);
+    this.#tools.stop();
     this.#halted.resolve();
     this.#abort.abort(reason);
     this.#session?.close();
@@ -173,22 +163,8 @@ class Turn {
 
   async run(): Promise<TurnResult> {
     const { request, signal } = this.#options;
-    const { defaults } = this.#context;
-    let chosen: { voice: string; language: SpokenLanguage };
-    try {
-      chosen = chooseLanguage(request, defaults.voice);
-    } catch {
-      // Not validated (a direct runTurn caller): the voice speaks, the container refuses what it cannot.
-      chosen = { voice: request.voice ?? defaults.voice, language: 'en' };
-    }
-    this.#language = this.#ledger.language = chosen.language;
-    const settings = {
-      voice: chosen.voice,
-      speed: request.speed ?? defaults.speed,
-      // Opus is made here from PCM: the TTS session always sends PCM for it.
-      format: request.format === 'opus' ? 'pcm_s16le' : (request.format ?? defaults.format),
-      sample_rate: request.sample_rate ?? defaults.sample_rate,
-    };
+    const { language, settings } = chooseTurnVoice(request, this.#context.defaults);
+    this.#language = this.#ledger.language = language;
     if (signal?.aborted) this.#cancel();
     signal?.addEventListener('abort', () => this.#cancel(), { once: true });
     const { timeoutMs, streamLimitMs } = this.#options;
@@ -215,7 +191,7 @@ class Turn {
     } finally {
       clearTimeout(timer);
       clearTimeout(streamTimer);
-      clearTimeout(this.#fillerTimer);
+      this.#tools.stop();
     }
   }
 
@@ -230,10 +206,15 @@ class Turn {
     this.#ledger.setAudio(settings.format, settings.sample_rate);
 
     // Open the TTS session while the LLM thinks: its connection time hides behind the first token.
-    const opened = this.#cancelled ? Promise.resolve(null) : this.#openSession(settings);
+    const opened = this.#cancelled ? Promise.resolve(null) : openTurnSession(this.#parts, settings);
     this.#opened = opened;
-    const pump = opened.then((session) => (session ? this.#pumpEvents(session) : undefined));
-    await this.#readAnswer(opened);
+    const pump = opened.then((session) => (session ? pumpSessionEvents(this.#parts, session) : undefined));
+    const { answer, request } = this.#options;
+    await this.#answer.read(
+      this.#language,
+      () => answer ?? oneShotAnswer(this.#context, request.prompt, this.#language),
+      this.#abort.signal,
+    );
     await this.#chain;
     const session = await opened;
     if (session && !this.#stopped) {
@@ -245,140 +226,9 @@ class Turn {
     }
     session?.close();
     await pump;
-    if (this.#llmError && !this.#stopped) this.#error = this.#llmError;
+    const llmError = this.#answer.llmError;
+    if (llmError && !this.#stopped) this.#error = llmError;
     return this.#finish();
-  }
-
-  /** Streams the agent loop's answer into text and tool events and utterances, as the policy says. */
-  async #readAnswer(opened: Promise<TtsSession | null>): Promise<void> {
-    let plan = planFor(this.#policy, this.#language);
-    /** Under `batch`, each model call's whole text, cut and sent once the answer is complete. */
-    const batches: CycleText[] = [];
-    const enqueue = (pieces: string[], cycle: CycleText = this.#cycle, p: PolicyPlan = plan) => {
-      for (const piece of pieces) this.#enqueue(piece, opened, p.waitForPreviousAudio, cycle.place(piece));
-    };
-    const endCycle = () => {
-      if (plan.wholeAnswerFirst) batches.push(this.#cycle);
-      else enqueue(plan.splitter.flush());
-    };
-    // `text` events show inline pronunciations as their word (the sentences still carry them).
-    const shown = new ShownTextStream();
-    const showText = (delta: string) => {
-      if (delta) this.#emit({ type: 'text', delta });
-    };
-    try {
-      if (this.#stopped) return;
-      const { request } = this.#options;
-      const source = this.#options.answer ?? oneShotAnswer(this.#context, request.prompt, this.#language);
-      for await (const event of source(this.#abort.signal)) {
-        switch (event.type) {
-          case 'text':
-            if (this.#firstTokenMs === null) {
-              this.#firstTokenMs = this.#now();
-              this.#trace.firstToken();
-            }
-            showText(shown.push(event.delta));
-            this.#cycle.text += event.delta;
-            if (!plan.wholeAnswerFirst) enqueue(plan.splitter.push(event.delta));
-            break;
-          case 'tool_call':
-            // The text before a tool call is complete: speak it now rather than hold a half sentence.
-            showText(shown.flush());
-            if (!plan.wholeAnswerFirst) enqueue(plan.splitter.flush());
-            break;
-          case 'tool_start':
-          case 'tool_end':
-            this.#onTool(event);
-            break;
-          case 'cycle':
-            endCycle();
-            // The answer after a tool: a fresh segmenter, so its first piece is cut early again.
-            plan = planFor(this.#policy, this.#language);
-            this.#cycle = new CycleText(this.#cycle.cycle + 1);
-            break;
-        }
-      }
-    } catch (error) {
-      if (this.#stopped) return;
-      // The text shown so far is still spoken (below); the error follows its audio.
-      this.#llmError =
-        error instanceof LlmError
-          ? { code: error.code, message: error.message }
-          : { code: 'llm_error', message: `${this.#context.llm.name} LLM failed: ${errorMessage(error)}` };
-    }
-    if (this.#stopped) return;
-    showText(shown.flush());
-    endCycle();
-    for (const cycle of batches) {
-      const whole = planFor(this.#policy, this.#language);
-      enqueue([...whole.splitter.push(cycle.text), ...whole.splitter.flush()], cycle, whole);
-    }
-  }
-
-  /** A tool started or ended: its `tool` event, and the filler while tools run. */
-  #onTool(event: Extract<AnswerEvent, { type: 'tool_start' | 'tool_end' }>): void {
-    const now = this.#now();
-    this.#trace.tool(event);
-    if (event.type === 'tool_start') {
-      this.#tools.set(event.id, { name: event.name, startedMs: now });
-      this.#emit({ type: 'tool', id: event.id, name: event.name, state: 'started', started_ms: now });
-      if (this.#tools.size === 1) {
-        this.#fillerDone = false;
-        const filler = this.#context.tools?.filler;
-        if (filler) this.#armFiller(filler.afterMs);
-      }
-      return;
-    }
-    const started = this.#tools.get(event.id)?.startedMs ?? now;
-    this.#tools.delete(event.id);
-    this.#emit({
-      type: 'tool',
-      id: event.id,
-      name: event.name,
-      state: 'ended',
-      started_ms: started,
-      ended_ms: now,
-      duration_ms: Math.round((now - started) * 100) / 100,
-      ...(event.error === undefined ? {} : { error: event.error }),
-    });
-    if (this.#tools.size === 0) clearTimeout(this.#fillerTimer);
-  }
-
-  #armFiller(ms: number): void {
-    clearTimeout(this.#fillerTimer);
-    this.#fillerTimer = setTimeout(() => this.#maybeFiller(), Math.max(0, ms));
-  }
-
-  /** Speaks the filler if tools still run and nothing is playing; else looks again when it ends. */
-  #maybeFiller(): void {
-    const filler = this.#context.tools?.filler;
-    if (!filler || this.#stopped || this.#tools.size === 0 || this.#fillerDone) return;
-    if (this.#ledger.audioPending) return this.#armFiller(50); // audio still to come: it will play
-    const end = this.#ledger.playbackEnd();
-    const now = performance.now();
-    if (end !== null && end > now) return this.#armFiller(end - now + 1);
-    this.#fillerDone = true;
-    this.#enqueue(filler.text, this.#opened, false, this.#cycle.here);
-  }
-
-  async #openSession(settings: Required<VoiceSettings>): Promise<TtsSession | null> {
-    try {
-      const session = await this.#context.tts.open(settings, this.#abort.signal, this.#trace.tts);
-      if (this.#stopped) {
-        session.close();
-        return null;
-      }
-      this.#session = session;
-      const { voices, voice_info } = await session.ready;
-      const language = voice_info?.find((v) => v.id === settings.voice)?.language;
-      if (language) this.#trace.annotate({ 'kokoro.language': language });
-      const problem = voices.length > 0 ? voiceProblem(settings.voice, voices) : null;
-      if (problem) this.#fail(problem.code, `${problem.message}; available: ${voices.join(', ')}`);
-      return session;
-    } catch (error) {
-      if (!this.#cancelled) this.#fail(ttsFailure(error), `cannot open a TTS session: ${errorMessage(error)}`);
-      return null;
-    }
   }
 
   #enqueue(piece: string, opened: Promise<TtsSession | null>, waitForPrevious: boolean, place: SentencePlace): void {
@@ -403,48 +253,10 @@ class Turn {
     });
   }
 
-  async #pumpEvents(session: TtsSession): Promise<void> {
-    try {
-      this.#ledger.sampleRate = (await session.ready).sample_rate;
-      for await (const event of session.events()) {
-        if (this.#stopped) break;
-        this.#trace.ttsEvent(event);
-        this.#ledger.onTtsEvent(event);
-        if (event.type === 'audio' && this.#behind) await this.#catchUp(session);
-      }
-    } catch (error) {
-      if (!this.#cancelled) {
-        const code = error instanceof TtsTransportError ? error.code : 'internal';
-        this.#fail(ttsFailure(error), `TTS stream failed (${code}): ${errorMessage(error)}`);
-      }
-    } finally {
-      this.#ledger.releaseAll();
-    }
-  }
-
-  /** The caller, or the Opus encoder before it, has more than enough audio waiting. */
-  get #behind(): boolean {
-    return this.#options.flow?.behind === true || (this.#opus?.backlogBytes ?? 0) > OPUS_BACKLOG_BYTES;
-  }
-
-  /** Waits (with the TTS session paused) until the caller and the encoder have caught up. */
-  async #catchUp(session: TtsSession): Promise<void> {
-    session.pause?.();
-    try {
-      while (!this.#stopped && this.#behind) {
-        const flow = this.#options.flow;
-        const waiting = flow?.behind ? flow.caughtUp() : this.#opus!.drained(OPUS_BACKLOG_BYTES / 2);
-        await Promise.race([waiting, this.#halted.promise]);
-      }
-    } finally {
-      session.resume?.();
-    }
-  }
-
   #finish(): TurnResult {
     const ledger = this.#ledger;
     const metrics = {
-      first_token_ms: this.#firstTokenMs,
+      first_token_ms: this.#answer.firstTokenMs,
       first_sentence_ms: ledger.firstSentenceMs,
       first_audio_ms: ledger.firstAudioMs,
       total_ms: this.#now(),

@@ -128,6 +128,9 @@ export interface SentenceTiming {
   samples?: number;
 }
 
+/** Why a turn failed: its `error` event's code and message. */
+export type TurnFailure = { code: string; message: string };
+
 export interface TurnResult {
   requestId: string;
   outcome: 'completed' | 'cancelled' | 'failed';

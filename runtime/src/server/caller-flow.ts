@@ -1,7 +1,7 @@
 // The agent's discipline towards a caller's connection (an SSE response or a WebSocket), as the
 // container keeps towards its clients (MAX_WS_BUFFERED_BYTES): every write is counted until the
 // operating system has taken it. More than CALLER_BUFFER_BYTES waiting = the caller is behind, and
-// the turn stops pulling audio from its TTS session (pipeline/turn.ts) until it catches up. A
+// the turn stops pulling audio from its TTS session (pipeline/turn-session.ts) until it catches up. A
 // caller that takes nothing for CALLER_STALL_SECONDS while the turn waits for it (it stopped
 // reading, or reads far too slowly) is dropped: its connection is destroyed, which cancels the turn and frees its LLM
 // request and TTS session. A turn's slot is released only once its last byte is written or the
