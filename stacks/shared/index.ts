@@ -96,23 +96,22 @@ export function intSetting(
   fallback: number,
   range: { min: number; max: number },
 ): number {
-  const value = config.getNumber(key) ?? fallback;
-  if (!Number.isInteger(value) || value < range.min || value > range.max) {
-    throw new Error(`config '${config.name}:${key}' must be an integer in [${range.min}, ${range.max}], got ${value}`);
-  }
-  return value;
+  return numberSetting(config, key, fallback, range, 'integer');
 }
 
-/** A number config value within [min, max], or the default when unset. */
+/** A number (or, with `kind` integer, a whole number) config value within [min, max], or the default when unset. */
 export function numberSetting(
   config: pulumi.Config,
   key: string,
   fallback: number,
   range: { min: number; max: number },
+  kind: 'number' | 'integer' = 'number',
 ): number {
   const value = config.getNumber(key) ?? fallback;
-  if (!Number.isFinite(value) || value < range.min || value > range.max) {
-    throw new Error(`config '${config.name}:${key}' must be a number in [${range.min}, ${range.max}], got ${value}`);
+  const ok = kind === 'integer' ? Number.isInteger(value) : Number.isFinite(value);
+  if (!ok || value < range.min || value > range.max) {
+    const what = kind === 'integer' ? 'an integer' : 'a number';
+    throw new Error(`config '${config.name}:${key}' must be ${what} in [${range.min}, ${range.max}], got ${value}`);
   }
   return value;
 }

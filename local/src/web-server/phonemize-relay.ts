@@ -4,6 +4,7 @@
 import type http from 'node:http';
 import { readBody } from '@kokoro-speech/protocol/server';
 import { KokoroError } from '@kokoro-speech/protocol/errors';
+import { sendJson } from './send-json.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -12,11 +13,9 @@ export async function relayPhonemize(
   req: http.IncomingMessage,
   res: http.ServerResponse,
 ): Promise<void> {
-  const json = (status: number, body: unknown) =>
-    void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  if (req.method !== 'POST') return json(405, { error: { code: 'method', message: 'use POST' } });
+  if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'method', message: 'use POST' } });
   if (!containerUrl) {
-    return json(404, {
+    return sendJson(res, 404, {
       error: {
         code: 'not_found',
         message: 'this server runs no Kokoro container (npm start with a remote agent); use say --container URL',

@@ -15,6 +15,7 @@ import { originPolicy, refusal } from './origin.ts';
 import { connectSources, localPageConfig, type LocalAuthSettings } from './page-config.ts';
 import { proxyRuntimeRequest, proxyRuntimeUpgrade } from './runtime-proxy.ts';
 import { relayPhonemize } from './phonemize-relay.ts';
+import { sendJson } from './send-json.ts';
 import { contentSecurityPolicy, serveStatic } from './static-files.ts';
 import type { Upstream } from './upstream.ts';
 import { KokoroError, errorMessage } from '@kokoro-speech/protocol/errors';
@@ -243,9 +244,4 @@ class HttpError extends KokoroError {
 
 function sessionOf(value: string | string[] | null | undefined): string {
   return typeof value === 'string' && isRuntimeSessionId(value) ? value : newRuntimeSessionId();
-}
-
-function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-cache' }).end(text);
 }
