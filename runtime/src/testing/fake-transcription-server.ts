@@ -26,9 +26,9 @@ export interface FakeTranscriptionServer {
   close(): Promise<void>;
 }
 
-const json = (res: ServerResponse, status: number, body: unknown) =>
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-const refuse = (res: ServerResponse, status: number, message: string) =>
+const json = (res: ServerResponse, status: number, body: unknown): void =>
+  void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const refuse = (res: ServerResponse, status: number, message: string): void =>
   json(res, status, { error: { message, type: 'invalid_request_error', param: null, code: null } });
 
 /** Replies are used in order; when the script runs out, the last reply repeats. */
