@@ -174,6 +174,7 @@ const RUNTIME_LAYERS: Record<string, string[]> = {
   llm: ['config'],
   text: ['config'],
   tts: ['config'],
+  stt: ['config', 'tts'], // the TTS layer's event queue carries its events too
   tools: ['config'],
   audio: ['config'],
   observability: ['config', 'tts'],

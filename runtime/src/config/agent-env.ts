@@ -13,7 +13,10 @@ import {
 import { envEnum, envInt, envNumber, optional, parseEnv, unset } from '@kokoro-speech/protocol/env';
 import { LOG_LEVELS } from '@kokoro-speech/protocol/server';
 import { BUILTIN_TOOL_CHOICES, BUILTIN_TOOL_NAMES } from './tool-names.ts';
-import { STT_PROVIDERS } from '../stt/types.ts';
+
+/** STT_PROVIDER's values (`npm start -- --stt NAME`): docs/design/voice-in.md. */
+export const STT_PROVIDERS = ['transcribe', 'openai', 'local'] as const;
+export type SttProviderName = (typeof STT_PROVIDERS)[number];
 
 /** LLM_PROVIDER's values. */
 export const LLM_PROVIDERS = ['echo', 'bedrock', 'openai'] as const;

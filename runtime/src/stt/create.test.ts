@@ -1,13 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@jest/globals';
 import { readAgentEnv, STT_VARIABLES } from '../config/agent-env.ts';
 import { sttFromEnv } from './config.ts';
 import { createSpeechToText } from './create.ts';
-import { createLocalWhisperSpeechToText } from './local-whisper.ts';
 
 const parse = (env: Record<string, string>) => readAgentEnv(env, STT_VARIABLES);
 
@@ -68,20 +62,8 @@ test('createSpeechToText gives each provider behind the one interface', async ()
   for (const stt of [offline, openai, transcribe]) await stt.close();
 });
 
-test('the local model, when the Hub cannot be reached: a refusal that names every way out', async () => {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  const cache = await mkdtemp(join(tmpdir(), 'stt-cache-'));
-  try {
-    const made = createLocalWhisperSpeechToText({
-      env: { HF_ENDPOINT: `http://127.0.0.1:${port}`, XDG_CACHE_HOME: cache },
-      attempts: 1,
-    });
-    await expect(made).rejects.toMatchObject({ code: 'stt_unavailable' });
-    await expect(made).rejects.toThrow(/onnx-community\/whisper-base[\s\S]*--offline[\s\S]*STT_LOCAL_MODEL_DIR/);
-  } finally {
-    await rm(cache, { recursive: true, force: true });
-  }
+test('deployed (no local maker), STT_PROVIDER=local is refused, naming the providers that run there', async () => {
+  const made = createSpeechToText({ provider: 'local' });
+  await expect(made).rejects.toMatchObject({ code: 'stt_unavailable' });
+  await expect(made).rejects.toThrow(/only under npm start[\s\S]*transcribe or openai/);
 });

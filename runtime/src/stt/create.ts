@@ -5,10 +5,16 @@
 import { createOfflineSpeechToText } from './offline.ts';
 import { createOpenAISpeechToText } from './openai.ts';
 import { createTranscribeSpeechToText } from './transcribe.ts';
+import { SttError } from './errors.ts';
 import type { SttConfig } from './config.ts';
 import type { SpeechToText } from './types.ts';
 
-export async function createSpeechToText(config: SttConfig): Promise<SpeechToText> {
+/** What only npm start can make: the local model runs in its process (local/src/stt), never deployed. */
+export interface SttMakers {
+  local?: (config: Extract<SttConfig, { provider: 'local' }>) => Promise<SpeechToText>;
+}
+
+export async function createSpeechToText(config: SttConfig, makers: SttMakers = {}): Promise<SpeechToText> {
   switch (config.provider) {
     case 'transcribe':
       return createTranscribeSpeechToText(config);
@@ -16,8 +22,13 @@ export async function createSpeechToText(config: SttConfig): Promise<SpeechToTex
       return createOpenAISpeechToText(config);
     case 'local': {
       if (config.offline) return createOfflineSpeechToText();
-      const { createLocalWhisperSpeechToText } = await import('./local-whisper.ts');
-      return createLocalWhisperSpeechToText(config.modelDir ? { modelDir: config.modelDir } : {});
+      if (makers.local) return makers.local(config);
+      throw new SttError(
+        'stt_unavailable',
+        'STT_PROVIDER=local runs only under npm start (the local model loads in its process); ' +
+          'deployed, choose STT_PROVIDER=transcribe or openai',
+        { retryable: false },
+      );
     }
   }
 }

@@ -5,9 +5,9 @@
 // the local Whisper-family model) transcribe what the VAD cut, between speechStart and speechEnd.
 import type { TurnLanguage } from '@kokoro-speech/protocol';
 
-/** STT_PROVIDER's values (`npm start -- --stt NAME`). */
-export const STT_PROVIDERS = ['transcribe', 'openai', 'local'] as const;
-export type SttProviderName = (typeof STT_PROVIDERS)[number];
+import type { SttProviderName } from '../config/agent-env.ts';
+
+export { STT_PROVIDERS, type SttProviderName } from '../config/agent-env.ts';
 
 /** The audio every provider takes: 16 kHz mono signed 16-bit little-endian PCM. */
 export const STT_SAMPLE_RATE = 16_000;

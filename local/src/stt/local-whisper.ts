@@ -1,13 +1,12 @@
-// The local provider: Whisper base (multilingual: all eight turn languages) as onnx-community's
+// The local provider (npm start's default, never the deployed agent's): Whisper base (multilingual: all eight turn languages) as onnx-community's
 // ONNX export, run in the agent's process by @huggingface/transformers on onnxruntime-node. The
 // files come into the same cache as Kokoro's (the weights workspace: <cache>/kokoro-speech/models/
 // <repo>/<commit>), each checked against the Hub's own listing (SHA-256 for the LFS files, the git
 // blob id for the small ones) before use. Why this model: docs/design/voice-in.md#local-model.
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 import { TURN_LANGUAGES, type TurnLanguage } from '@kokoro-speech/protocol';
-import { SttError } from './errors.ts';
-import { openUtteranceStream, type UtteranceLimits } from './utterance-stream.ts';
-import type { SpeechToText } from './types.ts';
+import { openUtteranceStream, SttError, type SpeechToText, type UtteranceLimits } from '@kokoro-speech/runtime/stt';
+import { defaultModelDir, syncToDirectory } from '@kokoro-speech/weights';
 
 export const WHISPER_ONNX_REPO = 'onnx-community/whisper-base';
 /**
@@ -95,8 +94,6 @@ export async function createLocalWhisperSpeechToText(options: LocalWhisperOption
 
 /** Downloads (or finds, already checked) the files into the shared model cache; the folder. */
 async function fetchWhisper(options: LocalWhisperOptions): Promise<string> {
-  // The weights workspace is needed only here (npm start), not by the deployed agent.
-  const { syncToDirectory, defaultModelDir } = await import('@kokoro-speech/weights');
   const env = options.env ?? process.env;
   const endpoint = env['HF_ENDPOINT'] || 'https://huggingface.co';
   const dir = defaultModelDir(WHISPER_ONNX_REPO, WHISPER_ONNX_REVISION, env);
