@@ -1,6 +1,7 @@
 // What every session and request shares: the engine, the scheduler, the limits and the load count.
 import { availableParallelism } from 'node:os';
 import type { Engine } from '../engine/types.ts';
+import type { LanguageCode } from '../engine/languages.ts';
 import type { Logger } from '@kokoro-speech/protocol/server';
 import type { ServerConfig } from '../config.ts';
 import type { AudioFormat, SampleRate, VoiceSettings } from '@kokoro-speech/protocol';
@@ -20,6 +21,8 @@ export interface Settings {
   format: AudioFormat;
   /** Requested rate; the rate sent is 8000 for mulaw and alaw whatever this says. */
   sampleRate: SampleRate;
+  /** The language the text is read in when not the voice's own (Kokoro-FastAPI's lang_code). */
+  language?: LanguageCode;
 }
 
 /** A stream whose queued audio the admission rule reads (UtteranceStream). */
