@@ -6,7 +6,8 @@ import { MAX_VOICE_CHARS, voiceSyntaxProblem } from './voice-blend.ts';
 
 export const PROTOCOL_VERSION = 1;
 
-export const AUDIO_FORMATS = ['pcm_s16le', 'wav', 'mulaw'] as const;
+/** `alaw` (G.711 A-law, 8 kHz) added compatibly: send it only to a server whose `ready.formats` lists it. */
+export const AUDIO_FORMATS = ['pcm_s16le', 'wav', 'mulaw', 'alaw'] as const;
 export type AudioFormat = (typeof AUDIO_FORMATS)[number];
 export const SAMPLE_RATES = [24000, 16000, 8000] as const;
 export type SampleRate = (typeof SAMPLE_RATES)[number];
@@ -131,6 +132,8 @@ export const readyMessageSchema = z.object({
   ssml: z.boolean().optional(),
   /** Added compatibly: true when `text` messages may carry a `traceparent` (servers before it refuse the field). */
   tracing: z.boolean().optional(),
+  /** Added compatibly: the formats `config` may ask for (servers before it: pcm_s16le, wav, mulaw). */
+  formats: z.array(z.string()).optional(),
 });
 export const audioStartMessageSchema = z.object({
   type: z.literal('audio_start'),

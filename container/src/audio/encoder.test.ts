@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { UtteranceEncoder, audioHeaders, effectiveSampleRate } from './encoder.ts';
-import { floatToS16le, linearToMulaw, mulawToLinear } from './pcm.ts';
+import { alawToLinear, floatToS16le, linearToAlaw, linearToMulaw, mulawToLinear } from './pcm.ts';
 import { WAV_HEADER_BYTES, wavHeader } from './wav.ts';
 
 describe('pcm', () => {
@@ -18,6 +18,19 @@ describe('pcm', () => {
     expect(linearToMulaw(0)).toBe(0xff);
     expect(linearToMulaw(32767)).toBe(0x80);
     expect(linearToMulaw(-32768)).toBe(0x00);
+  });
+
+  test('A-law round trip stays within G.711 quantisation error, and every byte decodes back to itself', () => {
+    for (let s = -32768; s <= 32767; s += 7) {
+      const back = alawToLinear(linearToAlaw(s));
+      // 13-bit A-law: steps of 16 up to 512, then half the segment's step size of error at most.
+      expect(Math.abs(back - s)).toBeLessThanOrEqual(Math.max(16, Math.abs(s) / 32));
+    }
+    for (let byte = 0; byte < 256; byte++) expect(linearToAlaw(alawToLinear(byte))).toBe(byte);
+    // known code points (even bits inverted): silence 0xD5, full scale positive 0xAA, negative 0x2A
+    expect(linearToAlaw(0)).toBe(0xd5);
+    expect(linearToAlaw(32767)).toBe(0xaa);
+    expect(linearToAlaw(-32768)).toBe(0x2a);
   });
 });
 

@@ -1,18 +1,21 @@
 // One utterance's audio path: 24 kHz float pieces in, bytes of the chosen format and rate out.
 import type { AudioFormat, SampleRate } from '@kokoro-speech/protocol';
-import { floatToMulaw, floatToS16le } from './pcm.ts';
+import { floatToAlaw, floatToMulaw, floatToS16le } from './pcm.ts';
 import { StreamingResampler } from './resample.ts';
 import { wavHeader } from './wav.ts';
 
 export interface OutputAudio {
   format: AudioFormat;
-  /** Rate of the bytes sent; mulaw is always 8000. */
+  /** Rate of the bytes sent; mulaw and alaw are always 8000. */
   sampleRate: SampleRate;
 }
 
-/** The rate a format is sent at: G.711 mu-law is 8 kHz by definition. */
+/** G.711 (mu-law or A-law): one byte a sample, 8 kHz by definition. */
+export const isG711 = (format: AudioFormat): format is 'mulaw' | 'alaw' => format === 'mulaw' || format === 'alaw';
+
+/** The rate a format is sent at: G.711 is 8 kHz by definition. */
 export function effectiveSampleRate(format: AudioFormat, requested: SampleRate): SampleRate {
-  return format === 'mulaw' ? 8000 : requested;
+  return isG711(format) ? 8000 : requested;
 }
 
 /** HTTP headers that describe an audio stream (Content-Type plus explicit format/rate/channels). */
@@ -22,7 +25,9 @@ export function audioHeaders(out: OutputAudio): Record<string, string> {
       ? 'audio/wav'
       : out.format === 'mulaw'
         ? `audio/PCMU;rate=${out.sampleRate};channels=1`
-        : `audio/L16;rate=${out.sampleRate};channels=1`;
+        : out.format === 'alaw'
+          ? `audio/PCMA;rate=${out.sampleRate};channels=1`
+          : `audio/L16;rate=${out.sampleRate};channels=1`;
   return {
     'content-type': contentType,
     'x-audio-format': out.format,
@@ -32,7 +37,7 @@ export function audioHeaders(out: OutputAudio): Record<string, string> {
 }
 
 export function bytesPerSample(format: AudioFormat): number {
-  return format === 'mulaw' ? 1 : 2;
+  return isG711(format) ? 1 : 2;
 }
 
 /**
@@ -77,7 +82,9 @@ export class UtteranceEncoder {
 
   #encode(samples: Float32Array): Buffer {
     this.samples += samples.length;
-    const body = this.out.format === 'mulaw' ? floatToMulaw(samples) : floatToS16le(samples);
+    const { format } = this.out;
+    const body =
+      format === 'mulaw' ? floatToMulaw(samples) : format === 'alaw' ? floatToAlaw(samples) : floatToS16le(samples);
     if (!this.#headerPending) return body;
     this.#headerPending = false;
     return Buffer.concat([wavHeader({ sampleRate: this.out.sampleRate, encoding: 'pcm16' }), body]);

@@ -1,7 +1,15 @@
 // Audio encoding and resampling for the server's outputs.
-export { floatToMulaw, floatToS16le, linearToMulaw, mulawToLinear } from './pcm.ts';
+export {
+  alawToLinear,
+  floatToAlaw,
+  floatToMulaw,
+  floatToS16le,
+  linearToAlaw,
+  linearToMulaw,
+  mulawToLinear,
+} from './pcm.ts';
 export { StreamingResampler } from './resample.ts';
 export { wavHeader, WAV_HEADER_BYTES } from './wav.ts';
 export type { WavFormat } from './wav.ts';
-export { UtteranceEncoder, audioHeaders, bytesPerSample, effectiveSampleRate } from './encoder.ts';
+export { UtteranceEncoder, audioHeaders, bytesPerSample, effectiveSampleRate, isG711 } from './encoder.ts';
 export type { OutputAudio } from './encoder.ts';

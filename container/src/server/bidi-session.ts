@@ -1,6 +1,12 @@
 // One WebSocket session of protocol v1: config/text/cancel/end in, ready/audio/cancelled/error/done out.
 import type { WebSocket } from 'ws';
-import { MAX_AUDIO_FRAME_BYTES, PROTOCOL_VERSION, type ServerMessage, type TextMessage } from '@kokoro-speech/protocol';
+import {
+  AUDIO_FORMATS,
+  MAX_AUDIO_FRAME_BYTES,
+  PROTOCOL_VERSION,
+  type ServerMessage,
+  type TextMessage,
+} from '@kokoro-speech/protocol';
 import { effectiveSampleRate } from '../audio/index.ts';
 import { MessageError, parseClientMessage } from './client-message.ts';
 import { SpeechError, asSpeechError } from '../tts/errors.ts';
@@ -46,6 +52,7 @@ export class BidiSession {
       word_timings: service.engine.wordTimings ?? 'estimate',
       ssml: true,
       tracing: true,
+      formats: [...AUDIO_FORMATS],
     });
   }
 

@@ -13,11 +13,14 @@ import { handleInvocation } from './invocations.ts';
 import { OpenAIError, sendOpenAIError } from './openai-error.ts';
 import { handleOpenAIModels, handleOpenAISpeech, handleVoiceList } from './openai-speech.ts';
 import type { ServerState } from './server-state.ts';
+import { CAPTIONED_SPEECH_PATH } from './captioned-speech.ts';
 
 const OPENAI_ROUTES: Record<string, { method: string }> = {
   '/v1/audio/speech': { method: 'POST' },
   '/v1/models': { method: 'GET' },
   '/v1/audio/voices': { method: 'GET' },
+  // Kokoro-FastAPI's captioned speech (captioned-speech.ts), for its clients.
+  [CAPTIONED_SPEECH_PATH]: { method: 'POST' },
 };
 
 /** The request listener of the HTTP server. */
@@ -60,11 +63,11 @@ async function route(state: ServerState, req: IncomingMessage, res: ServerRespon
         OpenAIError.overloaded(closing ? 'the server is shutting down' : 'the model is still loading'),
       );
     }
-    if (path === '/v1/audio/speech') {
+    if (path === '/v1/audio/speech' || path === CAPTIONED_SPEECH_PATH) {
       const refuse = (error: SpeechError) =>
         sendOpenAIError(res, OpenAIError.overloaded(error.message, error.retryAfterS));
-      if (!admitRequest(service, 'POST /v1/audio/speech', res, refuse)) return;
-      return handleOpenAISpeech(req, res, service);
+      if (!admitRequest(service, `POST ${path}`, res, refuse)) return;
+      return handleOpenAISpeech(req, res, service, path === CAPTIONED_SPEECH_PATH ? 'captioned' : 'speech');
     }
     if (path === '/v1/models') return handleOpenAIModels(res, state.startedAt);
     return handleVoiceList(res, service);

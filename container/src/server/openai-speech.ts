@@ -8,18 +8,22 @@ import { isVoiceBlend, MAX_SPEED, MIN_SPEED } from '@kokoro-speech/protocol';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 import { readBody } from '@kokoro-speech/protocol/server';
 import { audioHeaders } from '../audio/index.ts';
-import { createStreamEncoder, type StreamEncoder } from '../audio/stream-encoder.ts';
+import type { StreamEncoder } from '../audio/stream-encoder.ts';
 import { asSpeechError, SpeechError } from '../tts/errors.ts';
 import { OpenAIError, sendOpenAIError } from './openai-error.ts';
 import type { SpeechService } from '../tts/speech-service.ts';
 import { UtteranceStream } from '../tts/utterance-stream.ts';
 import type { SpokenText } from '../tts/spoken-text.ts';
 import { looksLikeSsml } from '../pronunciation/ssml.ts';
+import { takeFastApiExtensions, type DropInRoute } from './fastapi-extensions.ts';
+import { createSpeechEncoder, formatRate, G711_FORMATS, OPENAI_AUDIO_FORMATS } from './speech-encoder.ts';
+import { speechBody, wantsSse } from './speech-body.ts';
+import { CAPTIONED_SPEECH_PATH } from './captioned-speech.ts';
 
 /** Model names accepted: ours, and OpenAI's TTS models, so that existing clients work unchanged. */
 export const OPENAI_MODELS = ['kokoro', 'tts-1', 'tts-1-hd', 'gpt-4o-mini-tts'] as const;
-/** OpenAI's formats we make, its default first; aac has no maintained npm encoder (docs/design/openai-formats.md). */
-export const OPENAI_FORMATS = ['mp3', 'opus', 'flac', 'wav', 'pcm'] as const;
+/** OpenAI's formats we make (its default first), then the G.711 extensions (speech-encoder.ts). */
+export const OPENAI_FORMATS = [...OPENAI_AUDIO_FORMATS, ...G711_FORMATS] as const;
 const OPENAI_ALL_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'];
 /** OpenAI's input limit. */
 export const OPENAI_MAX_INPUT = 4096;
@@ -57,14 +61,15 @@ function resolveVoice(service: SpeechService, voice: string): string {
   );
 }
 
-function parseRequest(service: SpeechService, body: Buffer) {
+function parseRequest(service: SpeechService, body: Buffer, route: DropInRoute) {
   let json: unknown;
   try {
     json = JSON.parse(body.toString('utf8'));
   } catch (error) {
     throw new OpenAIError(400, `the body is not valid JSON: ${errorMessage(error)}`, null, 'invalid_json');
   }
-  const parsed = requestSchema.safeParse(json);
+  const { rest, ext } = takeFastApiExtensions(json, route, service.config.defaultVoice);
+  const parsed = requestSchema.safeParse(rest);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const param = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.') || null;
@@ -99,14 +104,7 @@ function parseRequest(service: SpeechService, body: Buffer) {
       'unsupported_value',
     );
   }
-  if (r.stream_format !== undefined && r.stream_format !== 'audio') {
-    throw new OpenAIError(
-      400,
-      `stream_format ${JSON.stringify(r.stream_format)} is not supported; the audio is always streamed as it is made (stream_format "audio")`,
-      'stream_format',
-      'unsupported_value',
-    );
-  }
+  const sse = wantsSse(r.stream_format, route, ext.stream);
   const speed = r.speed ?? 1;
   if (speed < MIN_SPEED || speed > MAX_SPEED) {
     throw new OpenAIError(
@@ -117,7 +115,7 @@ function parseRequest(service: SpeechService, body: Buffer) {
     );
   }
   const voice = resolveVoice(service, typeof r.voice === 'string' ? r.voice : r.voice.id);
-  return { input: r.input, voice, speed, format: format as (typeof OPENAI_FORMATS)[number] };
+  return { input: r.input, voice, speed, format: format as (typeof OPENAI_FORMATS)[number], sse, ext };
 }
 
 /** The input as spoken: SSML when its root is <speak>, else text (inline syntax and lexicon either way). */
@@ -129,11 +127,12 @@ function spokenInput(service: SpeechService, input: string): SpokenText {
   }
 }
 
-/** POST /v1/audio/speech. */
+/** POST /v1/audio/speech, or Kokoro-FastAPI's POST /dev/captioned_speech (`route` "captioned"). */
 export async function handleOpenAISpeech(
   req: IncomingMessage,
   res: ServerResponse,
   service: SpeechService,
+  route: DropInRoute = 'speech',
 ): Promise<void> {
   const started = performance.now();
   let stream: UtteranceStream | undefined;
@@ -146,7 +145,8 @@ export async function handleOpenAISpeech(
       (n) => new OpenAIError(400, `request body is ${n} bytes; the limit is ${limit}`, null, 'request_too_large'),
       res,
     );
-    const request = parseRequest(service, body);
+    const request = parseRequest(service, body, route);
+    const out = speechBody(res, route, request);
     const spoken = spokenInput(service, request.input);
     try {
       service.admit();
@@ -158,11 +158,12 @@ export async function handleOpenAISpeech(
       voice: request.voice,
       speed: request.speed,
       format: request.format === 'wav' ? 'wav' : 'pcm_s16le',
-      sample_rate: 24000,
+      sample_rate: formatRate(request.format),
     });
+    if (request.ext.language) settings.language = request.ext.language;
     const format = request.format;
     // wav and pcm are the utterance's own bytes; the others are encoded piece by piece as they come.
-    const e = format === 'wav' || format === 'pcm' ? undefined : await createStreamEncoder(format, 24000);
+    const e = await createSpeechEncoder(format, request.ext.volume);
     encoder = e;
     // An encoder failure after the headers went out can only abort the body (as a model failure does).
     const encoded = (work: () => Buffer): Buffer | null => {
@@ -172,7 +173,7 @@ export async function handleOpenAISpeech(
         service.log.error({ err: error, format }, 'encoding failed; the response is aborted');
         stream?.close();
         e?.close();
-        res.destroy(error as Error);
+        out.fail(new OpenAIError(500, `encoding failed: ${errorMessage(error)}`, null, 'internal', 'server_error'));
         return null;
       }
     };
@@ -183,30 +184,36 @@ export async function handleOpenAISpeech(
           : format === 'pcm'
             ? { ...audioHeaders(u.output), 'content-type': 'audio/pcm' }
             : audioHeaders(u.output);
-        res.writeHead(200, { ...headers, 'cache-control': 'no-store' });
+        out.start({ ...headers, 'cache-control': 'no-store' });
       },
       audio: (_u, bytes) => {
-        const out = e ? encoded(() => e.write(bytes)) : bytes;
-        if (out && out.length > 0) res.write(out);
+        const encodedBytes = e ? encoded(() => e.write(bytes)) : bytes;
+        if (encodedBytes && encodedBytes.length > 0) out.audio(encodedBytes);
       },
+      ...(out.words && { words: (_u, words) => out.words!(words) }),
       end: () => {
         if (e) {
           const rest = encoded(() => e.end());
           e.close();
           if (!rest) return;
-          res.write(rest);
+          if (rest.length > 0) out.audio(rest);
         }
-        res.end();
+        out.end({ characters: request.input.length });
         s.close();
         service.log.info(
-          { route: 'POST /v1/audio/speech', status: 200, format, ms: Math.round(performance.now() - started) },
+          {
+            route: route === 'captioned' ? `POST ${CAPTIONED_SPEECH_PATH}` : 'POST /v1/audio/speech',
+            status: 200,
+            format,
+            ms: Math.round(performance.now() - started),
+          },
           'request done',
         );
       },
       fail: (_u, error) => {
         s.close();
         e?.close();
-        sendOpenAIError(res, new OpenAIError(500, error.message, null, error.code, 'server_error'));
+        out.fail(new OpenAIError(500, error.message, null, error.code, 'server_error'));
       },
     });
     stream = s;

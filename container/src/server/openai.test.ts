@@ -118,7 +118,7 @@ describe('POST /v1/audio/speech with the openai client', () => {
       [
         { model: 'kokoro', voice: 'af_heart', input: 'Hi.', response_format: 'aac' },
         'response_format',
-        /^400 response_format "aac" is not supported by this server; supported: mp3, opus, flac, wav, pcm$/,
+        /^400 response_format "aac" is not supported by this server; supported: mp3, opus, flac, wav, pcm, mulaw, alaw$/,
       ],
       [
         { model: 'kokoro', voice: 'af_heart', input: 'Hi.', response_format: 'ogg' },

@@ -1,6 +1,7 @@
 // What every session and request shares: the engine, the scheduler, the limits and the load count.
 import { availableParallelism } from 'node:os';
 import type { Engine } from '../engine/types.ts';
+import type { LanguageCode } from '../engine/languages.ts';
 import type { Logger } from '@kokoro-speech/protocol/server';
 import type { ServerConfig } from '../config.ts';
 import type { AudioFormat, SampleRate, VoiceSettings } from '@kokoro-speech/protocol';
@@ -18,8 +19,10 @@ export interface Settings {
   voice: string;
   speed: number;
   format: AudioFormat;
-  /** Requested rate; the rate sent is 8000 for mulaw whatever this says. */
+  /** Requested rate; the rate sent is 8000 for mulaw and alaw whatever this says. */
   sampleRate: SampleRate;
+  /** The language the text is read in when not the voice's own (Kokoro-FastAPI's lang_code). */
+  language?: LanguageCode;
 }
 
 /** A stream whose queued audio the admission rule reads (UtteranceStream). */
@@ -169,11 +172,15 @@ export class SpeechService implements LoadSource {
     return { voice: this.config.defaultVoice, speed: 1, format: 'pcm_s16le', sampleRate: 24000 };
   }
 
-  /** `base` updated by the fields given; an unknown voice or a mulaw rate clash throws. */
+  /** `base` updated by the fields given; an unknown voice or a G.711 (mulaw, alaw) rate clash throws. */
   applySettings(base: Settings, update: VoiceSettings): Settings {
     if (update.voice !== undefined) this.checkVoice(update.voice);
-    if (update.format === 'mulaw' && update.sample_rate !== undefined && update.sample_rate !== 8000) {
-      throw new SpeechError('invalid_message', `format mulaw is 8000 Hz only; got sample_rate ${update.sample_rate}`);
+    const g711 = update.format === 'mulaw' || update.format === 'alaw';
+    if (g711 && update.sample_rate !== undefined && update.sample_rate !== 8000) {
+      throw new SpeechError(
+        'invalid_message',
+        `format ${update.format} is 8000 Hz only; got sample_rate ${update.sample_rate}`,
+      );
     }
     return {
       voice: update.voice ?? base.voice,

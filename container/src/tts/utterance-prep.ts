@@ -31,7 +31,9 @@ export class UtterancePrep {
       run: () => {
         const started = performance.now();
         marks.prepStartAt = started;
-        const done = this.#service.engine.prepare(spoken.plain ? spoken.script.text : spoken.script, settings.voice);
+        // Only a voice's first letter picks the G2P (engine/languages.ts): a language stands for any of its voices.
+        const reader = settings.language ? `${settings.language}f_any` : settings.voice;
+        const done = this.#service.engine.prepare(spoken.plain ? spoken.script.text : spoken.script, reader);
         done.then(
           () => {
             marks.prepEndAt = performance.now();

@@ -15,7 +15,7 @@ export type SentencePlace = Pick<SentenceTiming, 'kind' | 'cycle' | 'textStart' 
 
 /** Duration of `bytes` of encoded audio (a wav stream starts with its 44-byte header). */
 export function audioMsOf(bytes: number, format: AudioFormat, sampleRate: number): number {
-  if (format === 'mulaw') return (bytes / 8000) * 1000;
+  if (format === 'mulaw' || format === 'alaw') return (bytes / 8000) * 1000;
   const pcm = format === 'wav' ? Math.max(0, bytes - 44) : bytes;
   return (pcm / 2 / sampleRate) * 1000;
 }

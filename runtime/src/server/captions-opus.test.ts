@@ -145,7 +145,7 @@ test("a format the agent's TTS transport cannot deliver is a 400 (SSE) or an err
   expect(status).toBe(400);
   expect(events[0]).toMatchObject({ code: 'invalid_request' });
   expect((events[0] as { message: string }).message).toMatch(
-    /wav is not available through this agent's TTS transport \(sagemaker-response-stream\); use one of pcm_s16le, mulaw, opus/,
+    /wav is not available through this agent's TTS transport \(sagemaker-response-stream\); use one of pcm_s16le, mulaw, alaw, opus/,
   );
   const c = await WsCaller.connect(viaResponseStream.wsUrl);
   c.send({ type: 'prompt', prompt: 'Hi.', format: 'wav' });

@@ -27,7 +27,7 @@ export interface ResponseStreamSessionOptions {
   retry?: RetryPolicy;
 }
 
-export type SessionSettings = VoiceSettings & { format: 'pcm_s16le' | 'mulaw'; sample_rate: number };
+export type SessionSettings = VoiceSettings & { format: 'pcm_s16le' | 'mulaw' | 'alaw'; sample_rate: number };
 
 interface Utterance {
   id: string;
@@ -138,7 +138,7 @@ export class ResponseStreamSession implements TtsSession {
     u.attempts++;
     u.startedAt = performance.now();
     this.#running++;
-    const bytesPerSample = this.#settings.format === 'mulaw' ? 1 : 2;
+    const bytesPerSample = this.#settings.format === 'pcm_s16le' ? 2 : 1;
     try {
       const request = {
         endpointName: this.#options.endpointName,
@@ -238,7 +238,7 @@ export class ResponseStreamSession implements TtsSession {
         this.#core.error({ id: head.id, code: head.refusal!.code, message: head.refusal!.message });
       } else if (head.state === 'done') {
         if (head.bytes === 0) this.#emitAudio(head, new Uint8Array(0));
-        const samples = head.bytes / (this.#settings.format === 'mulaw' ? 1 : 2);
+        const samples = head.bytes / (this.#settings.format === 'pcm_s16le' ? 2 : 1);
         this.#core.audioEnd({
           id: head.id,
           index: head.index,

@@ -66,7 +66,7 @@ describe('SageMakerResponseStreamTransport specifics', () => {
   });
 
   test('refuses wav (a header per utterance is not a stream) and a wrong secret ends the session as unauthorized', async () => {
-    await expect(transport(router.url).open({ format: 'wav' })).rejects.toThrow(/pcm_s16le or mulaw/);
+    await expect(transport(router.url).open({ format: 'wav' })).rejects.toThrow(/pcm_s16le, mulaw or alaw/);
     const session = await transport(router.url, 'wrong').open({});
     session.speak('Hello.');
     await expect(collect(session)).rejects.toMatchObject({ name: 'TtsTransportError', code: 'unauthorized' });

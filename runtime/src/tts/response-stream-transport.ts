@@ -24,7 +24,7 @@ export interface SageMakerResponseStreamTransportOptions {
 
 export class SageMakerResponseStreamTransport implements TtsTransport {
   readonly name = 'sagemaker-response-stream' as const;
-  readonly formats = ['pcm_s16le', 'mulaw'] as const;
+  readonly formats = ['pcm_s16le', 'mulaw', 'alaw'] as const;
   readonly #options: SageMakerResponseStreamTransportOptions;
   readonly #client: SageMakerRuntimeClient;
 
@@ -49,8 +49,10 @@ export class SageMakerResponseStreamTransport implements TtsTransport {
     if (!parsed.success) throw new TypeError(`invalid voice settings: ${parsed.error.message}`);
     const format = parsed.data.format ?? 'pcm_s16le';
     if (format === 'wav')
-      throw new TypeError('the response-stream transport delivers raw audio: ask for pcm_s16le or mulaw, not wav');
-    const sample_rate = parsed.data.sample_rate ?? (format === 'mulaw' ? 8000 : 24000);
+      throw new TypeError(
+        'the response-stream transport delivers raw audio: ask for pcm_s16le, mulaw or alaw, not wav',
+      );
+    const sample_rate = parsed.data.sample_rate ?? (format === 'pcm_s16le' ? 24000 : 8000);
     const session = new ResponseStreamSession(this.#client, this.#options, { ...parsed.data, format, sample_rate });
     signal?.addEventListener('abort', () => session.close(), { once: true });
     return session;
