@@ -36,6 +36,14 @@ export interface TurnTrace {
   /** The turn was cut short (barge-in, the caller gone): what was not yet heard is dropped. */
   cut(reason: string): void;
   end(outcome: TurnOutcome, errorCode?: string): void;
+  /** A voice turn: the customer's end of speech, their final words, the turn's start (performance.now ms). */
+  voice(path: VoicePath, startedAt: number): void;
+}
+
+/** The voice path before a voice turn (src/voice's VoiceTurnFacts have these). */
+export interface VoicePath {
+  endOfSpeechAt: number;
+  transcriptAt: number;
 }
 
 /** Tracing off: counts refusals, nothing else. */
@@ -64,4 +72,5 @@ export class NoTurnTrace implements TurnTrace {
   tool(): void {}
   cut(): void {}
   end(): void {}
+  voice(): void {}
 }

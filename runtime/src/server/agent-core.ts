@@ -40,6 +40,8 @@ import { VoiceCatalog, type VoiceList } from './voices.ts';
 import { OriginPolicy, type OriginAllowList } from './origins.ts';
 import type { CallerOutput } from './caller-flow.ts';
 import type { CallerIdentity } from './identity.ts';
+import type { VoiceConfig } from '../voice/open-voice.ts';
+import type { VoiceTurnFacts } from '../voice/voice-session.ts';
 
 /** Conversations (sessions): their bounds and where they are persisted. */
 export interface SessionOptions extends SessionLimits {
@@ -83,6 +85,8 @@ export interface AgentServerOptions {
   streams?: Partial<StreamLimits>;
   /** A trace per turn (a tracer from OTEL_*) and EMF metrics per turn (AGENT_METRICS); default neither. */
   observability?: ObservabilityOptions;
+  /** Speech in on the WebSocket (`listen`): the STT, a VAD per session, turn-taking (VOICE_*). */
+  voice?: VoiceConfig;
 }
 
 /** One turn as a route runs it: see AgentCore.runTurn. */
@@ -102,6 +106,8 @@ export interface TurnCall {
   streamLimitMs?: number;
   /** The caller's W3C `traceparent` header: the turn's trace joins it (a malformed one is ignored). */
   traceparent?: string | undefined;
+  /** A voice turn's timings (metrics, trace). */
+  voice?: VoiceTurnFacts;
 }
 
 /** Runs one turn: see AgentCore.runTurn. */
@@ -118,6 +124,10 @@ export interface AgentCore {
   streams: StreamLimits;
   owners: SessionOwners;
   listVoices: () => Promise<VoiceList>;
+  /** Speech in, when the agent has an STT. */
+  voice: VoiceConfig | undefined;
+  /** The voice of a request that names none (KOKORO_VOICE). */
+  defaultVoice: string;
   /** The conversation of a session id for `caller`: a 403 `forbidden` when it belongs to someone
    *  else, a 503 `busy` when the registry is full. */
   conversationFor(id: string, caller: CallerIdentity | undefined, persist?: boolean): Promise<Conversation>;
@@ -226,6 +236,7 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
       ...(caller ? { user: caller.key } : {}),
       ...(call.traceparent === undefined ? {} : { traceparent: call.traceparent }),
       ...(call.streamLimitMs === undefined ? {} : { streamLimitMs: call.streamLimitMs }),
+      ...(call.voice ? { voice: call.voice } : {}),
     };
     if (sessionId === undefined) {
       await turns.run(request, emit, signal, via, extra, flow);
@@ -256,6 +267,8 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
     streams: { ...DEFAULT_STREAM_LIMITS, ...options.streams },
     owners,
     listVoices: () => voices.list(),
+    voice: options.voice,
+    defaultVoice: defaults.voice,
     conversationFor,
     mayUse,
     runTurn,

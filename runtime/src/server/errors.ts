@@ -14,6 +14,7 @@ export type RequestErrorCode =
   | 'method_not_allowed'
   | 'busy'
   | 'tts_unavailable'
+  | 'stt_unavailable'
   | 'internal';
 
 export class RequestError extends KokoroError<RequestErrorCode> {

@@ -9,6 +9,7 @@ import { RequestError } from './errors.ts';
 import { HealthStatus } from './ping.ts';
 import type { CallerOutput } from './caller-flow.ts';
 import { Observability } from '../observability/index.ts';
+import type { VoiceTurnFacts } from '../voice/voice-session.ts';
 
 export interface TurnLimits {
   maxConcurrentTurns: number;
@@ -81,6 +82,8 @@ export class TurnRunner {
       streamLimitMs?: number;
       /** The caller's W3C traceparent (header of the request or of the WebSocket upgrade). */
       traceparent?: string | undefined;
+      /** A voice turn's timings (src/voice): the metrics line's voice figures, a voice span. */
+      voice?: VoiceTurnFacts;
     } = {},
     flow?: CallerOutput,
   ): Promise<TurnResult> {
@@ -106,6 +109,8 @@ export class TurnRunner {
         mode: request.mode ?? 'stream',
         traceparent: turn.traceparent,
       });
+      const startedAt = performance.now();
+      if (turn.voice) observed.trace.voice(turn.voice, startedAt);
       const result = await runTurn(this.#context, {
         trace: observed.trace,
         request,
@@ -122,7 +127,10 @@ export class TurnRunner {
       await flow?.flushed();
       // Gone before its turn ended: went away, or dropped for not reading.
       const callerDropped = flow?.dropped === true || (result.outcome === 'cancelled' && flow?.gone === true);
-      observed.finish(result, { callerDropped });
+      observed.finish(result, {
+        callerDropped,
+        ...(turn.voice ? { voice: voiceFigures(turn.voice, startedAt, result.metrics.first_audio_ms) } : {}),
+      });
       this.#log.info(
         {
           request_id: requestId,
@@ -149,4 +157,13 @@ export class TurnRunner {
   cancelAll(reason: Error): void {
     for (const controller of this.#running) controller.abort(reason);
   }
+}
+
+/** The metrics line's voice figures: end of speech to the final words, and to the answer's first audio. */
+function voiceFigures(facts: VoiceTurnFacts, startedAt: number, firstAudioMs: number | null) {
+  return {
+    endOfSpeechToTranscriptMs: Math.max(0, facts.transcriptAt - facts.endOfSpeechAt),
+    endOfSpeechToFirstAudioMs: firstAudioMs === null ? null : startedAt + firstAudioMs - facts.endOfSpeechAt,
+    bargeIns: facts.bargeIns,
+  };
 }

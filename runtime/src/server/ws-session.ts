@@ -22,6 +22,8 @@ import {
 } from '../config/defaults.ts';
 import { WsFrames } from './ws-frames.ts';
 import { WsLifetime, endingMessage, type WsEnding } from './ws-lifetime.ts';
+import { WsVoice, type OpenVoice } from '../voice/ws-voice.ts';
+import type { VoiceEvent, VoiceTurnFacts } from '../voice/voice-session.ts';
 
 export type StartTurn = (
   request: TurnRequest,
@@ -31,6 +33,8 @@ export type StartTurn = (
   flow: CallerOutput,
   /** When the connection's stream ends, in ms from now (the turn fails with `stream_limit` then). */
   streamLimitMs: number,
+  /** A voice turn's timings (voice sessions: src/voice). */
+  voice?: VoiceTurnFacts,
 ) => Promise<void>;
 
 export interface WsSessionOptions {
@@ -44,9 +48,12 @@ export interface WsSessionOptions {
   onDrop?: (reason: string) => void;
   /** A bug: an event too big for one frame (replaced by an `internal` error event). */
   onOversize?: (type: string, bytes: number) => void;
+  /** Opens a voice session on `listen` (absent: refused with `stt_unavailable`). */
+  openVoice?: OpenVoice;
 }
 
-type Outgoing = PipelineEvent | { type: 'error'; code: string; message: string } | ({ type: 'voices' } & VoiceList);
+type Outgoing =
+  PipelineEvent | VoiceEvent | { type: 'error'; code: string; message: string } | ({ type: 'voices' } & VoiceList);
 
 export class WsSession {
   readonly #socket: WebSocket;
@@ -65,6 +72,8 @@ export class WsSession {
   #ending: WsEnding | null = null;
   /** A turn already told the caller of the stream limit. */
   #toldLimit = false;
+  /** `listen` ... `listen_end`: speech in (src/voice). */
+  readonly #voice: WsVoice;
 
   constructor(socket: WebSocket, options: WsSessionOptions) {
     this.#socket = socket;
@@ -87,10 +96,17 @@ export class WsSession {
         this.#current?.controller.abort(new Error(reason));
       },
     );
+    this.#voice = new WsVoice(options.openVoice, {
+      send: (event) => this.#send(event),
+      run: (request, facts) => void this.#run(request, facts),
+      speaking: () => this.#current !== null && !this.#current.controller.signal.aborted,
+      cancel: (playedMs) => this.#cancel(playedMs),
+    });
     this.#lifetime = new WsLifetime(this.#streams, (code) => void this.#end(code));
     socket.on('message', (data: Buffer, isBinary: boolean) => this.#onMessage(data, isBinary));
     socket.on('close', () => {
       this.#closed = true;
+      this.#voice.close();
       this.#lifetime.close();
       this.#frames.close();
       this.#flow.closed();
@@ -146,11 +162,12 @@ export class WsSession {
       this.#send({ type: 'error', code: this.#ending, message: endingMessage(this.#ending, this.#streams) });
       return;
     }
+    // During a voice session binary frames are the microphone; else JSON is accepted in binary
+    // frames too (some clients and proxies send everything binary).
+    if (isBinary && this.#voice.listening) return this.#voice.audio(data);
+    if (isBinary && data.length > 0 && data[0] !== 0x7b) return this.#voice.stray();
     let message;
     try {
-      // JSON is accepted in binary frames too (some clients and proxies send everything binary).
-      if (isBinary && data.length > 0 && data[0] !== 0x7b)
-        throw new RequestError(400, 'invalid_request', 'binary frames must carry a JSON message');
       message = parseWsMessage(data.toString('utf8'));
     } catch (error) {
       this.#refuse(error instanceof RequestError ? error.message : 'invalid message');
@@ -164,19 +181,31 @@ export class WsSession {
         );
         return;
       }
-      this.#current?.controller.abort(new Error('cancelled by the caller'));
-      if (message.played_ms !== undefined) {
-        if (last) last.report(message.played_ms);
-        else this.#refuse('cancel: played_ms given, but this connection has had no turn of a conversation');
+      return this.#cancel(message.played_ms);
+    }
+    if (message.type === 'voices') return this.#voices();
+    if (message.type === 'listen' || message.type === 'listen_end' || message.type === 'barge_in') {
+      try {
+        this.#voice.message(message);
+      } catch (error) {
+        const known = error instanceof RequestError ? error : new RequestError(500, 'internal', 'internal error');
+        this.#send({ type: 'error', code: known.code, message: known.message });
       }
       return;
     }
-    if (message.type === 'voices') return this.#voices();
     const { type: _type, ...request } = message;
     void this.#run(request);
   }
 
-  async #run(request: TurnRequest): Promise<void> {
+  /** Cuts the running turn short (barge-in); `playedMs`: how much of the most recent turn was played. */
+  #cancel(playedMs: number | undefined): void {
+    this.#current?.controller.abort(new Error('cancelled by the caller'));
+    if (playedMs === undefined) return;
+    if (this.#lastRecord) this.#lastRecord.report(playedMs);
+    else this.#refuse('cancel: played_ms given, but this connection has had no turn of a conversation');
+  }
+
+  async #run(request: TurnRequest, voice?: VoiceTurnFacts): Promise<void> {
     const previous = this.#current;
     const controller = new AbortController();
     const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
@@ -198,6 +227,7 @@ export class WsSession {
         },
         this.#flow,
         this.#lifetime.remainingMs(),
+        voice,
       );
     } catch (error) {
       const known = error instanceof RequestError ? error : new RequestError(500, 'internal', 'internal error');
