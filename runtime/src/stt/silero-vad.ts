@@ -1,0 +1,85 @@
+// Silero VAD v5 with its real weights, in Node: the model file and its one-window wrapper (which
+// carries the 64-sample context and the recurrent state between windows) come from
+// @ricky0123/vad-web, the inference from onnxruntime-node. On top of the per-window speech
+// probability sits a small hysteresis state machine (speech-gate.ts). Figures and sources:
+// docs/design/voice-in.md#vad.
+import { createRequire } from 'node:module';
+import { readFile } from 'node:fs/promises';
+import * as ort from 'onnxruntime-node';
+import { Silero } from '@ricky0123/vad-web/dist/models/silero.js';
+import type { VadEvent, VoiceActivityDetector } from './types.ts';
+import { SpeechGate, type SpeechGateOptions } from './speech-gate.ts';
+
+/** Silero v5 at 16 kHz takes windows of exactly 512 samples (32 ms). */
+export const SILERO_WINDOW = 512;
+
+/** The weights shipped in @ricky0123/vad-web (v5: the model its README recommends). */
+export function sileroModelPath(version: 'v5' | 'v6' = 'v5'): string {
+  return createRequire(import.meta.url).resolve(`@ricky0123/vad-web/dist/silero_vad_${version}.onnx`);
+}
+
+type SileroModel = Awaited<ReturnType<typeof Silero.new>>;
+
+export interface SileroVadOptions extends Partial<Omit<SpeechGateOptions, 'windowSamples'>> {
+  /** Which weights (default v5). */
+  version?: 'v5' | 'v6';
+}
+
+export class SileroVad implements VoiceActivityDetector {
+  readonly #model: SileroModel;
+  readonly #gate: SpeechGate;
+  /** Samples not yet a whole window, as floats in [-1, 1). */
+  #pending = new Float32Array(SILERO_WINDOW);
+  #pendingLength = 0;
+  /** Samples pushed before the pending ones (the next window's first sample). */
+  #consumed = 0;
+  #busy = false;
+
+  private constructor(model: SileroModel, options: SileroVadOptions) {
+    this.#model = model;
+    this.#gate = new SpeechGate({ ...options, windowSamples: SILERO_WINDOW });
+  }
+
+  /** Loads the weights (about 2 MB, ~50 ms); one detector per audio stream (it keeps state). */
+  static async load(options: SileroVadOptions = {}): Promise<SileroVad> {
+    const bytes = await readFile(sileroModelPath(options.version));
+    // vad-web's wrapper is written against onnxruntime-web; onnxruntime-node has the same API.
+    const model = await Silero.new(ort as never, async () =>
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    );
+    return new SileroVad(model, options);
+  }
+
+  async push(pcm: Int16Array): Promise<VadEvent[]> {
+    if (this.#busy) throw new Error('SileroVad.push: calls must not overlap (await the previous one)');
+    this.#busy = true;
+    try {
+      const events: VadEvent[] = [];
+      for (let i = 0; i < pcm.length; i++) {
+        this.#pending[this.#pendingLength++] = pcm[i]! / 32768;
+        if (this.#pendingLength < SILERO_WINDOW) continue;
+        // process() keeps a copy of the window's tail, so the buffer can be refilled at once.
+        const { isSpeech } = await this.#model.process(this.#pending);
+        const event = this.#gate.window(this.#consumed, isSpeech);
+        if (event) events.push(event);
+        this.#consumed += SILERO_WINDOW;
+        this.#pendingLength = 0;
+      }
+      return events;
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  reset(): void {
+    this.#model.reset_state();
+    this.#gate.reset();
+    this.#pendingLength = 0;
+    this.#consumed = 0;
+  }
+
+  /** Releases the ONNX session. */
+  async close(): Promise<void> {
+    await this.#model.release();
+  }
+}
