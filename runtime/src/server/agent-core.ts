@@ -34,7 +34,7 @@ import {
   type WsFrameLimits,
 } from '../config/defaults.ts';
 import { RequestError } from './errors.ts';
-import { TurnRunner } from './turn-runner.ts';
+import { TurnRunner, type Admission } from './turn-runner.ts';
 import { Observability, type ObservabilityOptions } from '../observability/index.ts';
 import { VoiceCatalog, type VoiceList } from './voices.ts';
 import { OriginPolicy, type OriginAllowList } from './origins.ts';
@@ -102,6 +102,8 @@ export interface TurnCall {
   streamLimitMs?: number;
   /** The caller's W3C `traceparent` header: the turn's trace joins it (a malformed one is ignored). */
   traceparent?: string | undefined;
+  /** The slot the route admitted the turn with (SSE: before its 200); absent: admitted when it runs. */
+  admission?: Admission;
 }
 
 /** Runs one turn: see AgentCore.runTurn. */
@@ -226,6 +228,7 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
       ...(caller ? { user: caller.key } : {}),
       ...(call.traceparent === undefined ? {} : { traceparent: call.traceparent }),
       ...(call.streamLimitMs === undefined ? {} : { streamLimitMs: call.streamLimitMs }),
+      ...(call.admission ? { admission: call.admission } : {}),
     };
     if (sessionId === undefined) {
       await turns.run(request, emit, signal, via, extra, flow);
