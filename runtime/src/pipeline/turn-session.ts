@@ -59,7 +59,11 @@ export class TurnSession {
   /** Closes the session at once (a session still opening is closed once it opens). Idempotent. */
   close(): void {
     this.#closing = true;
-    this.#session?.close();
+    try {
+      this.#session?.close();
+    } catch (error) {
+      this.#turn.endWithError(turnFailure(error, 'closing the TTS session'));
+    }
   }
 
   /** Closes the session and settles once it is closed and its pump has ended. */
@@ -78,11 +82,11 @@ export class TurnSession {
       turn.endWithError({ code: ttsFailureCode(error), message: `cannot open a TTS session: ${errorMessage(error)}` });
       return null;
     }
+    this.#session = session;
     if (this.#closing || turn.ended) {
-      session.close();
+      this.close();
       return null;
     }
-    this.#session = session;
     try {
       const { language, problem } = sessionVoice(settings.voice, await session.ready);
       if (language) turn.trace.annotate({ 'kokoro.language': language });

@@ -195,8 +195,12 @@ class Turn {
       clearTimeout(timer);
       clearTimeout(streamTimer);
       signal?.removeEventListener('abort', cancel);
-      this.#stopWork(new Error('the turn is over'));
-      await this.#tts.closed();
+      try {
+        this.#stopWork(new Error('the turn is over'));
+        await this.#tts.closed();
+      } catch (error) {
+        this.#endEarly({ as: 'error', error: turnFailure(error, 'closing the turn') });
+      }
     }
     const result = this.#finish();
     await this.#opus?.idle(); // every event, done last, has reached the caller

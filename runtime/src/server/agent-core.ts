@@ -7,7 +7,7 @@ import { chooseLanguage, type TurnRequest } from '@kokoro-speech/protocol';
 import { createLogger, type Logger } from './log.ts';
 import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
-import type { PipelineEvent, VoiceDefaults } from '../pipeline/turn.ts';
+import type { PipelineEvent, TurnContext, VoiceDefaults } from '../pipeline/turn.ts';
 import { ToolBox, type ToolOptions } from '../tools/toolbox.ts';
 import { DEFAULT_LLM_TIMEOUTS, type LlmTimeouts } from '../llm/model-watch.ts';
 import {
@@ -83,6 +83,8 @@ export interface AgentServerOptions {
   streams?: Partial<StreamLimits>;
   /** A trace per turn (a tracer from OTEL_*) and EMF metrics per turn (AGENT_METRICS); default neither. */
   observability?: ObservabilityOptions;
+  /** How a piece becomes the text spoken (TurnContext.normalize); default the text front end's. */
+  normalize?: TurnContext['normalize'];
 }
 
 /** One turn as a route runs it: see AgentCore.runTurn. */
@@ -154,6 +156,7 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
     tools,
     llmTimeouts,
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.normalize ? { normalize: options.normalize } : {}),
   };
   const turns = new TurnRunner(context, limits, log, new Observability(options.observability));
   const sessions = new ConversationRegistry(
