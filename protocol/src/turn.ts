@@ -115,6 +115,17 @@ export const doneEventSchema = z.object({
   cancelled: z.boolean().optional(),
 });
 
+/** Added compatibly (voice sessions): the agent opened the voice session `listen` asked for; audio may flow. */
+export const listeningEventSchema = z.object({
+  type: z.literal('listening'),
+  input: z.object({ format: z.string(), sample_rate: z.number().int() }),
+});
+/** Added compatibly: what the customer said so far in this turn; `final: true` once, at the end of
+ *  the customer's turn, with exactly the text the agent answers (the user's message). */
+export const transcriptEventSchema = z.object({ type: z.literal('transcript'), text: z.string(), final: z.boolean() });
+/** Added compatibly: the voice session ended (after `listen_end`): how many turns it started. */
+export const listenEndEventSchema = z.object({ type: z.literal('listen_end'), turns: z.number().int().nonnegative() });
+
 export const turnEventSchema = z.discriminatedUnion('type', [
   startEventSchema,
   textEventSchema,
@@ -127,6 +138,9 @@ export const turnEventSchema = z.discriminatedUnion('type', [
   toolEventSchema,
   errorEventSchema,
   doneEventSchema,
+  listeningEventSchema,
+  transcriptEventSchema,
+  listenEndEventSchema,
 ]);
 export type TurnEvent = z.infer<typeof turnEventSchema>;
 export type MetricsEvent = z.infer<typeof metricsEventSchema>;
@@ -158,6 +172,25 @@ export const turnRequestSchema = voiceSettingsSchema
   .strict();
 export type TurnRequest = z.infer<typeof turnRequestSchema>;
 
+/** The microphone audio a voice session takes (binary frames): 16 kHz mono signed 16-bit little-endian PCM. */
+export const VOICE_INPUT_FORMATS = ['pcm_s16le'] as const;
+export const VOICE_INPUT_SAMPLE_RATES = [16_000] as const;
+export const voiceInputSchema = z
+  .object({
+    format: z.enum(VOICE_INPUT_FORMATS, { error: (i) => `must be pcm_s16le, got ${JSON.stringify(i.input)}` }),
+    sample_rate: z.literal(VOICE_INPUT_SAMPLE_RATES, { error: (i) => `must be 16000, got ${JSON.stringify(i.input)}` }),
+  })
+  .strict();
+export type VoiceInput = z.infer<typeof voiceInputSchema>;
+
+/** Added compatibly: `{"type":"listen", ...}` opens a voice session with the turn request's settings
+ *  (each voice turn is a turn request whose prompt is what the customer said). */
+export const listenMessageSchema = turnRequestSchema
+  .omit({ prompt: true, mode: true })
+  .extend({ type: z.literal('listen'), input: voiceInputSchema.optional() })
+  .strict();
+export type ListenMessage = z.infer<typeof listenMessageSchema>;
+
 export const wsClientMessageSchema = z.discriminatedUnion('type', [
   turnRequestSchema.extend({ type: z.literal('prompt') }).strict(),
   z
@@ -171,6 +204,12 @@ export const wsClientMessageSchema = z.discriminatedUnion('type', [
     .strict(),
   /** Added compatibly: asks for the voice list (answered with a `voices` event; no turn starts). */
   z.object({ type: z.literal('voices') }).strict(),
+  listenMessageSchema,
+  /** Added compatibly: ends the voice session (what was heard so far is still answered). */
+  z.object({ type: z.literal('listen_end') }).strict(),
+  /** Added compatibly: the caller heard the customer speak over the answer and stopped its playback
+   *  after `played_ms` of the connection's most recent turn: a cancel that keeps what was heard. */
+  z.object({ type: z.literal('barge_in'), played_ms: playedMsSchema.optional() }).strict(),
 ]);
 
 /** Added compatibly: a POST /invocations body that asks for the voice list (answered as JSON, not SSE). */

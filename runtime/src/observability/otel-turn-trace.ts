@@ -9,7 +9,7 @@
 import { context, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { parentFromTraceparent, traceparentOf } from '@kokoro-speech/protocol/observability';
 import type { TtsEvent, TtsSessionObserver } from '../tts/types.ts';
-import type { SentenceInfo, ToolEvent, TurnOutcome, TurnTrace } from './turn-trace.ts';
+import type { SentenceInfo, ToolEvent, TurnOutcome, TurnTrace, VoicePath } from './turn-trace.ts';
 
 export interface TurnTraceStart {
   requestId: string;
@@ -53,6 +53,10 @@ export class OtelTurnTrace implements TurnTrace {
       parent,
     );
     this.#context = trace.setSpan(parent, this.#span);
+  }
+
+  get traceId(): string {
+    return this.#span.spanContext().traceId;
   }
 
   readonly tts: TtsSessionObserver = {
@@ -169,6 +173,26 @@ export class OtelTurnTrace implements TurnTrace {
     });
     if (outcome === 'error') this.#span.setStatus({ code: SpanStatusCode.ERROR, message: errorCode ?? 'error' });
     this.#span.end();
+  }
+
+  /** `kokoro.voice`: from the customer's end of speech to the turn's start (endpointing, the STT). */
+  voice(path: VoicePath, startedAt: number): void {
+    const epoch = (at: number) => performance.timeOrigin + at;
+    this.#tracer
+      .startSpan(
+        'kokoro.voice',
+        {
+          startTime: epoch(path.endOfSpeechAt),
+          attributes: {
+            'kokoro.voice.end_of_speech_to_transcript_ms': Math.round(
+              Math.max(0, path.transcriptAt - path.endOfSpeechAt),
+            ),
+            'kokoro.voice.end_of_speech_to_turn_ms': Math.round(startedAt - path.endOfSpeechAt),
+          },
+        },
+        this.#context,
+      )
+      .end(epoch(startedAt));
   }
 
   #child(name: string, attributes: Record<string, string | number | boolean>): Span {

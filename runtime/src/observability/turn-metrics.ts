@@ -50,6 +50,16 @@ export interface TurnExtras {
   refusals: number;
   /** The caller went away (or was dropped for not reading) before the turn ended. */
   callerDropped: boolean;
+  /** A voice turn's figures (absent for a typed turn: no voice metrics in its line). */
+  voice?: VoiceFigures;
+}
+
+export interface VoiceFigures {
+  endOfSpeechToTranscriptMs: number;
+  /** null when the turn played no audio. */
+  endOfSpeechToFirstAudioMs: number | null;
+  /** The customer cut the answer by voice (the agent's VAD or the page's `barge_in`). */
+  bargeIns: number;
 }
 
 /** EMF takes at most 100 values per metric in a line: the first 100 sentences count. */
@@ -95,6 +105,7 @@ export class TurnMetrics {
       { name: 'Interruptions', value: result.outcome === 'cancelled' ? 1 : 0, unit: 'Count' },
       { name: 'TtsRefusals', value: extras.refusals, unit: 'Count' },
       { name: 'CallerDrops', value: extras.callerDropped ? 1 : 0, unit: 'Count' },
+      ...(extras.voice ? voiceMetrics(extras.voice) : []),
     ];
     const lines = [emfLine(namespace, { Service: service }, metrics, at)];
     if (result.outcome === 'failed') {
@@ -105,4 +116,21 @@ export class TurnMetrics {
     }
     return lines;
   }
+}
+
+/** A voice turn's metrics (names the stacks' dashboard reads). */
+function voiceMetrics(voice: VoiceFigures): EmfMetric[] {
+  return [
+    { name: 'VoiceEndOfSpeechToTranscriptMs', value: round(voice.endOfSpeechToTranscriptMs), unit: 'Milliseconds' },
+    ...(voice.endOfSpeechToFirstAudioMs === null
+      ? []
+      : [
+          {
+            name: 'VoiceEndOfSpeechToFirstAudioMs',
+            value: round(voice.endOfSpeechToFirstAudioMs),
+            unit: 'Milliseconds' as const,
+          },
+        ]),
+    { name: 'BargeIns', value: voice.bargeIns, unit: 'Count' },
+  ];
 }

@@ -23,6 +23,8 @@ export interface TurnTrace {
   readonly tts: TtsSessionObserver;
   /** TTS sessions refused (`overloaded`) during the turn, retried or not. */
   readonly refusals: number;
+  /** The trace's id (W3C, 32 hex digits) when the turn is traced, for its log line. */
+  readonly traceId?: string | undefined;
   /** Facts learnt on the way (the voice's language, ...). */
   annotate(attributes: Readonly<Record<string, string | number | boolean>>): void;
   firstToken(): void;
@@ -36,6 +38,14 @@ export interface TurnTrace {
   /** The turn was cut short (barge-in, the caller gone): what was not yet heard is dropped. */
   cut(reason: string): void;
   end(outcome: TurnOutcome, errorCode?: string): void;
+  /** A voice turn: the customer's end of speech, their final words, the turn's start (performance.now ms). */
+  voice(path: VoicePath, startedAt: number): void;
+}
+
+/** The voice path before a voice turn (src/voice's VoiceTurnFacts have these). */
+export interface VoicePath {
+  endOfSpeechAt: number;
+  transcriptAt: number;
 }
 
 /** Tracing off: counts refusals, nothing else. */
@@ -64,4 +74,5 @@ export class NoTurnTrace implements TurnTrace {
   tool(): void {}
   cut(): void {}
   end(): void {}
+  voice(): void {}
 }

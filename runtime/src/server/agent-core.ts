@@ -7,7 +7,7 @@ import { chooseLanguage, type TurnRequest } from '@kokoro-speech/protocol';
 import { createLogger, type Logger } from './log.ts';
 import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
-import type { PipelineEvent, VoiceDefaults } from '../pipeline/turn.ts';
+import type { PipelineEvent, TurnContext, VoiceDefaults } from '../pipeline/turn.ts';
 import { ToolBox, type ToolOptions } from '../tools/toolbox.ts';
 import { DEFAULT_LLM_TIMEOUTS, type LlmTimeouts } from '../llm/model-watch.ts';
 import {
@@ -34,12 +34,14 @@ import {
   type WsFrameLimits,
 } from '../config/defaults.ts';
 import { RequestError } from './errors.ts';
-import { TurnRunner } from './turn-runner.ts';
+import { TurnRunner, type Admission } from './turn-runner.ts';
 import { Observability, type ObservabilityOptions } from '../observability/index.ts';
 import { VoiceCatalog, type VoiceList } from './voices.ts';
 import { OriginPolicy, type OriginAllowList } from './origins.ts';
 import type { CallerOutput } from './caller-flow.ts';
 import type { CallerIdentity } from './identity.ts';
+import type { VoiceConfig } from '../voice/open-voice.ts';
+import type { VoiceTurnFacts } from '../voice/voice-session.ts';
 
 /** Conversations (sessions): their bounds and where they are persisted. */
 export interface SessionOptions extends SessionLimits {
@@ -83,6 +85,10 @@ export interface AgentServerOptions {
   streams?: Partial<StreamLimits>;
   /** A trace per turn (a tracer from OTEL_*) and EMF metrics per turn (AGENT_METRICS); default neither. */
   observability?: ObservabilityOptions;
+  /** Speech in on the WebSocket (`listen`): the STT, a VAD per session, turn-taking (VOICE_*). */
+  voice?: VoiceConfig;
+  /** How a piece becomes the text spoken (TurnContext.normalize); default the text front end's. */
+  normalize?: TurnContext['normalize'];
 }
 
 /** One turn as a route runs it: see AgentCore.runTurn. */
@@ -102,6 +108,10 @@ export interface TurnCall {
   streamLimitMs?: number;
   /** The caller's W3C `traceparent` header: the turn's trace joins it (a malformed one is ignored). */
   traceparent?: string | undefined;
+  /** A voice turn's timings (metrics, trace). */
+  voice?: VoiceTurnFacts;
+  /** The slot the route admitted the turn with (SSE: before its 200); absent: admitted when it runs. */
+  admission?: Admission;
 }
 
 /** Runs one turn: see AgentCore.runTurn. */
@@ -118,6 +128,10 @@ export interface AgentCore {
   streams: StreamLimits;
   owners: SessionOwners;
   listVoices: () => Promise<VoiceList>;
+  /** Speech in, when the agent has an STT. */
+  voice: VoiceConfig | undefined;
+  /** The voice of a request that names none (KOKORO_VOICE). */
+  defaultVoice: string;
   /** The conversation of a session id for `caller`: a 403 `forbidden` when it belongs to someone
    *  else, a 503 `busy` when the registry is full. */
   conversationFor(id: string, caller: CallerIdentity | undefined, persist?: boolean): Promise<Conversation>;
@@ -152,6 +166,7 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
     tools,
     llmTimeouts,
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.normalize ? { normalize: options.normalize } : {}),
   };
   const turns = new TurnRunner(context, limits, log, new Observability(options.observability));
   const sessions = new ConversationRegistry(
@@ -226,6 +241,8 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
       ...(caller ? { user: caller.key } : {}),
       ...(call.traceparent === undefined ? {} : { traceparent: call.traceparent }),
       ...(call.streamLimitMs === undefined ? {} : { streamLimitMs: call.streamLimitMs }),
+      ...(call.voice ? { voice: call.voice } : {}),
+      ...(call.admission ? { admission: call.admission } : {}),
     };
     if (sessionId === undefined) {
       await turns.run(request, emit, signal, via, extra, flow);
@@ -256,6 +273,8 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
     streams: { ...DEFAULT_STREAM_LIMITS, ...options.streams },
     owners,
     listVoices: () => voices.list(),
+    voice: options.voice,
+    defaultVoice: defaults.voice,
     conversationFor,
     mayUse,
     runTurn,

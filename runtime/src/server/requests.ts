@@ -41,10 +41,13 @@ export function parseTurnRequest(body: string | unknown): TurnRequest {
   return parsed.data;
 }
 
+/** The WebSocket's message types: the turn's two, the voice list, and (added compatibly) voice sessions. */
+const WS_MESSAGE_TYPES = ['prompt', 'cancel', 'voices', 'listen', 'listen_end', 'barge_in'];
+
 export function parseWsMessage(text: string): WsClientMessage {
   const json = parseJson(text);
   const type = (json as { type?: unknown } | null)?.type;
-  if (type !== 'prompt' && type !== 'cancel' && type !== 'voices') {
+  if (!WS_MESSAGE_TYPES.includes(type as string)) {
     throw new RequestError(
       400,
       'invalid_request',

@@ -13,6 +13,7 @@ import { RequestError } from './errors.ts';
 import { traceparentHeader, upgradeSession } from './session-header.ts';
 import { chooseSubprotocol, identityOf, type CallerIdentity } from './identity.ts';
 import { WsSession } from './ws-session.ts';
+import { openVoice } from '../voice/open-voice.ts';
 
 /** Serves WebSocket turns on `server`'s upgrades; the returned server holds the connections. */
 export function acceptWebSockets(server: Server, core: AgentCore): WebSocketServer {
@@ -63,7 +64,7 @@ export function acceptWebSockets(server: Server, core: AgentCore): WebSocketServ
     // dropped when the socket closes) unless a turn names another session.
     const connection = header ?? newSessionId('ws-connection');
     new WsSession(ws, {
-      startTurn: (request, emit, signal, onRecord, flow, streamLimitMs) => {
+      startTurn: (request, emit, signal, onRecord, flow, streamLimitMs, voice) => {
         const named = request.session_id ?? header;
         return core.runTurn(request, {
           sessionId: named ?? connection,
@@ -76,8 +77,15 @@ export function acceptWebSockets(server: Server, core: AgentCore): WebSocketServ
           persist: named !== undefined,
           streamLimitMs,
           traceparent,
+          ...(voice ? { voice } : {}),
         });
       },
+      openVoice: (listen, host) =>
+        openVoice(core.voice, listen, host, {
+          defaultVoice: core.defaultVoice,
+          maxFrameBytes: core.wsFrames.maxFrameBytes,
+          validate: (request) => core.turns.validate(request),
+        }),
       onClose: () => {
         if (header === undefined) sessions.delete(connection);
       },
@@ -87,6 +95,7 @@ export function acceptWebSockets(server: Server, core: AgentCore): WebSocketServ
       streams: core.streams,
       onDrop: (reason) => log.warn({ reason }, 'caller dropped'),
       onOversize: (type, bytes) => log.error({ type, bytes }, 'event over the WebSocket frame limit'),
+      onTurnError: (error) => log.error({ err: error, session: header ?? connection }, 'turn failed'),
     });
   }
   return wss;

@@ -22,6 +22,8 @@ import {
 } from '../config/defaults.ts';
 import { WsFrames } from './ws-frames.ts';
 import { WsLifetime, endingMessage, type WsEnding } from './ws-lifetime.ts';
+import { WsVoice, type OpenVoice } from '../voice/ws-voice.ts';
+import type { VoiceEvent, VoiceTurnFacts } from '../voice/voice-session.ts';
 
 export type StartTurn = (
   request: TurnRequest,
@@ -31,6 +33,8 @@ export type StartTurn = (
   flow: CallerOutput,
   /** When the connection's stream ends, in ms from now (the turn fails with `stream_limit` then). */
   streamLimitMs: number,
+  /** A voice turn's timings (voice sessions: src/voice). */
+  voice?: VoiceTurnFacts,
 ) => Promise<void>;
 
 export interface WsSessionOptions {
@@ -44,14 +48,20 @@ export interface WsSessionOptions {
   onDrop?: (reason: string) => void;
   /** A bug: an event too big for one frame (replaced by an `internal` error event). */
   onOversize?: (type: string, bytes: number) => void;
+  /** Opens a voice session on `listen` (absent: refused with `stt_unavailable`). */
+  openVoice?: OpenVoice;
+  /** A bug around a turn (not the turn's own failure, which is its error event): for the log. */
+  onTurnError?: (error: unknown) => void;
 }
 
-type Outgoing = PipelineEvent | { type: 'error'; code: string; message: string } | ({ type: 'voices' } & VoiceList);
+type Outgoing =
+  PipelineEvent | VoiceEvent | { type: 'error'; code: string; message: string } | ({ type: 'voices' } & VoiceList);
 
 export class WsSession {
   readonly #socket: WebSocket;
   readonly #startTurn: StartTurn;
   readonly #listVoices: (() => Promise<VoiceList>) | undefined;
+  readonly #onTurnError: (error: unknown) => void;
   #current: { controller: AbortController; finished: Promise<void> } | null = null;
   /** The connection's most recent turn (of a conversation), what a cancel's played_ms applies to. */
   #lastRecord: TurnRecord | null = null;
@@ -65,11 +75,14 @@ export class WsSession {
   #ending: WsEnding | null = null;
   /** A turn already told the caller of the stream limit. */
   #toldLimit = false;
+  /** `listen` ... `listen_end`: speech in (src/voice). */
+  readonly #voice: WsVoice;
 
   constructor(socket: WebSocket, options: WsSessionOptions) {
     this.#socket = socket;
     this.#startTurn = options.startTurn;
     this.#listVoices = options.listVoices;
+    this.#onTurnError = options.onTurnError ?? (() => {});
     this.#streams = options.streams ?? DEFAULT_STREAM_LIMITS;
     this.#frames = new WsFrames(socket, options.frames ?? DEFAULT_WS_FRAME_LIMITS, (type, bytes) =>
       options.onOversize?.(type, bytes),
@@ -87,10 +100,17 @@ export class WsSession {
         this.#current?.controller.abort(new Error(reason));
       },
     );
+    this.#voice = new WsVoice(options.openVoice, {
+      send: (event) => this.#send(event),
+      run: (request, facts) => void this.#run(request, facts),
+      speaking: () => this.#current !== null && !this.#current.controller.signal.aborted,
+      cancel: (playedMs) => this.#cancel(playedMs),
+    });
     this.#lifetime = new WsLifetime(this.#streams, (code) => void this.#end(code));
     socket.on('message', (data: Buffer, isBinary: boolean) => this.#onMessage(data, isBinary));
     socket.on('close', () => {
       this.#closed = true;
+      this.#voice.close();
       this.#lifetime.close();
       this.#frames.close();
       this.#flow.closed();
@@ -146,11 +166,12 @@ export class WsSession {
       this.#send({ type: 'error', code: this.#ending, message: endingMessage(this.#ending, this.#streams) });
       return;
     }
+    // During a voice session binary frames are the microphone; else JSON is accepted in binary
+    // frames too (some clients and proxies send everything binary).
+    if (isBinary && this.#voice.listening) return this.#voice.audio(data);
+    if (isBinary && data.length > 0 && data[0] !== 0x7b) return this.#voice.stray();
     let message;
     try {
-      // JSON is accepted in binary frames too (some clients and proxies send everything binary).
-      if (isBinary && data.length > 0 && data[0] !== 0x7b)
-        throw new RequestError(400, 'invalid_request', 'binary frames must carry a JSON message');
       message = parseWsMessage(data.toString('utf8'));
     } catch (error) {
       this.#refuse(error instanceof RequestError ? error.message : 'invalid message');
@@ -164,24 +185,38 @@ export class WsSession {
         );
         return;
       }
-      this.#current?.controller.abort(new Error('cancelled by the caller'));
-      if (message.played_ms !== undefined) {
-        if (last) last.report(message.played_ms);
-        else this.#refuse('cancel: played_ms given, but this connection has had no turn of a conversation');
+      return this.#cancel(message.played_ms);
+    }
+    if (message.type === 'voices') return this.#voices();
+    if (message.type === 'listen' || message.type === 'listen_end' || message.type === 'barge_in') {
+      try {
+        this.#voice.message(message);
+      } catch (error) {
+        const known = error instanceof RequestError ? error : new RequestError(500, 'internal', 'internal error');
+        this.#send({ type: 'error', code: known.code, message: known.message });
       }
       return;
     }
-    if (message.type === 'voices') return this.#voices();
     const { type: _type, ...request } = message;
     void this.#run(request);
   }
 
-  async #run(request: TurnRequest): Promise<void> {
+  /** Cuts the running turn short (barge-in); `playedMs`: how much of the most recent turn was played. */
+  #cancel(playedMs: number | undefined): void {
+    this.#current?.controller.abort(new Error('cancelled by the caller'));
+    if (playedMs === undefined) return;
+    if (this.#lastRecord) this.#lastRecord.report(playedMs);
+    else this.#refuse('cancel: played_ms given, but this connection has had no turn of a conversation');
+  }
+
+  async #run(request: TurnRequest, voice?: VoiceTurnFacts): Promise<void> {
     const previous = this.#current;
     const controller = new AbortController();
     const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
     this.#current = { controller, finished };
     this.#lifetime.turnStarted();
+    let started = false;
+    let ended = false;
     try {
       if (previous) {
         // Barge-in: the previous turn ends (its done is sent) before this one starts.
@@ -191,17 +226,32 @@ export class WsSession {
       if (this.#closed || controller.signal.aborted) return;
       await this.#startTurn(
         request,
-        (event) => this.#send(event),
+        (event) => {
+          // Nothing of a turn goes out after its terminal event.
+          if (ended) return;
+          if (event.type === 'start') started = true;
+          if (event.type === 'done') ended = true;
+          this.#send(event);
+        },
         controller.signal,
         (record) => {
           this.#lastRecord = record;
         },
         this.#flow,
         this.#lifetime.remainingMs(),
+        voice,
       );
     } catch (error) {
-      const known = error instanceof RequestError ? error : new RequestError(500, 'internal', 'internal error');
-      this.#send({ type: 'error', code: known.code, message: known.message });
+      // A refusal before the turn started (its error event alone), or a bug around a started turn:
+      // that one still gets exactly one terminal event, `done` after the error.
+      if (!(error instanceof RequestError)) this.#onTurnError(error);
+      const failure =
+        error instanceof RequestError
+          ? { code: error.code, message: error.message }
+          : { code: 'internal', message: `the turn failed: ${errorMessage(error)}` };
+      if (!ended) this.#send({ type: 'error', ...failure });
+      if (started && !ended) this.#send({ type: 'done' });
+      ended = true;
     } finally {
       if (this.#current?.controller === controller) this.#current = null;
       this.#lifetime.turnEnded();
