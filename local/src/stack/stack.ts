@@ -33,6 +33,7 @@ import { progressBar } from './progress.ts';
 import { toolInfo } from './tool-info.ts';
 import { consoleServerLogger, formatServerLogLine, type ServerLogOptions } from './server-log.ts';
 import { StartupError } from './startup-error.ts';
+import { createLocalWhisperSpeechToText } from '../stt/local-whisper.ts';
 import { agentCoreUpstream, agentServerUpstream } from '../web-server/upstream.ts';
 import { startWebServer, type PageInfo } from '../web-server/web-server.ts';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
@@ -168,7 +169,12 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       // Made here, so that the page and the banner show the tools the agent itself has.
       const tools = new ToolBox({ builtin: options.tools, ...(options.filler ? { filler: options.filler } : {}) });
       // Voice sessions: the STT chosen (--stt), a Silero VAD per session.
-      const stt = await createSpeechToText(options.stt);
+      const stt = await createSpeechToText(options.stt, {
+        local: (c) => createLocalWhisperSpeechToText(c.modelDir ? { modelDir: c.modelDir } : {}),
+      }).catch((error: unknown) => {
+        // The local model could not be had: its message names every way out (--offline, a folder, a mirror).
+        throw new StartupError(errorMessage(error), { cause: error });
+      });
       closers.push(() => stt.close());
       const agent = await startAgentServer({
         llm,
