@@ -5,11 +5,17 @@ import type { SpeechBuilder } from '../speech-map.ts';
 
 /** The text around a match, for rules that read context ("on the 26th May": "the" is there). */
 export interface MatchContext {
-  /** The span's text before the match. */
+  /** The span's text before the match, at most CONTEXT characters of it. */
   before: string;
-  /** The span's text after the match. */
+  /** The span's text after the match, at most CONTEXT characters of it. */
   after: string;
 }
+
+/**
+ * How much context a rule sees on each side: enough for the words it reads ("the"), and bounded,
+ * so that a line of many matches costs linear time, not a copy of the line per match.
+ */
+export const CONTEXT = 64;
 
 export type Groups = ReadonlyArray<string | undefined>;
 
@@ -86,13 +92,18 @@ export function speakInline(set: RuleSet, b: SpeechBuilder, source: string, from
     const innerRange = rule.inner === undefined ? undefined : m.indices?.[o + rule.inner];
     const kept = rule.keep === undefined ? undefined : m.indices?.[o + rule.keep];
     if (kept !== undefined) {
-      const [a, z] = [kept[0] - from, kept[1] - from];
+      // indices are offsets in `text` (the span), as `start` and `end` are
+      const [a, z] = kept;
       b.add(from + start, from + a, text.slice(start, a));
       b.add(from + a, from + z, text.slice(a, z));
       b.add(from + z, from + end, text.slice(z, end));
     } else if (rule.inner === undefined) {
       const groups = m.slice(o, o + 1 + set.counts[k]!);
-      b.add(from + start, from + end, rule.speak!(groups, { before: text.slice(0, start), after: text.slice(end) }));
+      const context = {
+        before: text.slice(Math.max(0, start - CONTEXT), start),
+        after: text.slice(end, end + CONTEXT),
+      };
+      b.add(from + start, from + end, rule.speak!(groups, context));
     } else if (innerRange === undefined || innerRange[1] - innerRange[0] > (rule.maxInner ?? Infinity)) {
       b.add(from + start, from + end, ' ');
     } else {
