@@ -4,8 +4,14 @@ import type { Rule } from '../rules.ts';
 
 const LINK_TARGET = '\\([^()\\s]*(?:\\s+"[^"]*")?\\)';
 
-/** misaki's inline pronunciation, `[Kokoro](/kˈOkəɹO/)`: group 1 is the word shown. */
-export const INLINE_PRONUNCIATION = '\\[([^\\]\\n]+)\\]\\(/[^()\\n]+/\\)';
+/**
+ * misaki's inline pronunciation, `[Kokoro](/kˈOkəɹO/)`: group 1 is the word shown. Bounded (a word
+ * of at most 100 characters, phonemes of at most 200), so that a stream can tell within a bounded
+ * look-ahead whether a "[" opens one (inline-display.ts) and a line of "[" costs linear time.
+ */
+export const INLINE_WORD_MAX = 100;
+export const INLINE_PHONEMES_MAX = 200;
+export const INLINE_PRONUNCIATION = `\\[([^\\]\\n]{1,${INLINE_WORD_MAX}})\\]\\(/[^()\\n]{1,${INLINE_PHONEMES_MAX}}/\\)`;
 
 /** Spans that carry markup around text: only the text inside is spoken. */
 export const MARKUP_SPANS: Rule[] = [
