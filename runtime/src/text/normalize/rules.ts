@@ -67,8 +67,34 @@ export function compileRules(rules: readonly Rule[]): RuleSet {
   return { rules, combined, offsets, counts };
 }
 
+/**
+ * The longest span the rules read at once: a longer line is read in windows cut at whitespace
+ * (hard only in a run of WINDOW characters without any), so that a rule that scans ahead from many
+ * starts costs O(WINDOW) per start at worst, never O(line).
+ */
+export const WINDOW = 1024;
+
 /** Speaks source [from, to) into the builder: rule matches are replaced, the rest is copied. */
 export function speakInline(set: RuleSet, b: SpeechBuilder, source: string, from: number, to: number): void {
+  for (let at = from; at < to;) {
+    const end = windowEnd(source, at, to);
+    speakWindow(set, b, source, at, end);
+    at = end;
+  }
+}
+
+/** Where the window from `at` ends: `to`, else after the last whitespace in reach, else hard. */
+function windowEnd(source: string, at: number, to: number): number {
+  if (to - at <= WINDOW) return to;
+  let end = at + WINDOW;
+  while (end > at + WINDOW / 2 && !/\s/.test(source[end - 1]!)) end--;
+  if (end === at + WINDOW / 2) end = at + WINDOW;
+  // never between the halves of a surrogate pair
+  const code = source.charCodeAt(end - 1);
+  return code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
+}
+
+function speakWindow(set: RuleSet, b: SpeechBuilder, source: string, from: number, to: number): void {
   const text = source.slice(from, to);
   // One compiled scanner, reused: cloning it per call would compile it again. Matches are read
   // first, as inner spans call this again on the same scanner.
@@ -108,7 +134,7 @@ export function speakInline(set: RuleSet, b: SpeechBuilder, source: string, from
       b.add(from + start, from + end, ' ');
     } else {
       b.add(from + start, from + innerRange[0], '');
-      speakInline(set, b, source, from + innerRange[0], from + innerRange[1]);
+      speakWindow(set, b, source, from + innerRange[0], from + innerRange[1]);
       b.add(from + innerRange[1], from + end, '');
     }
     at = end;
