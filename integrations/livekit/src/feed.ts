@@ -4,6 +4,7 @@
 import type { tokenize } from '@livekit/agents';
 import { SentenceSegmenter, type SegmenterLanguage } from '@kokoro-speech/runtime/text';
 import type { Ledger } from './ledger.ts';
+import { boundedPieces } from './bounded-pieces.ts';
 import { spokenText } from './spoken-text.ts';
 
 export interface Feed {
@@ -20,17 +21,21 @@ export interface FeedOptions {
   normalize: boolean;
   /** The voice's language: the segmenter's and the normaliser's rules. */
   textLanguage: SegmenterLanguage;
+  /** The tokenizer's stream failed: the feed has ended, and the stream must fail with this. */
+  onError?: (error: unknown) => void;
 }
 
 function adder(ledger: Ledger, o: FeedOptions): (text: string) => void {
   return (text) => {
-    const t = spokenText(text, o.normalize, o.textLanguage);
-    if (t.spoken !== '') ledger.add(t);
+    for (const piece of boundedPieces(text)) {
+      const t = spokenText(piece, o.normalize, o.textLanguage);
+      if (t.spoken !== '') ledger.add(t);
+    }
   };
 }
 
 export function createFeed(ledger: Ledger, o: FeedOptions): Feed {
-  return o.tokenizer ? tokenizerFeed(ledger, o.tokenizer, adder(ledger, o)) : segmenterFeed(ledger, o);
+  return o.tokenizer ? tokenizerFeed(ledger, o.tokenizer, adder(ledger, o), o.onError) : segmenterFeed(ledger, o);
 }
 
 /** All of one text at once (synthesize()). */
@@ -70,7 +75,12 @@ function segmenterFeed(ledger: Ledger, o: FeedOptions): Feed {
  * LiveKit's sentence streams are asynchronous and mark a flush only by the next token's new
  * segment id, so a segment is known to have ended when the next one starts or the input ends.
  */
-function tokenizerFeed(ledger: Ledger, tokenizer: tokenize.SentenceTokenizer, add: (text: string) => void): Feed {
+function tokenizerFeed(
+  ledger: Ledger,
+  tokenizer: tokenize.SentenceTokenizer,
+  add: (text: string) => void,
+  onError: (error: unknown) => void = () => {},
+): Feed {
   const stream = tokenizer.stream();
   void (async () => {
     let segment: string | undefined;
@@ -80,7 +90,10 @@ function tokenizerFeed(ledger: Ledger, tokenizer: tokenize.SentenceTokenizer, ad
       add(token.token);
     }
     ledger.end();
-  })().catch(() => ledger.end());
+  })().catch((error: unknown) => {
+    onError(error);
+    ledger.end();
+  });
   const live = (f: () => void) => {
     if (!stream.closed) f();
   };

@@ -4,7 +4,7 @@
 import { shortuuid, tts } from '@livekit/agents';
 import type { APIConnectOptions, metrics } from '@livekit/agents';
 import { runAttempt } from './attempt.ts';
-import { InputEndedError } from './errors.ts';
+import { InputEndedError, KokoroTtsError, toApiError } from './errors.ts';
 import { createFeed } from './feed.ts';
 import type { Feed } from './feed.ts';
 import { Ledger } from './ledger.ts';
@@ -26,6 +26,8 @@ export class SynthesizeStream extends tts.SynthesizeStream {
   };
   #pumping = false;
   #inputEnded = false;
+  /** Why the input side failed (the pump or the tokenizer): the stream ends with it. */
+  #inputError: unknown = undefined;
 
   readonly #done: () => void;
 
@@ -36,7 +38,7 @@ export class SynthesizeStream extends tts.SynthesizeStream {
     this.#done = done;
     this.#owner = owner;
     owner.on('metrics_collected', this.#onMetrics);
-    this.#feed = createFeed(this.#ledger, settings);
+    this.#feed = createFeed(this.#ledger, { ...settings, onError: (error) => this.#inputFailed(error) });
     this.abortSignal.addEventListener('abort', () => this.#feed.close(), { once: true });
   }
 
@@ -91,7 +93,18 @@ export class SynthesizeStream extends tts.SynthesizeStream {
         this.noteProviderRequestId(u.id);
       },
     });
+    if (this.#inputError !== undefined && !this.abortSignal.aborted) {
+      // LiveKit's base class reports it (the TTS's `error` event) and ends the stream.
+      const message = `the text input failed: ${this.#inputError instanceof Error ? this.#inputError.message : String(this.#inputError)}`;
+      throw toApiError(new KokoroTtsError('input_failed', message, { cause: this.#inputError }), true);
+    }
     if (!this.abortSignal.aborted && !this.queue.closed) this.queue.put(tts.SynthesizeStream.END_OF_STREAM);
+  }
+
+  /** The first input failure ends the input: what is queued is spoken, then run() fails with it. */
+  #inputFailed(error: unknown): void {
+    this.#inputError ??= error;
+    this.#feed.close();
   }
 
   /** The input side lives across LiveKit's attempts: what one attempt read, the next still speaks. */
@@ -105,6 +118,6 @@ export class SynthesizeStream extends tts.SynthesizeStream {
       }
       if (this.abortSignal.aborted) this.#feed.close();
       else this.#feed.end();
-    })();
+    })().catch((error: unknown) => this.#inputFailed(error));
   }
 }

@@ -37,3 +37,26 @@ test('streamed: markup split across deltas shows as its word; other brackets pas
   expect(stream.push(' [Kokoro](/kˈO')).toBe(' ');
   expect(stream.push('kəɹO/) now')).toBe('Kokoro now');
 });
+
+// Regressions found by the property tests (issue 27): the streamed text must show what the whole does.
+test('a "[" inside the phonemes opens nothing: the streamed text shows the word', () => {
+  for (const answer of ['[a](/x[y/) z', 'Say [Kokoro](/k[ˈO/) and [b](/c/).']) {
+    for (const size of [1, 3, 7, answer.length]) {
+      const stream = new ShownTextStream();
+      const deltas = answer.match(new RegExp(`.{1,${size}}`, 'gsu'))!;
+      expect(deltas.map((d) => stream.push(d)).join('') + stream.flush()).toBe(shownText(answer).text);
+    }
+  }
+  expect(shownText('[a](/x[y/) z').text).toBe('a z');
+});
+
+test('a bracketed word past the look-ahead (over 100 characters) is no inline pronunciation, whole or streamed', () => {
+  const long = `[${'w'.repeat(101)}](/ə/) then`;
+  expect(shownText(long).text).toBe(long);
+  const stream = new ShownTextStream();
+  expect(stream.push(long.slice(0, 102)) + stream.push(long.slice(102)) + stream.flush()).toBe(long);
+  const longest = `[${'w'.repeat(100)}](/${'ə'.repeat(200)}/) then`;
+  expect(shownText(longest).text).toBe(`${'w'.repeat(100)} then`);
+  const phonemesTooLong = `[w](/${'ə'.repeat(201)}/) then`;
+  expect(shownText(phonemesTooLong).text).toBe(phonemesTooLong);
+});

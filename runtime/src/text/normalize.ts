@@ -14,7 +14,8 @@ export interface NormalizeOptions {
 }
 
 const FENCE = /^ {0,3}(```|~~~)/;
-const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+// No two whitespace runs meet ("\s*\|?\s*"): on a long line of spaces they would be tried in every split.
+const TABLE_RULE = /^\s*(?:\|\s*)?:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*(?:\|\s*)?$/;
 const HORIZONTAL_RULE = /^\s{0,3}([-*_])(?:\s*\1){2,}\s*$/;
 const QUOTE = /^\s{0,3}(?:>\s?)+/;
 const HEADING = /^\s{0,3}#{1,6}(?:[ \t]+|$)/;
@@ -46,12 +47,12 @@ export function normalizeForSpeech(text: string, options: NormalizeOptions = {})
     } else if (TABLE_RULE.test(line) || HORIZONTAL_RULE.test(line)) {
       b.add(start, end, '');
     } else {
-      const spokenBefore = b.spoken.length;
+      const spokenBefore = b.length;
       speakLine(rules, b, text, start, end);
       if (newline >= 0) lineEnded(b, spokenBefore);
     }
     if (newline < 0) break;
-    b.add(newline, newline + 1, b.spoken === '' || b.spoken.endsWith('\n') ? '' : '\n');
+    b.add(newline, newline + 1, b.length === 0 || b.last === '\n' ? '' : '\n');
     start = newline + 1;
   }
   return b.finish();
@@ -99,7 +100,7 @@ function speakTableRow(rules: RuleSet, b: SpeechBuilder, text: string, start: nu
 
 /** A line followed by another and ending without punctuation gets a full stop, so lines are not run together. */
 function lineEnded(b: SpeechBuilder, spokenBefore: number): void {
-  if (b.spoken.trimEnd().length <= spokenBefore) return;
+  if (b.trimmedLength <= spokenBefore) return;
   b.trimEnd();
-  if (!/[.!?,;:]$/.test(b.spoken)) b.add(b.sourceEnd, b.sourceEnd, '.');
+  if (!/[.!?,;:]/.test(b.last)) b.add(b.sourceEnd, b.sourceEnd, '.');
 }

@@ -17,12 +17,21 @@ const CLEAR: Nesting = { depth: 0, straightQuote: false };
 const WORD_LEAD = /^[^\p{L}\p{N}]+/u;
 /** How far past a terminator a decision may look (a month name, a dot, spaces, a digit). */
 const LOOKAHEAD = 24;
+/**
+ * The longest word a decision reads before a terminator: longer tokens are read by their end, so
+ * a run without spaces is not kept whole (and abbreviations are short).
+ */
+const WORD_MAX = 64;
+/** A wait shorter than this is retried on every push; a longer one when its text has doubled. */
+const RETRY_SPAN = 64;
 
 /**
  * Streaming segmenter: push() text deltas, get the pieces they complete; flush() at the end of the
  * answer returns the rest and resets for the next answer. Cuts depend only on the text, never on
  * how it was split into deltas: every decision that needs to see ahead waits for that text.
- * Each character is scanned once (amortised O(delta)); only the unfinished piece is kept.
+ * Each character is scanned once, and text a decision waits on is read again only while it is
+ * short or once it has doubled, so a push costs amortised O(delta) however long a run of marks
+ * or of text without spaces is; only the unfinished piece (and a word's end) is kept.
  */
 export class SentenceSegmenter {
   readonly options: ResolvedOptions;
@@ -45,6 +54,7 @@ export class SentenceSegmenter {
   #fencePiece = false; // the unfinished piece holds a code block: never cut by length
   #list: { style: string; next: number } | null = null; // the line's list, from its first marker
   #markerEnd = 0; // answer offset where the list marker being read ends (its dot is no terminator)
+  #waitSpan = 0; // how much text past the scan position the last scan waited on (0: it did not wait)
 
   constructor(options: SegmenterOptions = {}) {
     this.options = resolveSegmenterOptions(options);
@@ -71,7 +81,14 @@ export class SentenceSegmenter {
     const out: Piece[] = [];
     if (delta === '') return out;
     this.#text += delta;
-    this.#scan(false, out);
+    // A wait re-reads the text from the scan position (a run of dots, of closers, of spaces):
+    // retried on each push while short, else once that text has doubled. The cut is the same
+    // (decisions depend only on the text); a long run's cut comes a little later.
+    const span = this.#text.length - this.#i;
+    if (this.#waitSpan <= RETRY_SPAN || span >= 2 * this.#waitSpan) {
+      this.#scan(false, out);
+      this.#waitSpan = this.#i < this.#text.length ? this.#text.length - this.#i : 0;
+    }
     this.#compact();
     return out;
   }
@@ -86,7 +103,7 @@ export class SentenceSegmenter {
 
   #reset(): void {
     this.#text = '';
-    this.#base = this.#i = this.#count = this.#words = 0;
+    this.#base = this.#i = this.#count = this.#words = this.#waitSpan = 0;
     this.#pieceStart = this.#tokenStart = this.#lastClause = this.#lastSpace = -1;
     this.#inToken = this.#tokenHasAlnum = false;
     this.#nesting = CLEAR;
@@ -102,7 +119,7 @@ export class SentenceSegmenter {
   #compact(): void {
     let keep = this.#i;
     if (this.#pieceStart >= 0) keep = Math.min(keep, this.#pieceStart - this.#base);
-    if (this.#inToken) keep = Math.min(keep, Math.max(0, this.#tokenStart - this.#base));
+    if (this.#inToken) keep = Math.min(keep, Math.max(0, this.#tokenStart - this.#base, this.#i - WORD_MAX));
     keep = Math.max(0, keep - 1);
     if (keep === 0) return;
     this.#text = this.#text.slice(keep);
@@ -172,7 +189,8 @@ export class SentenceSegmenter {
     if (!spaced || nx === '' || nx === '\n' || isOpen(nest)) return next;
     let ends: boolean | undefined = true;
     if (cutAt === undefined) {
-      const word = t.slice(Math.max(this.#tokenStart, base) - base, i).replace(WORD_LEAD, '');
+      // The word's last WORD_MAX characters at most: the same whatever compaction kept.
+      const word = t.slice(Math.max(this.#tokenStart, base + i - WORD_MAX) - base, i).replace(WORD_LEAD, '');
       const rest = t.slice(nextAt, nextAt + LOOKAHEAD);
       // A full look-ahead window decides as if it were the end: the decision never depends on
       // how much text lies beyond it, so it stays independent of how the text was split.

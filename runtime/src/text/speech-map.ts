@@ -14,14 +14,51 @@ export interface NormalizedText {
   segments: SpeechSegment[];
 }
 
+/**
+ * Spoken text built piece by piece. It is kept as parts, and its end is read from the last part:
+ * testing or appending to one ever-growing string would copy it each time (quadratic on a long
+ * line of many matches).
+ */
 export class SpeechBuilder {
-  spoken = '';
   readonly segments: SpeechSegment[] = [];
+  #parts: string[] = [];
+  #length = 0;
   #source = 0;
 
   /** The end of the source mapped so far. */
   get sourceEnd(): number {
     return this.#source;
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  /** The spoken text so far. */
+  get spoken(): string {
+    if (this.#parts.length > 1) this.#parts = [this.#parts.join('')];
+    return this.#parts[0] ?? '';
+  }
+
+  /** The length without trailing whitespace. */
+  get trimmedLength(): number {
+    let length = this.#length;
+    for (let k = this.#parts.length - 1; k >= 0; k--) {
+      const p = this.#parts[k]!;
+      const kept = p.trimEnd().length;
+      length -= p.length - kept;
+      if (kept > 0) break;
+    }
+    return length;
+  }
+
+  /** The last character spoken ('' when none). */
+  get last(): string {
+    for (let k = this.#parts.length - 1; k >= 0; k--) {
+      const p = this.#parts[k]!;
+      if (p !== '') return p[p.length - 1]!;
+    }
+    return '';
   }
 
   /** Maps source [from, to) to `text`; spaces are not doubled and none lead the output. */
@@ -30,19 +67,28 @@ export class SpeechBuilder {
       throw new Error(`SpeechBuilder: source range [${from}, ${to}) does not follow ${this.#source}`);
     }
     let t = text;
-    if (/^[^\S\n]*[,.;:!?]/.test(t) && !this.spoken.endsWith('\n')) this.trimEnd(); // no space before punctuation
-    if (this.spoken === '') t = t.trimStart();
-    else if (/\s$/.test(this.spoken)) t = t.replace(/^[^\S\n]+/, '');
-    const spokenStart = this.spoken.length;
-    this.spoken += t;
-    this.segments.push({ sourceStart: from, sourceEnd: to, spokenStart, spokenEnd: this.spoken.length });
+    if (/^[^\S\n]*[,.;:!?]/.test(t) && this.last !== '\n') this.trimEnd(); // no space before punctuation
+    if (this.#length === 0) t = t.trimStart();
+    else if (/\s/.test(this.last)) t = t.replace(/^[^\S\n]+/, '');
+    const spokenStart = this.#length;
+    if (t !== '') this.#parts.push(t);
+    this.#length += t.length;
+    this.segments.push({ sourceStart: from, sourceEnd: to, spokenStart, spokenEnd: this.#length });
     this.#source = to;
   }
 
   /** Removes trailing whitespace, shrinking the spoken ranges that covered it. */
   trimEnd(): void {
-    const length = this.spoken.trimEnd().length;
-    this.spoken = this.spoken.slice(0, length);
+    while (this.#parts.length > 0) {
+      const p = this.#parts.pop()!;
+      const kept = p.trimEnd();
+      this.#length -= p.length - kept.length;
+      if (kept !== '') {
+        this.#parts.push(kept);
+        break;
+      }
+    }
+    const length = this.#length;
     for (let k = this.segments.length - 1; k >= 0; k--) {
       const s = this.segments[k]!;
       if (s.spokenEnd <= length) break;

@@ -5,11 +5,17 @@ import type { SpeechBuilder } from '../speech-map.ts';
 
 /** The text around a match, for rules that read context ("on the 26th May": "the" is there). */
 export interface MatchContext {
-  /** The span's text before the match. */
+  /** The span's text before the match, at most CONTEXT characters of it. */
   before: string;
-  /** The span's text after the match. */
+  /** The span's text after the match, at most CONTEXT characters of it. */
   after: string;
 }
+
+/**
+ * How much context a rule sees on each side: enough for the words it reads ("the"), and bounded,
+ * so that a line of many matches costs linear time, not a copy of the line per match.
+ */
+export const CONTEXT = 64;
 
 export type Groups = ReadonlyArray<string | undefined>;
 
@@ -61,8 +67,34 @@ export function compileRules(rules: readonly Rule[]): RuleSet {
   return { rules, combined, offsets, counts };
 }
 
+/**
+ * The longest span the rules read at once: a longer line is read in windows cut at whitespace
+ * (hard only in a run of WINDOW characters without any), so that a rule that scans ahead from many
+ * starts costs O(WINDOW) per start at worst, never O(line).
+ */
+export const WINDOW = 1024;
+
 /** Speaks source [from, to) into the builder: rule matches are replaced, the rest is copied. */
 export function speakInline(set: RuleSet, b: SpeechBuilder, source: string, from: number, to: number): void {
+  for (let at = from; at < to;) {
+    const end = windowEnd(source, at, to);
+    speakWindow(set, b, source, at, end);
+    at = end;
+  }
+}
+
+/** Where the window from `at` ends: `to`, else after the last whitespace in reach, else hard. */
+function windowEnd(source: string, at: number, to: number): number {
+  if (to - at <= WINDOW) return to;
+  let end = at + WINDOW;
+  while (end > at + WINDOW / 2 && !/\s/.test(source[end - 1]!)) end--;
+  if (end === at + WINDOW / 2) end = at + WINDOW;
+  // never between the halves of a surrogate pair
+  const code = source.charCodeAt(end - 1);
+  return code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
+}
+
+function speakWindow(set: RuleSet, b: SpeechBuilder, source: string, from: number, to: number): void {
   const text = source.slice(from, to);
   // One compiled scanner, reused: cloning it per call would compile it again. Matches are read
   // first, as inner spans call this again on the same scanner.
@@ -86,18 +118,23 @@ export function speakInline(set: RuleSet, b: SpeechBuilder, source: string, from
     const innerRange = rule.inner === undefined ? undefined : m.indices?.[o + rule.inner];
     const kept = rule.keep === undefined ? undefined : m.indices?.[o + rule.keep];
     if (kept !== undefined) {
-      const [a, z] = [kept[0] - from, kept[1] - from];
+      // indices are offsets in `text` (the span), as `start` and `end` are
+      const [a, z] = kept;
       b.add(from + start, from + a, text.slice(start, a));
       b.add(from + a, from + z, text.slice(a, z));
       b.add(from + z, from + end, text.slice(z, end));
     } else if (rule.inner === undefined) {
       const groups = m.slice(o, o + 1 + set.counts[k]!);
-      b.add(from + start, from + end, rule.speak!(groups, { before: text.slice(0, start), after: text.slice(end) }));
+      const context = {
+        before: text.slice(Math.max(0, start - CONTEXT), start),
+        after: text.slice(end, end + CONTEXT),
+      };
+      b.add(from + start, from + end, rule.speak!(groups, context));
     } else if (innerRange === undefined || innerRange[1] - innerRange[0] > (rule.maxInner ?? Infinity)) {
       b.add(from + start, from + end, ' ');
     } else {
       b.add(from + start, from + innerRange[0], '');
-      speakInline(set, b, source, from + innerRange[0], from + innerRange[1]);
+      speakWindow(set, b, source, from + innerRange[0], from + innerRange[1]);
       b.add(from + innerRange[1], from + end, '');
     }
     at = end;

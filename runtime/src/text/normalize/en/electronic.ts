@@ -67,12 +67,13 @@ export const ELECTRONIC: Rule[] = [
   { name: 'electronic', re: '<((?:https?|ftp)://[^>\\s]+)>', speak: (g) => spokenUrl(g[1]!) }, // autolink
   {
     name: 'electronic',
-    re: '\\b(?:https?://|ftp://|file://|www\\.)[^\\s<>()\\[\\]{}"\'*`|]*[^\\s<>()\\[\\]{}"\'*`|.,;:!?]',
+    re: '\\b(?:https?://|ftp://|file://|www\\.)[^\\s<>()\\[\\]{}"\'*`|]{0,2000}[^\\s<>()\\[\\]{}"\'*`|.,;:!?]',
     speak: (g) => (/^file:/i.test(g[0]!) ? spokenFile(g[0]!) : spokenUrl(g[0]!)),
   },
   {
     name: 'electronic',
-    re: '(?<![\\p{L}\\p{N}])[\\p{L}\\p{N}](?:[\\p{L}\\p{N}._%+&-]*[\\p{L}\\p{N}])?@[\\p{L}\\p{N}-]+(?:\\.[\\p{L}\\p{N}-]+)+(?:/[\\p{L}\\p{N}/_-]*[\\p{L}\\p{N}])?',
+    // bounded as RFC 5321 bounds them (a local part of 64, labels of 63): a long run is linear
+    re: '(?<![\\p{L}\\p{N}])[\\p{L}\\p{N}](?:[\\p{L}\\p{N}._%+&-]{0,62}[\\p{L}\\p{N}])?@[\\p{L}\\p{N}-]{1,63}(?:\\.[\\p{L}\\p{N}-]{1,63}){1,8}(?:/[\\p{L}\\p{N}/_-]{0,100}[\\p{L}\\p{N}])?',
     speak: (g) => {
       const slash = g[0]!.indexOf('/');
       return slash < 0 ? spokenEmail(g[0]!) : `${spokenEmail(g[0]!.slice(0, slash))}${spokenPath(g[0]!.slice(slash))}`;
@@ -81,19 +82,19 @@ export const ELECTRONIC: Rule[] = [
   {
     // IPv4 addresses: each number digit by digit ("one two three dot one two three dot zero dot four zero")
     name: 'electronic',
-    re: '(?<![\\d.])(?:\\d{1,3}\\.){3}\\d{1,3}(?![\\d.]*\\d)',
+    re: '(?<![\\d.])(?:\\d{1,3}\\.){3}\\d{1,3}(?![\\d.]{0,16}\\d)',
     speak: (g) => g[0]!.split('.').map(digitByDigit).join(' dot '),
   },
   {
     // bare domains and paths: "nvidia.com", "test2.uk", "ourdailynews.com/12-sm"
     name: 'electronic',
-    re: `(?<![\\p{L}\\p{N}@./-])[\\p{L}\\p{N}][\\p{L}\\p{N}-]*(?:\\.[\\p{L}\\p{N}-]+)*\\.(?:${TLDS})(?:/[\\p{L}\\p{N}/_-]*[\\p{L}\\p{N}])?(?![\\p{L}\\p{N}@]|\\.[\\p{L}\\p{N}])`,
+    re: `(?<![\\p{L}\\p{N}@./-])[\\p{L}\\p{N}][\\p{L}\\p{N}-]{0,62}(?:\\.[\\p{L}\\p{N}-]{1,63}){0,8}\\.(?:${TLDS})(?:/[\\p{L}\\p{N}/_-]{0,100}[\\p{L}\\p{N}])?(?![\\p{L}\\p{N}@]|\\.[\\p{L}\\p{N}])`,
     speak: (g) => spokenUrl(g[0]!),
   },
   {
     // file names: "intro.html", "package.json"
     name: 'electronic',
-    re: `(?<![\\p{L}\\p{N}@./-])[\\p{L}\\p{N}_-]+\\.(?:${EXTENSIONS})(?![\\p{L}\\p{N}@]|\\.[\\p{L}\\p{N}])`,
+    re: `(?<![\\p{L}\\p{N}@./-])[\\p{L}\\p{N}_-]{1,100}\\.(?:${EXTENSIONS})(?![\\p{L}\\p{N}@]|\\.[\\p{L}\\p{N}])`,
     speak: (g) => g[0]!.split('.').map(spokenLabel).join(' dot '),
   },
 ];

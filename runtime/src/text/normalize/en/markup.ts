@@ -2,10 +2,18 @@
 // by their text, HTML tags and emphasis dropped, curly quotes as straight ones, emoji skipped.
 import type { Rule } from '../rules.ts';
 
-const LINK_TARGET = '\\([^()\\s]*(?:\\s+"[^"]*")?\\)';
+const LINK_TARGET = '\\([^()\\s]{0,2000}(?:\\s{1,8}"[^"\\n]{0,200}")?\\)';
+/** A link's or image's text: longer brackets are read as text (bounded, so a line of "[" is linear). */
+const LABEL_MAX = 200;
 
-/** misaki's inline pronunciation, `[Kokoro](/kˈOkəɹO/)`: group 1 is the word shown. */
-export const INLINE_PRONUNCIATION = '\\[([^\\]\\n]+)\\]\\(/[^()\\n]+/\\)';
+/**
+ * misaki's inline pronunciation, `[Kokoro](/kˈOkəɹO/)`: group 1 is the word shown. Bounded (a word
+ * of at most 100 characters, phonemes of at most 200), so that a stream can tell within a bounded
+ * look-ahead whether a "[" opens one (inline-display.ts) and a line of "[" costs linear time.
+ */
+export const INLINE_WORD_MAX = 100;
+export const INLINE_PHONEMES_MAX = 200;
+export const INLINE_PRONUNCIATION = `\\[([^\\]\\n]{1,${INLINE_WORD_MAX}})\\]\\(/[^()\\n]{1,${INLINE_PHONEMES_MAX}}/\\)`;
 
 /** Spans that carry markup around text: only the text inside is spoken. */
 export const MARKUP_SPANS: Rule[] = [
@@ -13,8 +21,8 @@ export const MARKUP_SPANS: Rule[] = [
   // (container/README.md, Pronunciation), the word mapping to itself for captions.
   { name: 'markup', re: INLINE_PRONUNCIATION, keep: 1 },
   { name: 'markup', re: '`{1,3}([^`\\n]+?)`{1,3}', inner: 1, maxInner: 40 }, // inline code: short code is read, long is dropped
-  { name: 'markup', re: `!\\[([^\\]\\n]*)\\]${LINK_TARGET}`, inner: 1 }, // image: its alt text
-  { name: 'markup', re: `\\[([^\\]\\n]+)\\]${LINK_TARGET}`, inner: 1 }, // link: its label
+  { name: 'markup', re: `!\\[([^\\]\\n]{0,${LABEL_MAX}})\\]${LINK_TARGET}`, inner: 1 }, // image: its alt text
+  { name: 'markup', re: `\\[([^\\]\\n]{1,${LABEL_MAX}})\\]${LINK_TARGET}`, inner: 1 }, // link: its label
   { name: 'markup', re: '</?[A-Za-z][A-Za-z0-9-]*(?:\\s[^<>\\n]*)?/?>', speak: () => ' ' }, // HTML tags
 ];
 
