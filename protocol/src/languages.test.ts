@@ -21,6 +21,13 @@ describe('chooseLanguage', () => {
     for (const [language, voice] of Object.entries(DEFAULT_VOICES)) expect(voiceLanguage(voice)).toBe(language);
   });
 
+  test("a blend speaks its first voice's language (a Japanese or Mandarin first voice is refused)", () => {
+    expect(voiceLanguage('ef_dora(2)+af_heart(1)')).toBe('es');
+    expect(voiceLanguage(' jf_alpha+af_heart')).toBe('ja');
+    expect(() => chooseLanguage({ voice: 'zf_xiaobei(1)+af_heart(1)' }, 'af_heart')).toThrow(LanguageChoiceError);
+    expect(chooseLanguage({ voice: 'af_heart(1)+zf_xiaobei(1)' }, 'af_heart').language).toBe('en');
+  });
+
   test('a voice and a language that disagree are refused, naming both', () => {
     expect(() => chooseLanguage({ voice: 'af_heart', language: 'hi' }, 'af_heart')).toThrow(
       /voice "af_heart" speaks en \(English\), not language "hi".*hf_alpha is its default/,

@@ -1,5 +1,6 @@
 // The languages of a turn (ISO 639-1), the voices that speak them and the rule that joins a turn's
 // `language` and `voice` (docs/contracts/turn.md, "Language"; docs/design/languages.md).
+import { blendLanguageVoice } from './voice-blend.ts';
 
 /** Every language Kokoro-82M v1.0 has voices for, as a turn names it. */
 export const TURN_LANGUAGES = ['en', 'es', 'fr', 'hi', 'it', 'pt', 'ja', 'zh'] as const;
@@ -58,11 +59,12 @@ const LETTERS: Readonly<Record<string, TurnLanguage>> = {
 const KOKORO_ID = /^([abefhijpz])([fm])_[a-z0-9]+$/;
 
 /**
- * The language a voice speaks: the first letter of a Kokoro voice id; any other id (a voice a
- * user added under another name) speaks English, as the container reads it.
+ * The language a voice speaks: the first letter of a Kokoro voice id (of a blend: of its first
+ * voice, as Kokoro-FastAPI reads it); any other id (a voice a user added under another name)
+ * speaks English, as the container reads it.
  */
 export function voiceLanguage(voice: string): TurnLanguage {
-  const m = KOKORO_ID.exec(voice);
+  const m = KOKORO_ID.exec(blendLanguageVoice(voice));
   return m ? LETTERS[m[1]!]! : 'en';
 }
 

@@ -177,6 +177,19 @@ describe('loadConfig: what each variable takes', () => {
     );
   });
 
+  test('KOKORO_VOICE of a language not spoken here (ja, zh; a blend starting with one) is refused at start, naming why', () => {
+    for (const voice of ['jf_alpha', 'zm_yunxi', 'zf_xiaobei(1)+af_heart(1)'])
+      expect(() => loadConfig({ KOKORO_URL: 'ws://k', KOKORO_VOICE: voice })).toThrow(
+        new RegExp(
+          `KOKORO_VOICE: voice "${voice.replace(/[()+]/g, '\\$&')}"'s language is (Japanese|Mandarin Chinese), which this deployment does not speak: .*Spoken: en \\(English\\)`,
+        ),
+      );
+    // Only the first voice of a blend names its language.
+    expect(loadConfig({ KOKORO_URL: 'ws://k', KOKORO_VOICE: 'af_heart(1)+jf_alpha(1)' }).defaults.voice).toBe(
+      'af_heart(1)+jf_alpha(1)',
+    );
+  });
+
   test('built-in tools by either name: the short ones or the names the model calls them', () => {
     expect(loadConfig({ KOKORO_URL: 'ws://k', BUILTIN_TOOLS: 'current_time,calculate' }).tools).toEqual({
       builtin: ['current_time', 'calculate'],

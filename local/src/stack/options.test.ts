@@ -132,6 +132,14 @@ describe('npm start options', () => {
       llm: 'LLM_PROVIDER',
       target: 'KOKORO_AGENT_RUNTIME_ARN',
     });
+    // A voice of a language the deployment does not speak: refused at start (exit 2), naming why.
+    expect(() => parseLocalOptions(['--voice', 'jf_alpha'], {})).toThrow(UsageError);
+    expect(() => parseLocalOptions(['--voice', 'jf_alpha'], {})).toThrow(
+      /^--voice: voice "jf_alpha"'s language is Japanese, which this deployment does not speak/,
+    );
+    expect(() => parseLocalOptions([], { KOKORO_VOICE: 'zf_xiaobei(2)+af_heart(1)' })).toThrow(
+      /^KOKORO_VOICE: voice "zf_xiaobei\(2\)\+af_heart\(1\)"'s language is Mandarin Chinese/,
+    );
     expect(() => parseLocalOptions([], { LLM_PROVIDER: 'gpt' })).toThrow(
       /^LLM_PROVIDER must be echo, bedrock or openai/,
     );

@@ -8,6 +8,9 @@ import {
   MAX_VOICE_CHARS,
   MIN_SPEED,
   SAMPLE_RATES,
+  isSpoken,
+  unspokenMessage,
+  voiceLanguage,
   voiceSyntaxProblem,
 } from '@kokoro-speech/protocol';
 import { envEnum, envInt, envNumber, optional, parseEnv, unset } from '@kokoro-speech/protocol/env';
@@ -81,14 +84,23 @@ export const AGENT_ENV = {
   VOICE_NO_SPEECH_MS: int(1_000, 3_600_000),
   VOICE_STT_TIMEOUT_MS: int(500, 120_000),
   // Voice and limits
-  // A voice or a blend (`af_bella(2)+af_sky(1)`): a malformed blend is refused at start, named.
+  // A voice or a blend (`af_bella(2)+af_sky(1)`): a malformed blend, or one of a language not
+  // spoken here (ja, zh), is refused at start, named.
   KOKORO_VOICE: optional(
     z
       .string()
       .max(MAX_VOICE_CHARS, { error: `must be at most ${MAX_VOICE_CHARS} characters` })
       .superRefine((voice, ctx) => {
         const problem = voiceSyntaxProblem(voice);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem.message });
+        if (problem) return void ctx.addIssue({ code: 'custom', message: problem.message });
+        // A voice (or a blend's first voice) of a language this deployment does not speak would
+        // fail every turn: refused at start, naming why (docs/contracts/turn.md, "Language").
+        const language = voiceLanguage(voice);
+        if (!isSpoken(language))
+          ctx.addIssue({
+            code: 'custom',
+            message: unspokenMessage(language, `voice ${JSON.stringify(voice)}'s language`),
+          });
       }),
   ),
   KOKORO_SPEED: num(MIN_SPEED, MAX_SPEED),

@@ -8,11 +8,6 @@
 // sentence; with format "opus" the PCM is re-encoded here, at the edge (src/audio). Cancellation
 // (the signal) stops the agent loop and the TTS session at once.
 //
-// Backpressure: audio is pulled from the TTS session only as fast as the caller takes it. While
-// the caller is behind (`flow`), or the Opus encoder has much PCM still to encode, the pump waits
-// and the TTS session is paused (its stream no longer read), so a turn holds a bounded amount of
-// audio whatever the answer's length (runtime/README.md, "Slow callers").
-//
 // Its lifecycle has one owner, `run`: whatever throws wherever (the LLM's stream, the text front
 // end, the TTS session, the caller's side, a timer), its `finally` closes what the turn opened (the
 // filler's timer, the LLM request, the TTS session, also one still opening) and waits for the
@@ -21,8 +16,8 @@
 // contract's words: done, error, cancelled (docs/design/turn-lifecycle.md).
 //
 // Its parts: turn-voice.ts (voice, language, settings), answer-reader.ts (the LLM's stream),
-// tool-filler.ts (tool events, filler), turn-session.ts (the TTS session, its pump, backpressure),
-// turn-faults.ts (what each throw is called).
+// tool-filler.ts (tool events, filler), turn-session.ts (the TTS session, its pump, backpressure:
+// runtime/README.md, "Slow callers"), turn-faults.ts (what each throw is called).
 import { randomUUID } from 'node:crypto';
 import { normalizeForSpeech } from '../text/index.ts';
 import type { VoiceSettings } from '../tts/types.ts';
@@ -53,7 +48,7 @@ export type {
   WordTiming,
 } from './types.ts';
 
-/** How a turn ended early; a turn that runs to its end is `done`. */
+/** How a turn ended early (one that runs to its end is `done`). */
 type EarlyEnd = { as: 'error'; error: TurnFailure } | { as: 'cancelled'; reason: unknown };
 
 export async function runTurn(context: TurnContext, options: TurnOptions): Promise<TurnResult> {
@@ -134,9 +129,7 @@ class Turn {
     );
   }
 
-  #now(): number {
-    return Math.round((performance.now() - this.#t0) * 100) / 100;
-  }
+  #now = (): number => Math.round((performance.now() - this.#t0) * 100) / 100;
 
   #emit(event: PipelineEvent): void {
     if (!this.#over) this.#out(event);
