@@ -16,7 +16,7 @@ const OPENAI_KEYS = ['sttOpenaiBaseUrl', 'sttOpenaiModel', 'sttOpenaiApiKey'] as
 
 /** The stack's STT config, checked: keys for `openai` only with it, and its base URL https. */
 export function readSttSettings(config: pulumi.Config): SttSettings {
-  const provider = config.get('sttProvider', { allowedValues: STT_PROVIDERS }) ?? 'transcribe';
+  const provider = config.get('sttProvider', { allowedValues: [...STT_PROVIDERS] }) ?? 'transcribe';
   const set = OPENAI_KEYS.filter((key) => config.get(key) !== undefined);
   if (provider !== 'openai') {
     if (set.length > 0)

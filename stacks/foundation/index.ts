@@ -23,7 +23,7 @@ const bedrockModelIdsSetting = config.getObject<string[]>('bedrockModelIds') ?? 
 ];
 // What the agent hears with (the agent-runtime layer's STT_PROVIDER follows it): its role may call
 // Amazon Transcribe streaming only with `transcribe`.
-const sttProvider = config.get('sttProvider', { allowedValues: STT_PROVIDERS }) ?? 'transcribe';
+const sttProvider = config.get('sttProvider', { allowedValues: [...STT_PROVIDERS] }) ?? 'transcribe';
 const forceDestroy = config.getBoolean('forceDestroy') ?? false;
 const keepImages = intSetting(config, 'keepImages', 10, { min: 1, max: 1000 });
 const logRetentionDays = retentionDaysSetting(config, 'logRetentionDays', 30);
