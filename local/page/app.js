@@ -22,6 +22,7 @@ import { startTurn, state, turnsReport } from './turn-state.js';
 import { loadVoices } from './voices.js';
 import * as view from './view.js';
 import { followWords } from './words.js';
+import { MAX_PROMPT_CHARS } from '/vendor/kokoro-speech/turn-limits.js';
 
 const { els } = view;
 const player = new Player();
@@ -134,6 +135,12 @@ async function ask(prompt) {
     if (turn.cancelled) return;
     expired = signIn !== null && (err instanceof SignInNeeded || err instanceof Unauthorized);
     turn.error = expired ? `the sign-in expired (${err.message})` : err instanceof Error ? err.message : String(err);
+    // Never started (refused, or the agent unreachable): the prompt comes back to be edited, unless
+    // something new was typed meanwhile.
+    if (!expired && turn.startAt == null && !els.promptBox.value) {
+      els.promptBox.value = prompt;
+      els.promptBox.focus();
+    }
   }
   if (expired) {
     finish(turn);
@@ -212,6 +219,7 @@ if (signIn?.returned?.prompt) els.promptBox.value = signIn.returned.prompt;
 if (signIn?.failure) view.setStatus(`Sign-in failed: ${signIn.failure}`);
 
 view.showSession();
+view.showPromptLimit(MAX_PROMPT_CHARS);
 player.prepare(24000); // early: creating an AudioContext can take a while
 if (setup) {
   showAccount(signIn, () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { networkInterfaces } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, hasChromium, launchChromium } from '../src/testing/chromium.ts';
+import { MAX_PROMPT_CHARS } from '@kokoro-speech/protocol';
 import { TurnRecorder } from '../src/caller/timeline.ts';
 import { streamTurn } from '../src/caller/turn-client.ts';
 import { parseLocalOptions } from '../src/stack/options.ts';
@@ -488,13 +489,33 @@ suite('the page in Chromium', () => {
     await page.locator('#prompt').focus();
     await page.keyboard.press('Tab');
     await expect(page.evaluate(() => document.activeElement?.getAttribute('name'))).resolves.toBe('transport');
-    // A prompt the agent refuses: the page shows the agent's own message, and Stop is off again.
-    await ask(page, 'sse', 'x'.repeat(20_001));
-    await page.waitForFunction(() => /Error/.test(document.getElementById('status')?.textContent ?? ''));
-    await expect(page.locator('#status').textContent()).resolves.toMatch(/400.*prompt/s);
-    await expect(page.locator('#stop').isDisabled()).resolves.toBe(true);
-    // The timeline says the turn failed, not that it still waits for the LLM.
-    await expect(page.locator('#timeline tbody tr.llm td').textContent()).resolves.toBe('no text: the turn failed');
+    // The agent's limit on a prompt (the turn schema's): the box takes no more, and the hint says so.
+    const box = page.locator('#prompt');
+    await expect(box.getAttribute('maxlength')).resolves.toBe(String(MAX_PROMPT_CHARS));
+    await expect(page.locator('#hint').textContent()).resolves.toContain(
+      `Up to ${MAX_PROMPT_CHARS.toLocaleString('en')} characters.`,
+    );
+    await box.fill('y'.repeat(MAX_PROMPT_CHARS + 10));
+    await expect(box.inputValue()).resolves.toBe('y'.repeat(MAX_PROMPT_CHARS));
+    // A prompt the agent refuses all the same (a script can set a longer value than maxlength lets
+    // one type), on each transport: the page shows the agent's own message, Stop is off again, and
+    // the text is back in the box, not lost.
+    const tooLong = 'x'.repeat(MAX_PROMPT_CHARS + 1);
+    for (const [transport, said] of [
+      ['sse', /400.*prompt.*at most 20000 characters/s],
+      ['ws', /refused the prompt.*at most 20000 characters.*invalid_request/s],
+    ] as const) {
+      await page.locator(`label[for=t-${transport}]`).click();
+      await box.evaluate((el, text) => ((el as unknown as { value: string }).value = text), tooLong);
+      await box.press('Enter');
+      await page.waitForFunction(() => /Error/.test(document.getElementById('status')?.textContent ?? ''));
+      await expect(page.locator('#status').textContent()).resolves.toMatch(said);
+      await expect(page.locator('#stop').isDisabled()).resolves.toBe(true);
+      await expect(box.inputValue()).resolves.toBe(tooLong);
+      // The timeline says the turn failed, not that it still waits for the LLM.
+      await expect(page.locator('#timeline tbody tr.llm td').textContent()).resolves.toBe('no text: the turn failed');
+      await page.evaluate(() => (document.getElementById('status')!.textContent = ''));
+    }
     // The only thing logged is the browser's own note about the 400.
     expect(pageErrors.get(page)).toEqual([expect.stringMatching(/status of 400/)]);
     await page.close();

@@ -141,6 +141,7 @@ export class WsClient {
   async turn(request, on, signal, sessionId) {
     const ws = await this.connect(sessionId);
     const framer = new WsTurnFramer();
+    let started = false;
     return new Promise((resolve, reject) => {
       const cleanup = () => {
         ws.removeEventListener('message', onMessage);
@@ -155,6 +156,13 @@ export class WsClient {
             return;
           }
           const event = framer.event(JSON.parse(e.data));
+          if (event.type === 'start') started = true;
+          // An error before `start`: the agent refused the prompt, and no `done` follows (the contract).
+          if (event.type === 'error' && !started) {
+            cleanup();
+            reject(new Error(`the agent refused the prompt: ${event.message} (${event.code})`));
+            return;
+          }
           on(event);
           if (event.type === 'done') {
             cleanup();

@@ -20,6 +20,7 @@ export const els = {
   sessionLabel: $('session'),
   voicePicker: $('voice'),
   notice: $('notice'),
+  promptLimit: $('prompt-limit'),
 };
 
 export function setStatus(text) {
@@ -31,6 +32,12 @@ export function addNotice(text) {
   notices.push(text);
   els.notice.textContent = notices.join(' ');
   els.notice.hidden = false;
+}
+
+/** The agent's longest prompt (the turn schema's): the box takes no more, and the hint says so. */
+export function showPromptLimit(max) {
+  els.promptBox.maxLength = max;
+  els.promptLimit.textContent = `Up to ${max.toLocaleString('en')} characters.`;
 }
 
 export function showSession() {

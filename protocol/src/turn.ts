@@ -5,6 +5,9 @@
 import { z } from 'zod';
 import { AUDIO_FORMATS, voiceInfoSchema, voiceSettingsSchema } from '@kokoro-speech/protocol';
 import { SPOKEN_LANGUAGES, TURN_LANGUAGES } from './languages.ts';
+import { MAX_PROMPT_CHARS } from './turn-limits.js';
+
+export { MAX_PROMPT_CHARS };
 
 /** Formats a turn may ask for: the container's, plus Opus (encoded by the agent; framing in runtime/README.md). */
 export const TURN_FORMATS = [...AUDIO_FORMATS, 'opus'] as const;
@@ -150,7 +153,10 @@ export type ToolEvent = z.infer<typeof toolEventSchema>;
 /** Body of POST /invocations, and (with type "prompt") a WebSocket turn request. */
 export const turnRequestSchema = voiceSettingsSchema
   .extend({
-    prompt: z.string().min(1, 'prompt must not be empty').max(20_000),
+    prompt: z
+      .string()
+      .min(1, 'prompt must not be empty')
+      .max(MAX_PROMPT_CHARS, `must be at most ${MAX_PROMPT_CHARS} characters`),
     mode: z.enum(['stream', 'batch']).optional(),
     /** The conversation (overrides the session header); absent with no header: a one-shot turn. */
     session_id: sessionIdSchema.optional(),

@@ -1,5 +1,6 @@
 // The dashboard across agent and endpoint: what callers feel (first audio, errors by code,
-// interruptions, drops), what the agent saw of the TTS service (refused sessions), and the
+// interruptions, drops; on voice turns, end of speech to transcript and to first audio, and
+// barge-ins), what the agent saw of the TTS service (refused sessions), and the
 // endpoint's load, refusals and instances. A pure function of names, so tests read its JSON.
 import {
   AGENT_ERROR_CODE_DIMENSION,
@@ -103,6 +104,25 @@ export function agentDashboardBody(a: AgentDashboardArgs): string {
         ],
         12,
         12,
+      ),
+      widget(
+        'Voice turns (ms): end of the caller’s speech to the final transcript and to the first audio',
+        [
+          ...['p50', 'p95'].map((stat) =>
+            agent(agentMetrics.voiceEndOfSpeechToFirstAudio, { stat, label: `to first audio ${stat}` }),
+          ),
+          ...['p50', 'p95'].map((stat) =>
+            agent(agentMetrics.voiceEndOfSpeechToTranscript, { stat, label: `to transcript ${stat}` }),
+          ),
+        ],
+        18,
+        12,
+      ),
+      widget(
+        'Voice turns: barge-ins (the caller’s speech cut the answer)',
+        [agent(agentMetrics.bargeIns, { stat: 'Sum', label: 'barge-ins' })],
+        24,
+        0,
       ),
       widget(
         'Endpoint: instances reporting',

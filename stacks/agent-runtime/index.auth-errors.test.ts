@@ -13,7 +13,7 @@ test('inboundAuth web with the jwt keys set is refused: they name another issuer
       'kokoro-agent-runtime:cognitoUserPoolId': 'us-east-1_AbC123',
     },
     stackOutputs: {
-      [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, { region }),
+      [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, { sttProvider: 'transcribe', region }),
       [`${organization}/kokoro-endpoint/dev`]: fakeOutputs(endpointOutputs),
     },
   };

@@ -12,6 +12,7 @@ beforeAll(async () => {
     config: { 'kokoro-agent-runtime:inboundAuth': 'iam' },
     stackOutputs: {
       [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
+        sttProvider: 'transcribe',
         region,
         agentRuntimeRoleArn: `arn:aws:iam::${account}:role/agentcore`,
         bedrockModelIds: ['us.anthropic.claude-haiku-4-5-20251001-v1:0'],

@@ -31,7 +31,7 @@ test.each(cases)('%s %s is refused, naming the key', async (key, value, message)
     preview: true,
     config: { 'kokoro-agent-runtime:inboundAuth': 'iam', [`kokoro-agent-runtime:${key}`]: value },
     stackOutputs: {
-      [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, { region }),
+      [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, { sttProvider: 'transcribe', region }),
       [`${organization}/kokoro-endpoint/dev`]: fakeOutputs(endpointOutputs),
     },
   };

@@ -20,6 +20,7 @@ beforeAll(async () => {
     config: { 'kokoro-agent-runtime:inboundAuth': 'iam' },
     stackOutputs: {
       [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
+        sttProvider: 'transcribe',
         region,
         bedrockModelIds: ['us.anthropic.claude-haiku-4-5-20251001-v1:0'],
       }),
@@ -52,6 +53,7 @@ describe('dashboard', () => {
     const agent = metrics.filter((m) => m[0] === 'KokoroSpeech' && m[2] === 'Service');
     expect(agent.every((m) => m[3] === 'kokoro_dev_agent' && m.length === 5)).toBe(true);
     expect([...new Set(agent.map((m) => m[1]))].sort()).toEqual([
+      'BargeIns',
       'CallerDrops',
       'FirstAudio',
       'FirstToken',
@@ -60,11 +62,29 @@ describe('dashboard', () => {
       'TtsRefusals',
       'TurnDuration',
       'Turns',
+      'VoiceEndOfSpeechToFirstAudioMs',
+      'VoiceEndOfSpeechToTranscriptMs',
     ]);
     const firstAudio = agent.filter((m) => m[1] === 'FirstAudio').map((m) => (m[4] as { stat: string }).stat);
     expect(firstAudio).toEqual(['p50', 'p95', 'p99']);
     const sums = agent.filter((m) => (m[4] as { stat: string }).stat === 'Sum').map((m) => m[1]);
-    expect(new Set(sums)).toEqual(new Set(['Turns', 'Interruptions', 'TtsRefusals', 'CallerDrops']));
+    expect(new Set(sums)).toEqual(new Set(['Turns', 'Interruptions', 'TtsRefusals', 'CallerDrops', 'BargeIns']));
+  });
+
+  test('voice turns: end of speech to first audio and to the final transcript (p50, p95, ms), barge-ins summed', () => {
+    const voice = (name: string) =>
+      metrics.filter((m) => m[0] === 'KokoroSpeech' && m[1] === name).map((m) => (m[4] as { stat: string }).stat);
+    expect({
+      VoiceEndOfSpeechToFirstAudioMs: voice('VoiceEndOfSpeechToFirstAudioMs'),
+      VoiceEndOfSpeechToTranscriptMs: voice('VoiceEndOfSpeechToTranscriptMs'),
+      BargeIns: voice('BargeIns'),
+    }).toEqual({
+      VoiceEndOfSpeechToFirstAudioMs: ['p50', 'p95'],
+      VoiceEndOfSpeechToTranscriptMs: ['p50', 'p95'],
+      BargeIns: ['Sum'],
+    });
+    const titles = body.widgets.map((w) => w.properties.title);
+    expect(titles).toContain('Voice turns: barge-ins (the caller’s speech cut the answer)');
   });
 
   test('turn errors by code: a SEARCH over the [ErrorCode, Service] dimension set of this service', () => {

@@ -24,6 +24,7 @@ beforeAll(async () => {
     },
     stackOutputs: {
       [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
+        sttProvider: 'transcribe',
         region,
         runtimeRepositoryUrl: repositoryUrl,
         agentRuntimeRoleArn: `arn:aws:iam::${account}:role/agentcore`,
@@ -41,6 +42,7 @@ test('reads only outputs its producers export, and exports exactly its contract'
     'region',
     'runtimeRepositoryUrl',
     'sessionsPrefix',
+    'sttProvider',
     'weightsBucketName',
   ]);
   expect([...new Set(run.reads['other-org/kokoro-endpoint/prod'])].sort()).toEqual([
@@ -111,6 +113,7 @@ describe('AgentCore runtime', () => {
       BEDROCK_MODEL_ID: 'us.anthropic.claude-haiku-4-5-20251001-v1:0',
       KOKORO_VOICE: 'af_heart',
       TTS_TRANSPORT: 'bidi',
+      STT_PROVIDER: 'transcribe',
       SESSION_STORE: 's3://weightsBucketName-value/sessionsPrefix-value',
       // EMF metrics on stdout, Service = the runtime's name, in the container's namespace.
       AGENT_METRICS: 'emf',

@@ -25,6 +25,7 @@ beforeAll(async () => {
     },
     stackOutputs: {
       [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
+        sttProvider: 'transcribe',
         region,
         bedrockModelIds: ['us.anthropic.claude-haiku-4-5-20251001-v1:0'],
       }),

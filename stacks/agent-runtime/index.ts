@@ -27,6 +27,7 @@ import {
 } from './agent-runtime.ts';
 import { AgentMonitoring } from './monitoring.ts';
 import { RuntimeLogs, telemetryEnvironment } from './observability.ts';
+import { checkRoleAllowsTranscribe, readSttSettings, sttEnvironment } from './stt.ts';
 
 const config = new pulumi.Config();
 const qualifier = config.get('runtimeEndpointName') ?? 'live';
@@ -52,9 +53,14 @@ if (alarmTopicSetting !== undefined && !/^arn:aws[\w-]*:sns:[a-z0-9-]+:\d{12}:[\
   throw new Error(`config 'alarmTopicArn' must be an SNS topic ARN, got '${alarmTopicSetting}'`);
 }
 
+// Speech in (stacks/README.md, Speech-to-text): checked here, before anything is declared.
+const stt = readSttSettings(config);
+
 const foundation = stackRef('foundationStack', projectNames.foundation);
 const endpoint = stackRef('endpointStack', projectNames.endpoint);
 const region = await requireFoundationRegion(foundation); // before anything is declared
+if (stt.provider === 'transcribe')
+  checkRoleAllowsTranscribe(await requireProducerOutput(foundation, 'sttProvider', 'stacks/foundation'));
 
 const modelIdSetting = config.get('bedrockModelId');
 const bedrockModelId = foundation.requireOutput('bedrockModelIds').apply((allowed: string[]) => {
@@ -130,6 +136,7 @@ const agent = new AgentRuntime(runtimeName.replace(/_/g, '-'), {
     BEDROCK_MODEL_ID: bedrockModelId,
     KOKORO_VOICE: config.get('voice') ?? 'af_heart',
     TTS_TRANSPORT: config.get('ttsTransport', { allowedValues: ['bidi', 'response-stream'] as const }) ?? 'bidi',
+    ...sttEnvironment(stt),
     // EMF metrics on stdout; spans and logs over OTLP when `tracing` is on.
     ...telemetryEnvironment({ service: runtimeName, region, tracing }),
     // Conversations survive the runtime being recycled (AgentCore ends an idle session's microVM).

@@ -177,6 +177,15 @@ describe('AgentCore runtime role', () => {
     );
   });
 
+  test('sttProvider transcribe (the default): exactly Transcribe streaming over HTTP/2, and the output says so', () => {
+    const doc = policyOf('kokoro-dev-agentcore');
+    const transcribe = doc.Statement.filter((s: any) => s.Action.some((a: string) => a.startsWith('transcribe:')));
+    expect(transcribe).toEqual([
+      { Sid: 'TranscribeStreaming', Effect: 'Allow', Action: ['transcribe:StartStreamTranscription'], Resource: '*' },
+    ]);
+    expect(run.outputs.sttProvider).toBe('transcribe');
+  });
+
   test('reads and writes persisted conversations only under the sessions prefix, through S3 with the bucket key', () => {
     const doc = policyOf('kokoro-dev-agentcore');
     expect(statement(doc, 'SessionObjects')).toMatchObject({

@@ -2,7 +2,7 @@
 // AgentCore execution roles, and the endpoint's name (fixed here so the agent role can name its ARN).
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
-import { defaultTags, intSetting, resourceName, retentionDaysSetting } from '../shared/index.ts';
+import { defaultTags, intSetting, resourceName, retentionDaysSetting, STT_PROVIDERS } from '../shared/index.ts';
 import { ImageRepository } from './image-repository.ts';
 import { awsScope } from '../shared/iam.ts';
 import { ServiceRole, takesOver } from '../shared/service-role.ts';
@@ -21,6 +21,9 @@ const endpointNameSetting = config.get('endpointName') ?? resourceName('tts');
 const bedrockModelIdsSetting = config.getObject<string[]>('bedrockModelIds') ?? [
   'us.anthropic.claude-haiku-4-5-20251001-v1:0',
 ];
+// What the agent hears with (the agent-runtime layer's STT_PROVIDER follows it): its role may call
+// Amazon Transcribe streaming only with `transcribe`.
+const sttProvider = config.get('sttProvider', { allowedValues: [...STT_PROVIDERS] }) ?? 'transcribe';
 const forceDestroy = config.getBoolean('forceDestroy') ?? false;
 const keepImages = intSetting(config, 'keepImages', 10, { min: 1, max: 1000 });
 const logRetentionDays = retentionDaysSetting(config, 'logRetentionDays', 30);
@@ -110,6 +113,7 @@ const agentRuntimeRole = new ServiceRole(
           bedrockModelIds: bedrockModelIdsSetting,
           // The agent's persisted conversations (SESSION_STORE), beside the weights, under their key.
           sessions: { bucketArn, keyArn, prefix: sessionsPrefix },
+          sttProvider,
         }),
       ),
     tags,
@@ -129,3 +133,4 @@ export const sagemakerRoleArn = sagemakerRole.roleArn;
 export const agentRuntimeRoleArn = agentRuntimeRole.roleArn;
 export const endpointName = endpointNameSetting;
 export const bedrockModelIds = bedrockModelIdsSetting;
+export { sttProvider };

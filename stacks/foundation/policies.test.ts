@@ -48,7 +48,13 @@ test('only actions without resource-level permissions get a * resource', () => {
       repositoryArn: 'r',
       endpointName: 'e',
     }),
-    agentRuntimePolicy({ ...scope, repositoryArn: 'r', endpointName: 'e', bedrockModelIds: ['amazon.nova-lite-v1:0'] }),
+    agentRuntimePolicy({
+      ...scope,
+      repositoryArn: 'r',
+      endpointName: 'e',
+      bedrockModelIds: ['amazon.nova-lite-v1:0'],
+      sttProvider: 'transcribe',
+    }),
   ];
   const starred = docs.flatMap((d) => d.Statement.filter((s) => s.Resource === '*').flatMap((s) => s.Action)).sort();
   expect(starred).toEqual([
@@ -57,6 +63,7 @@ test('only actions without resource-level permissions get a * resource', () => {
     'ecr:GetAuthorizationToken',
     'ecr:GetAuthorizationToken',
     'logs:DescribeLogGroups',
+    'transcribe:StartStreamTranscription',
     'xray:GetSamplingRules',
     'xray:GetSamplingTargets',
     'xray:PutSpans',
@@ -113,5 +120,21 @@ describe('agentRuntimePolicy with persisted sessions', () => {
     expect(() => agentRuntimePolicy({ ...base, sessions: { ...sessions, prefix: 'sessions' } })).toThrow(
       "sessions prefix 'sessions' must end in '/'",
     );
+  });
+});
+
+describe('agentRuntimePolicy and speech-to-text', () => {
+  const base = { ...scope, repositoryArn: 'r', endpointName: 'e', bedrockModelIds: ['amazon.nova-lite-v1:0'] };
+  const transcribeActions = (sttProvider?: 'transcribe' | 'openai' | 'none') =>
+    agentRuntimePolicy({ ...base, ...(sttProvider ? { sttProvider } : {}) })
+      .Statement.flatMap((s) => s.Action)
+      .filter((a) => a.startsWith('transcribe:'));
+
+  test('transcribe: exactly the HTTP/2 streaming action the agent calls, not the WebSocket one', () => {
+    expect(transcribeActions('transcribe')).toEqual(['transcribe:StartStreamTranscription']);
+  });
+
+  test('openai, none or unset: no Transcribe action at all', () => {
+    expect([transcribeActions('openai'), transcribeActions('none'), transcribeActions()]).toEqual([[], [], []]);
   });
 });

@@ -1,7 +1,8 @@
 // IAM policy documents for the SageMaker and AgentCore execution roles, as plain functions so the
 // exact actions and resources are unit-tested. Every statement names ARNs; `*` appears only where
 // the action has no resource-level permissions (ecr:GetAuthorizationToken, X-Ray, PutMetricData,
-// the last narrowed by a namespace condition, logs:DescribeLogGroups). Every action, condition key
+// the last narrowed by a namespace condition, logs:DescribeLogGroups,
+// transcribe:StartStreamTranscription). Every action, condition key
 // and ARN is checked against AWS's service authorization reference in the stack tests. Document types and ARN builders: ../shared/iam.ts.
 import {
   arn,
@@ -12,6 +13,7 @@ import {
   type PolicyDocument,
   type Statement,
 } from '../shared/iam.ts';
+import type { SttProvider } from '../shared/outputs.ts';
 
 /** Pulling an image: the repository's layers, and the registry login (which takes '*' only). */
 const imagePull = (repositoryArn: string): Statement[] => [
@@ -105,7 +107,21 @@ export interface AgentRuntimePolicyArgs extends AwsScope {
   /** Persisted conversations (the agent's SESSION_STORE=s3://bucket/prefix): the foundation bucket,
    *  its key prefix ending in '/', and the bucket's KMS key. Absent: no session permissions. */
   sessions?: { bucketArn: string; prefix: string; keyArn: string };
+  /** The agent's speech-to-text (STT_PROVIDER): only `transcribe` needs a permission. Default none. */
+  sttProvider?: SttProvider;
 }
+
+/**
+ * Amazon Transcribe streaming over HTTP/2, the one call the agent's `transcribe` provider makes
+ * (@aws-sdk/client-transcribe-streaming's StartStreamTranscriptionCommand); the action has no
+ * resource types, so '*' (docs/design/deployment.md#iam). Not the WebSocket variant: unused.
+ */
+export const transcribeStatement: Statement = {
+  Sid: 'TranscribeStreaming',
+  Effect: 'Allow',
+  Action: ['transcribe:StartStreamTranscription'],
+  Resource: '*',
+};
 
 /**
  * Read and write the session snapshots under one prefix, list it (so that a session not stored yet
@@ -203,5 +219,6 @@ export function agentRuntimePolicy(a: AgentRuntimePolicyArgs): PolicyDocument {
       Resource: arn(a, 'sagemaker', `endpoint/${a.endpointName}`),
     },
     ...(a.sessions ? sessionStatements(a.sessions, a.region) : []),
+    ...(a.sttProvider === 'transcribe' ? [transcribeStatement] : []),
   ]);
 }

@@ -84,6 +84,8 @@ export const actionsWithoutResourceScope = new Set([
   'xray:GetSamplingTargets',
   ...logDeliveryActions,
   'sts:GetCallerIdentity',
+  // Amazon Transcribe streaming: the service authorization reference lists no resource types for it.
+  'transcribe:StartStreamTranscription',
 ]);
 
 /** Allowed actions that a statement grants on `*` although they could be scoped to ARNs. */

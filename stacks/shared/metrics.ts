@@ -25,6 +25,13 @@ export const agentMetrics = {
   ttsRefusals: 'TtsRefusals',
   callerDrops: 'CallerDrops',
   turnErrors: 'TurnErrors',
+  // Voice turns (issue 30: the `listen` session), same line and dimension set; absent on typed turns.
+  /** End of the caller's speech to the STT's final transcript (ms, one per voice turn). */
+  voiceEndOfSpeechToTranscript: 'VoiceEndOfSpeechToTranscriptMs',
+  /** End of the caller's speech to the answer's first audio sent (ms, one per voice turn): the latency felt. */
+  voiceEndOfSpeechToFirstAudio: 'VoiceEndOfSpeechToFirstAudioMs',
+  /** Caller speech that cut the agent's audio (Count). */
+  bargeIns: 'BargeIns',
 } as const;
 
 /** The agent's dimension names: Service (METRICS_SERVICE, the runtime's name) and ErrorCode. */

@@ -2,7 +2,10 @@
 // the Pulumi projects. Producers export exactly these names; stacks/contract.test.ts fails when a
 // producer renames an output that a consumer reads.
 
-/** foundation: its region, weights bucket and key, image repositories, execution roles, the endpoint's name. */
+/**
+ * foundation: its region, weights bucket and key, image repositories, execution roles, the
+ * endpoint's name, the models the agent may invoke and the speech-to-text its role allows.
+ */
 export const foundationOutputs = [
   'region',
   'weightsBucketName',
@@ -16,7 +19,16 @@ export const foundationOutputs = [
   'agentRuntimeRoleArn',
   'endpointName',
   'bedrockModelIds',
+  'sttProvider',
 ] as const;
+
+/**
+ * The agent's speech-to-text (its STT_PROVIDER), as the foundation's `sttProvider` output and the
+ * agent-runtime layer's config name it: Amazon Transcribe streaming, an OpenAI-compatible
+ * transcription server, or none (typed turns only).
+ */
+export const STT_PROVIDERS = ['transcribe', 'openai', 'none'] as const;
+export type SttProvider = (typeof STT_PROVIDERS)[number];
 
 /**
  * model-cache: where the pinned weights lie (an S3 prefix ending in '/'), how they got there, and

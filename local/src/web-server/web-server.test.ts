@@ -62,6 +62,7 @@ describe('web server', () => {
       '/vendor/kokoro-speech/turn-ws-framing.js',
       '/vendor/kokoro-speech/opus-framing.js',
       '/vendor/kokoro-speech/heard-cut.js',
+      '/vendor/kokoro-speech/turn-limits.js',
       '/vendor/eventsource-parser/index.js',
       '/vendor/eventsource-parser/parse.js',
     ]) {

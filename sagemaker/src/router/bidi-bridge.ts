@@ -6,6 +6,12 @@
 // closes the WebSocket. Like SageMaker, the router pings the container (every 60 s by default) and
 // gives up after 5 unanswered pings.
 //
+// A client that reads slower than the container writes holds the container back: while the HTTP/2
+// stream's write() says its buffer is full, the container's WebSocket is not read (so TCP pushes
+// back on the container) until the stream drains. What the router holds per stream stays bounded.
+// A WebSocket that breaks (a frame no peer may send, no close frame, a close other than 1000/1005
+// after the client's end of input) ends the client's stream with a ModelStreamError, never a clean end.
+//
 // Two behaviours AWS does not document, modelled so that clients meet them locally
 // (docs/design/sagemaker-contracts.md#the-local-router-documented-and-inferred):
 // a container message longer than `maxResponsePartBytes` goes back as PARTIAL..COMPLETE parts, and
@@ -80,8 +86,11 @@ export function bridgeBidiStream(
     options.onEnd?.();
   };
   let unanswered = 0;
+  /** Set while the client's stream is full: the container's socket is not read. */
+  let paused = false;
   const pinger = setInterval(() => {
-    if (socket.readyState !== WebSocket.OPEN) return;
+    // While paused, its pongs sit unread behind its frames: they cannot count as missed.
+    if (socket.readyState !== WebSocket.OPEN || paused) return;
     if (++unanswered > MISSED_PONGS_ALLOWED) {
       options.onInstanceFailure?.('its WebSocket stopped answering pings');
       return void socket.terminate(); // reaches the client as ModelStreamError
@@ -99,9 +108,14 @@ export function bridgeBidiStream(
     clearTimeout(lifetime);
     if (exception && res.headersSent && !res.writableEnded) res.write(encodeException(exception.type, exception.body));
     if (!res.writableEnded) res.end();
-    if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) kill();
+    if (socket.readyState !== WebSocket.CLOSED) kill();
     end();
   };
+  const broken = (why: string) =>
+    finish({
+      type: 'ModelStreamError',
+      body: { Message: `the model container's stream broke: ${why}`, ErrorCode: 'ModelStreamError' },
+    });
   req.on('close', () => {
     if (!inputEnded || socket.readyState !== WebSocket.CLOSED) kill();
   });
@@ -136,15 +150,17 @@ export function bridgeBidiStream(
   });
   socket.on('error', (error) => {
     if (finished) return;
+    // Once open, `ws` reports only what the container sent wrong (socket errors become a 1006
+    // close): a broken stream, not an unreachable instance.
+    if (res.headersSent) return broken(`its WebSocket failed: ${error.message}`);
     options.onInstanceFailure?.(`cannot reach its WebSocket at ${containerWsUrl}: ${error.message}`);
-    if (!res.headersSent)
-      sendAwsError(
-        res,
-        424,
-        'ModelError',
-        `cannot reach the container's WebSocket at ${containerWsUrl}: ${error.message}`,
-        { OriginalStatusCode: 502 },
-      );
+    sendAwsError(
+      res,
+      424,
+      'ModelError',
+      `cannot reach the container's WebSocket at ${containerWsUrl}: ${error.message}`,
+      { OriginalStatusCode: 502 },
+    );
     finished = true;
     clearInterval(pinger);
     clearTimeout(lifetime);
@@ -154,14 +170,25 @@ export function bridgeBidiStream(
   socket.on('message', (data, isBinary) => {
     if (finished) return;
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
+    let room = true;
     for (const part of splitPayload(bytes, isBinary ? 'BINARY' : 'UTF8', maxResponsePartBytes))
-      res.write(encodePayloadPart(part));
+      room = res.write(encodePayloadPart(part)) && room;
+    if (room || paused) return;
+    paused = true;
+    socket.pause(); // `ws` may still emit what it has already read: one TCP read at most
+    res.once('drain', () => {
+      paused = false;
+      unanswered = 0;
+      socket.resume();
+    });
   });
   socket.on('close', (code, reason) => {
     // No close frame, and not our doing: the instance may be gone.
-    if (code === 1006 && !killed && !finished && !inputEnded)
+    if (code === 1006 && !killed && !finished)
       options.onInstanceFailure?.('its WebSocket closed with no close frame (1006)');
-    if (inputEnded) return finish();
+    const why = `WebSocket close ${code}${reason.length ? ` ${reason.toString()}` : ''}`;
+    // After the end of input the container answers the router's close: 1000, or a frame with no code.
+    if (inputEnded) return code === 1000 || code === 1005 ? finish() : broken(why);
     finish({
       type: 'ModelStreamError',
       body: {

@@ -1,11 +1,28 @@
 // One InvokeEndpointWithResponseStream call of the local router, mapped to the container's
 // POST /invocations: the container's chunked body goes back as PayloadPart events (their
-// boundaries are the container's writes, which clients must not rely on).
+// boundaries are the container's writes, which clients must not rely on). A body that breaks off
+// mid-way ends the caller's stream with a ModelStreamError, never a clean end.
 import type { ServerResponse } from 'node:http';
 import type { AnyResponse } from './aws-errors.ts';
 import { sendAwsError } from './aws-errors.ts';
 import { encodeException, encodePayloadPart, EVENT_STREAM_CONTENT_TYPE } from '../client/index.ts';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
+
+/** Resolves when `out` can take more; rejects when it closes first (the caller went away). */
+function drained(out: ServerResponse): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const drain = () => {
+      out.off('close', close);
+      resolve();
+    };
+    const close = () => {
+      out.off('drain', drain);
+      reject(new Error('the caller closed the stream'));
+    };
+    out.once('drain', drain);
+    out.once('close', close);
+  });
+}
 
 export async function bridgeResponseStream(
   body: Uint8Array,
@@ -55,7 +72,9 @@ export async function bridgeResponseStream(
     'x-amzn-invoked-production-variant': invokedVariant,
   });
   try {
-    for await (const chunk of upstream.body) out.write(encodePayloadPart({ bytes: chunk }));
+    // A full response buffer stops the loop, which stops fetch reading the container's body: TCP
+    // then pushes back on the container, and the router holds a bounded amount per call.
+    for await (const chunk of upstream.body) if (!out.write(encodePayloadPart({ bytes: chunk }))) await drained(out);
   } catch (error) {
     if (!out.writableEnded && !out.destroyed) {
       out.write(
