@@ -10,8 +10,8 @@ import { VoiceSession, type VoiceHost } from './voice-session.ts';
 /** Speech in for the agent server (absent: `listen` is refused with `stt_unavailable`). */
 export interface VoiceConfig {
   stt: SpeechToText;
-  /** A fresh VAD per voice session (its state is the session's). */
-  createVad: () => VoiceActivityDetector;
+  /** A fresh VAD per voice session (its state is the session's); loading it may take a moment. */
+  createVad: () => VoiceActivityDetector | Promise<VoiceActivityDetector>;
   options?: Partial<VoiceOptions>;
 }
 
@@ -50,7 +50,7 @@ export function openVoice(
     );
   const session = new VoiceSession(host, {
     stt,
-    vad: config.createVad(),
+    vad: Promise.resolve().then(() => config.createVad()),
     options: { ...DEFAULT_VOICE_OPTIONS, ...config.options },
     input,
     language,

@@ -43,7 +43,8 @@ export interface VoiceHost {
 
 export interface VoiceSessionSetup {
   stt: SpeechToText;
-  vad: VoiceActivityDetector;
+  /** Audio waits (bounded) for it while it loads. */
+  vad: Promise<VoiceActivityDetector>;
   options: VoiceOptions;
   input: VoiceInput;
   language: TurnLanguage;
@@ -92,6 +93,16 @@ export class VoiceSession {
       maxAheadMs: setup.options.maxAheadMs,
     });
     this.#taking = new TurnTaking(samples(setup.options.endOfTurnMs));
+    this.#vadChain = setup.vad.then(
+      () => undefined,
+      (error: unknown) => {
+        this.#host.send({
+          type: 'error',
+          code: 'stt_unavailable',
+          message: `cannot load the VAD: ${errorMessage(error)}`,
+        });
+      },
+    );
     host.send({ type: 'listening', input: setup.input });
   }
 
@@ -148,6 +159,11 @@ export class VoiceSession {
     clearTimeout(this.#sttWait);
     this.#stt?.close();
     this.#stt = null;
+    // Once its last push is done (pushes must not overlap).
+    void this.#vadChain.then(async () => {
+      const vad = (await this.#setup.vad.catch(() => undefined)) as { close?: () => unknown } | undefined;
+      await vad?.close?.();
+    });
   }
 
   #refuse(code: string, message: string): void {
@@ -213,7 +229,7 @@ export class VoiceSession {
   async #hear(pcm: Int16Array, end: number): Promise<void> {
     let events: VadEvent[];
     try {
-      events = await this.#setup.vad.push(pcm);
+      events = await (await this.#setup.vad).push(pcm);
     } catch (error) {
       events = [];
       this.#refuse('stt_failed', `the voice activity detector failed: ${errorMessage(error)}`);
@@ -257,7 +273,7 @@ export class VoiceSession {
         this.#fallback = undefined;
         const late = this.#taking.armed ? this.#taking.take() : null;
         if (late && !this.#closed && !this.#ending) this.#start(late);
-      }, this.#o.endOfTurnMs);
+      }, this.#o.endOfTurnMs).unref();
     }
     if (!this.#toldNoSpeech && !this.#taking.inSpeech && ms(end - this.#lastSpeech) >= this.#o.noSpeechMs) {
       this.#toldNoSpeech = true;
@@ -271,7 +287,7 @@ export class VoiceSession {
 
   #waitForStt(): void {
     clearTimeout(this.#sttWait);
-    this.#sttWait = setTimeout(() => this.#sttTimeout(), this.#o.sttTimeoutMs);
+    this.#sttWait = setTimeout(() => this.#sttTimeout(), this.#o.sttTimeoutMs).unref();
   }
 
   #start(turn: CustomerTurn): void {
