@@ -13,6 +13,7 @@ import {
 import { envEnum, envInt, envNumber, optional, parseEnv, unset } from '@kokoro-speech/protocol/env';
 import { LOG_LEVELS } from '@kokoro-speech/protocol/server';
 import { BUILTIN_TOOL_CHOICES, BUILTIN_TOOL_NAMES } from './tool-names.ts';
+import { STT_PROVIDERS } from '../stt/types.ts';
 
 /** LLM_PROVIDER's values. */
 export const LLM_PROVIDERS = ['echo', 'bedrock', 'openai'] as const;
@@ -62,6 +63,14 @@ export const AGENT_ENV = {
   LLM_IDLE_SECONDS: num(0.1, 600),
   // Blank is kept: an empty SYSTEM_PROMPT turns the prompt off.
   SYSTEM_PROMPT: z.string().optional(),
+  // Speech to text (voice turns; docs/design/voice-in.md)
+  STT_PROVIDER: oneOf(STT_PROVIDERS),
+  STT_OPENAI_BASE_URL: httpUrl(),
+  STT_OPENAI_MODEL: str(),
+  STT_OPENAI_API_KEY: str(),
+  STT_OPENAI_TIMEOUT_SECONDS: num(0.1, 600),
+  STT_PARTIAL_STABILITY: oneOf(['low', 'medium', 'high']),
+  STT_LOCAL_MODEL_DIR: str(),
   // Voice and limits
   // A voice or a blend (`af_bella(2)+af_sky(1)`): a malformed blend is refused at start, named.
   KOKORO_VOICE: optional(
@@ -131,6 +140,20 @@ export const LLM_VARIABLES = [
   'LLM_MAX_TOKENS',
 ] as const satisfies readonly AgentVariable[];
 export type LlmVariable = (typeof LLM_VARIABLES)[number];
+
+/** The variables a speech-to-text configuration reads (sttFromEnv). */
+export const STT_VARIABLES = [
+  'STT_PROVIDER',
+  'STT_OPENAI_BASE_URL',
+  'STT_OPENAI_MODEL',
+  'STT_OPENAI_API_KEY',
+  'STT_OPENAI_TIMEOUT_SECONDS',
+  'STT_PARTIAL_STABILITY',
+  'STT_LOCAL_MODEL_DIR',
+  'AWS_REGION',
+  'AWS_DEFAULT_REGION',
+] as const satisfies readonly AgentVariable[];
+export type SttVariable = (typeof STT_VARIABLES)[number];
 
 /**
  * The variables `variables` (default: all) from `env`, parsed; a ConfigError names every bad one.

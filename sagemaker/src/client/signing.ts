@@ -5,6 +5,11 @@ import type { AwsCredentialIdentity } from '@smithy/types';
 
 export const SIGNING_SERVICE = 'sagemaker';
 
-export function createSigner(credentials: AwsCredentialIdentity, region: string): SignatureV4 {
-  return new SignatureV4({ service: SIGNING_SERVICE, region, credentials, sha256: Sha256 });
+/** `service`: another AWS service's signing name (the Transcribe streaming stand-in: transcribe). */
+export function createSigner(
+  credentials: AwsCredentialIdentity,
+  region: string,
+  service = SIGNING_SERVICE,
+): SignatureV4 {
+  return new SignatureV4({ service, region, credentials, sha256: Sha256 });
 }

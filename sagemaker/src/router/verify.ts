@@ -40,6 +40,8 @@ export interface VerifiedRequest {
   signature: string;
   region: string;
   credentials: AwsCredentialIdentity;
+  /** The signing name checked (default sagemaker); the events are signed for it too. */
+  service?: string;
 }
 
 const AUTH =
@@ -64,6 +66,8 @@ export async function verifyRequest(
   request: SignedRequest,
   known: AwsCredentialIdentity[],
   now = Date.now(),
+  /** The signing name the credential scope must carry (other AWS services' stand-ins reuse this). */
+  expectedService = SIGNING_SERVICE,
 ): Promise<VerifiedRequest> {
   const header = (name: string) => {
     const value = request.headers[name];
@@ -82,10 +86,10 @@ export async function verifyRequest(
       'UnrecognizedClientException',
       `the security token included in the request is invalid (unknown access key ${accessKeyId})`,
     );
-  if (service !== SIGNING_SERVICE)
+  if (service !== expectedService)
     throw new SignatureError(
       'InvalidSignatureException',
-      `credential scope names service ${service}, expected ${SIGNING_SERVICE}`,
+      `credential scope names service ${service}, expected ${expectedService}`,
     );
   const amzDate = header('x-amz-date') ?? '';
   const date = parseAmzDate(amzDate);
@@ -126,7 +130,7 @@ export async function verifyRequest(
   }
   const host = headers[':authority'] ?? headers.host!;
   const [path, query = ''] = request.path.split('?', 2) as [string, string?];
-  const expected = await createSigner(credentials, region!).sign(
+  const expected = await createSigner(credentials, region!, expectedService).sign(
     new HttpRequest({
       method: request.method,
       protocol: 'https:',
@@ -149,7 +153,7 @@ export async function verifyRequest(
       'the request signature we calculated does not match the signature you provided',
     );
   }
-  return { signature: signature!, region: region!, credentials };
+  return { signature: signature!, region: region!, credentials, service: expectedService };
 }
 
 /** Verifies the chain of signed events of one stream; returns each event's inner payload. */
@@ -159,7 +163,7 @@ export class EventVerifier {
 
   constructor(verified: VerifiedRequest) {
     this.#prior = verified.signature;
-    this.#signer = createSigner(verified.credentials, verified.region);
+    this.#signer = createSigner(verified.credentials, verified.region, verified.service);
   }
 
   async verify(outer: Message): Promise<Uint8Array> {
