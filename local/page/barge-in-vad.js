@@ -31,30 +31,41 @@ function loadVadWeb() {
 }
 
 /**
- * Starts Silero on `stream` in the capture context `ctx`. `onSpeechStart()` at each onset, then
- * `onSpeech()` once that speech has lasted BARGE_IN_MIN_MS. Resolves with {close()}; rejects with
- * why it cannot run here (the caller falls back to the agent's own detector).
+ * Loads Silero (the bundle, the weights, the WebAssembly runtime: seconds on a slow machine, so
+ * before the microphone opens, and barge-in works from the first answer on). Resolves with
+ * {start(stream, ctx), close()}: `start` listens to the capture's stream in its context;
+ * `onSpeechStart()` at each onset, then `onSpeech()` once that speech has lasted BARGE_IN_MIN_MS.
+ * Rejects with why it cannot run here (the caller falls back to the agent's own detector).
  */
-export async function startBargeInVad({ stream, ctx, onSpeechStart, onSpeech }) {
+export async function loadBargeInVad({ onSpeechStart, onSpeech, onFrame }) {
   const { MicVAD } = await loadVadWeb();
+  let source = null; // {stream, ctx} once started
   const vad = await MicVAD.new({
     model: 'v5',
     baseAssetPath: ASSETS,
     onnxWASMBasePath: ORT_WASM,
-    audioContext: ctx,
+    startOnLoad: false,
+    // No output: a worklet node without outputs is processed without being wired to the speakers.
+    workletOptions: { numberOfOutputs: 0 },
     // The capture owns the stream: the VAD reads it, and never stops or re-opens it.
-    getStream: async () => stream,
+    getStream: async () => source.stream,
     pauseStream: async () => {},
-    resumeStream: async () => stream,
+    resumeStream: async () => source.stream,
     minSpeechMs: BARGE_IN_MIN_MS,
     ortConfig: (ort) => {
       ort.env.logLevel = 'error';
       ort.env.wasm.numThreads = 1; // no cross-origin isolation here: no threads anyway, and no probe
     },
+    onFrameProcessed: (probabilities) => onFrame?.(probabilities.isSpeech),
     onSpeechStart: () => onSpeechStart?.(),
     onSpeechRealStart: () => onSpeech(),
   });
   return {
+    start: async (stream, ctx) => {
+      source = { stream, ctx };
+      vad.options.audioContext = ctx; // read by start(): the capture's context, not one of its own
+      await vad.start();
+    },
     close: () => vad.destroy().catch(() => {}),
   };
 }

@@ -4,7 +4,7 @@
 // typed prompt's. Speech over an answer (the page's own Silero VAD, barge-in-vad.js) stops its
 // playback at once and tells the agent how much was heard (`barge_in`), so the agent keeps only
 // that. Pressing the button again sends `listen_end` and lets go of the microphone.
-import { startBargeInVad } from './barge-in-vad.js';
+import { loadBargeInVad } from './barge-in-vad.js';
 import { MicrophoneError, openMicrophone } from './microphone.js';
 import { onTurnEvent } from './turn-events.js';
 import { state } from './turn-state.js';
@@ -23,7 +23,17 @@ export function setUpTalk(button, transcriptEl, app) {
   let talk = null; // the conversation by voice under way
   let ending = null; // the voice session last stopped, until the agent has ended it
   /** Where barge-in stood, for tests and the benchmark (window.kokoro.talk()). */
-  const log = { onsets: [], vadOnsets: [], cuts: [], frames: 0, dropped: 0, vad: 'off' };
+  const log = {
+    onsets: [],
+    vadOnsets: [],
+    cuts: [],
+    frames: 0,
+    dropped: 0,
+    vad: 'off',
+    micLive: null,
+    vadFrames: 0,
+    vadMax: 0,
+  };
 
   const show = (text, final) => {
     transcriptEl.hidden = false;
@@ -104,6 +114,21 @@ export function setUpTalk(button, transcriptEl, app) {
       addNotice('Talk uses the WebSocket transport (SSE cannot carry the microphone upstream): switched to it.');
     }
     app.player.resume();
+    setStatus('Loading the voice detector…');
+    const vad = await loadBargeInVad({
+      onSpeechStart: () => log.vadOnsets.push(performance.now()),
+      onSpeech: () => t === talk && cutByVoice(),
+      onFrame: (p) => {
+        log.vadFrames++;
+        log.vadMax = Math.max(log.vadMax, p);
+      },
+    }).catch((err) => {
+      log.vad = `unavailable: ${err.message}`;
+      // The agent's own VAD still cuts the answer; the page then stops playback at its done.
+      addNotice(`Barge-in is detected by the agent only (the page's voice detector did not start: ${err.message}).`);
+      return null;
+    });
+    if (t !== talk) return vad?.close();
     setStatus('Opening the microphone…');
     const onsets = new LoudOnsets((at) => log.onsets.push(at));
     try {
@@ -114,27 +139,21 @@ export function setUpTalk(button, transcriptEl, app) {
         else if (t.held.length < HELD_FRAMES) t.held.push(pcm);
       });
     } catch (err) {
+      vad?.close();
       if (t === talk) stop(err instanceof MicrophoneError ? err.message : `The microphone failed: ${err.message}`);
       return;
     }
-    if (t !== talk) return t.mic.close(); // stopped while the browser asked for permission
-    startBargeInVad({
-      stream: t.mic.stream,
-      ctx: t.mic.ctx,
-      onSpeechStart: () => log.vadOnsets.push(performance.now()),
-      onSpeech: () => t === talk && cutByVoice(),
-    }).then(
-      (vad) => {
-        if (t !== talk) return vad.close();
-        t.vad = vad;
-        log.vad = 'silero';
-      },
-      (err) => {
-        log.vad = `unavailable: ${err.message}`;
-        // The agent's own VAD still cuts the answer; the page then stops playback at its done.
-        addNotice(`Barge-in is detected by the agent only (the page's voice detector did not start: ${err.message}).`);
-      },
-    );
+    if (t !== talk) {
+      vad?.close();
+      return t.mic.close(); // stopped while the browser asked for permission
+    }
+    if (vad) {
+      t.vad = vad;
+      await vad.start(t.mic.stream, t.mic.ctx).then(
+        () => (log.vad = 'silero'),
+        (err) => (log.vad = `unavailable: ${err.message}`),
+      );
+    }
     setStatus('Connecting…');
     // One voice session per socket: the one stopped last ends once its last answer is in.
     if (ending) await Promise.race([ending.done, new Promise((resolve) => setTimeout(resolve, 3000))]);
@@ -158,7 +177,10 @@ export function setUpTalk(button, transcriptEl, app) {
     ending = t.socket;
     t.socket?.end();
     t.vad?.close();
-    t.mic?.close();
+    log.micLive = t.mic ? true : null;
+    t.mic?.close().then(() => {
+      log.micLive = t.mic.stream.getTracks().some((track) => track.readyState === 'live');
+    });
     setStatus(status);
   }
 
