@@ -1,4 +1,6 @@
 // Builds the agent from its configuration: the LLM provider, the TTS transport and the server.
+import { createSpeechToText } from './stt/create.ts';
+import { SileroVad } from './stt/silero-vad.ts';
 import { createLogger, type Logger } from './server/log.ts';
 import type { AgentConfig } from './config.ts';
 import { createLlmProvider } from './llm/index.ts';
@@ -38,7 +40,14 @@ export async function startAgentFromConfig(config: AgentConfig, logger?: Logger)
   });
   if (tracing.enabled) log.info({ traces: tracing.destination }, 'tracing on');
   if (config.metrics) log.info({ metrics: 'emf', ...config.metrics }, 'turn metrics');
+  // Speech in: the STT client now (the local model loads its weights at its first stream), a
+  // Silero VAD per voice session.
+  const stt = config.stt ? await createSpeechToText(config.stt) : undefined;
+  if (stt) log.info({ stt: stt.name }, 'STT');
   const server = await startAgentServer({
+    ...(stt
+      ? { voice: { stt, createVad: () => SileroVad.load(), ...(config.voice ? { options: config.voice } : {}) } }
+      : {}),
     observability: {
       ...(tracing.enabled ? { tracer: tracing.tracer } : {}),
       ...(config.metrics ? { metrics: config.metrics } : {}),

@@ -15,6 +15,8 @@ describe('loadConfig', () => {
       systemPrompt: DEFAULT_SYSTEM_PROMPT,
       logLevel: 'info',
       otel: {},
+      // Speech in: Amazon Transcribe unless STT_PROVIDER says otherwise (the deployed default).
+      stt: { provider: 'transcribe' },
     });
   });
 

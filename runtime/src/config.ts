@@ -1,6 +1,8 @@
 // The agent's configuration from the environment (an external contract: the table is in
 // runtime/README.md), validated into one object; every problem is named in one error. The
 // variables and what each accepts: config/agent-env.ts; the defaults: config/defaults.ts.
+import { sttFromEnv, type SttConfig } from './stt/config.ts';
+import type { VoiceOptions } from './voice/voice-options.ts';
 import { ConfigError } from '@kokoro-speech/protocol/env';
 import { tracesExporter } from '@kokoro-speech/protocol/observability';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
@@ -33,6 +35,10 @@ export interface SessionConfig {
 }
 
 export interface AgentConfig {
+  /** Speech in: the STT provider (voice sessions on the WebSocket). */
+  stt?: SttConfig;
+  /** VOICE_* (absent keys: DEFAULT_VOICE_OPTIONS). */
+  voice?: Partial<VoiceOptions>;
   host: string;
   port: number;
   llm: LlmConfig;
@@ -59,6 +65,19 @@ export interface AgentConfig {
   otel: Record<string, string>;
 }
 
+/** Speech in (voice sessions): the STT (STT_PROVIDER, default transcribe) and VOICE_* settings. */
+function voiceConfig(e: ReturnType<typeof readAgentEnv>, problems: string[]) {
+  const stt = sttFromEnv(e, problems, { fallback: 'transcribe' });
+  const options = defined({
+    endOfTurnMs: e.VOICE_END_OF_TURN_MS,
+    bargeInMinMs: e.VOICE_BARGE_IN_MIN_MS,
+    maxAheadMs: e.VOICE_MAX_AHEAD_MS,
+    noSpeechMs: e.VOICE_NO_SPEECH_MS,
+    sttTimeoutMs: e.VOICE_STT_TIMEOUT_MS,
+  });
+  return stt ? { stt, ...(options ? { voice: options } : {}) } : {};
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
   const e = readAgentEnv(env);
   const problems: string[] = [];
@@ -67,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
   const sessions = sessionConfig(e, problems);
   const allowedOrigins = originsConfig(e, problems);
   const otel = otelEnv(env, problems);
+  const voice = voiceConfig(e, problems);
   if (problems.length > 0 || !tts || !llm) throw ConfigError.of(problems);
   return {
     host: e.HOST ?? DEFAULT_LISTEN.host,
@@ -94,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
         }
       : {}),
     otel,
+    ...voice,
     ...optional('flow', defined({ bufferBytes: e.CALLER_BUFFER_BYTES, stallMs: seconds(e.CALLER_STALL_SECONDS) })),
     ...optional(
       'wsFrames',

@@ -44,6 +44,8 @@ export class TurnRecorder {
   readonly tools: { id: string; name: string; startedMs: number; durationMs: number | null; error?: string }[] = [];
   sessionId: string | null = null;
   done = false;
+  /** A voice turn: what the agent heard the customer say (the final transcript). */
+  heard: string | null = null;
 
   add(event: ClientEvent): void {
     switch (event.type) {
@@ -122,6 +124,9 @@ export class TurnRecorder {
         for (const s of this.sentences) if (s.textMs !== null) s.textAt = s.textMs + offset;
         break;
       }
+      case 'transcript':
+        if (event.final) this.heard = event.text;
+        break;
       case 'error':
         this.errors.push({ code: event.code, message: event.message });
         break;
@@ -146,7 +151,8 @@ const ms = (v: number | null | undefined): string => (v === null || v === undefi
 
 /** A plain-text table: one row per sentence, then the metrics event. */
 export function formatTimeline(t: TurnRecorder): string {
-  const lines = [`first text      ${ms(t.firstTextAt)}`];
+  const lines = t.heard === null ? [] : [`heard           ${JSON.stringify(t.heard)}`];
+  lines.push(`first text      ${ms(t.firstTextAt)}`);
   lines.push(' #  text done  first audio  synthesis  audio len  text');
   for (const s of t.sentences) {
     const text = s.text.length > 60 ? `${s.text.slice(0, 57)}...` : s.text;

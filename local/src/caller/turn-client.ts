@@ -54,7 +54,7 @@ export function streamTurn(options: TurnOptions): Turn {
 
 type Emit = (event: TurnEvent | { type: 'audio'; id: string; data: Uint8Array }) => void;
 
-function parseEvent(type: string, data: unknown): TurnEvent {
+export function parseEvent(type: string, data: unknown): TurnEvent {
   const parsed = turnEventSchema.safeParse({ ...(data as object), type });
   if (!parsed.success) throw new Error(`bad ${type} event from the agent: ${parsed.error.message}`);
   return parsed.data;
@@ -213,7 +213,8 @@ function withSlash(base: URL): URL {
   return u;
 }
 
-function wsUrl(base: URL, sessionId: string | undefined): string {
+/** The agent's turn WebSocket under an http(s) base URL (the session as a query parameter). */
+export function wsUrl(base: URL, sessionId: string | undefined): string {
   const u = new URL('ws', withSlash(base));
   u.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
   if (sessionId !== undefined) u.searchParams.set('session', sessionId);

@@ -2,6 +2,7 @@
 // streams one turn, writes its audio (WAV, or Ogg Opus), optionally WebVTT captions beside it,
 // prints the per-sentence timeline and the metrics event; with --session, the turn belongs to that
 // conversation (and the id is printed, for the next turn); `--list-voices` prints the voice list.
+// `--audio question.wav` speaks a WAV file as the customer instead (a voice session on the WebSocket).
 // Bad usage prints the usage and exits 2; a failed turn writes no file and exits 1 (say-messages.ts).
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
@@ -17,8 +18,11 @@ import { sayOutput } from './say-output.ts';
 import { fetchPhonemes, formatPhonemes, phonemizeUrl } from './say-phonemes.ts';
 import { commandLineError } from '../stack/command-line.ts';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
+import { readVoiceFile } from './say-audio.ts';
+import { speakTurn } from '../caller/voice-turn.ts';
 
 const USAGE = `usage: npm run say -- "prompt" [options]
+       npm run say -- --audio question.wav [--fast] [options]
        npm run say -- --list-voices [--target URL|ARN]
        npm run say -- --phonemes "text" [--ssml] [--voice ID] [--container URL]
   --out, -o FILE        audio file to write (default answer.wav, in the folder you run this from);
@@ -26,7 +30,10 @@ const USAGE = `usage: npm run say -- "prompt" [options]
   --format pcm|opus     what the agent sends (default: opus for .ogg/.opus files, else pcm);
                         an Opus turn written as .wav is decoded here
   --captions            also write WebVTT captions (word timings) beside the audio: FILE.vtt
-  --transport sse|ws    how to reach the agent (default sse)
+  --audio FILE.wav      speak this WAV file (any rate, mono or stereo) as the customer, in real
+                        time, over the WebSocket; the agent answers what it heard
+  --fast                with --audio: send the audio faster than real time
+  --transport sse|ws    how to reach the agent (default sse; ws with --audio)
   --target URL|ARN      a local server (default http://127.0.0.1:3000, or KOKORO_TARGET)
                         or a deployed AgentCore runtime ARN (AWS credentials from the usual chain)
   --qualifier NAME      AgentCore endpoint for ARN targets, e.g. live (or KOKORO_AGENT_QUALIFIER)
@@ -69,6 +76,8 @@ async function main(argv: string[]): Promise<number> {
       phonemes: { type: 'boolean' },
       ssml: { type: 'boolean' },
       container: { type: 'string' },
+      audio: { type: 'string' },
+      fast: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -96,7 +105,17 @@ async function main(argv: string[]): Promise<number> {
   if (format !== 'pcm' && format !== 'opus') throw new UsageError(`--format must be pcm or opus, not ${format}`);
   if (kind === 'ogg' && format !== 'opus')
     throw new UsageError(`${values.out} is an Ogg Opus file: it needs --format opus (or a .wav file)`);
-  const prompt = positionals.join(' ').trim();
+  const audioFile = values.audio;
+  if (audioFile !== undefined && positionals.length > 0)
+    throw new UsageError('--audio speaks the file as the prompt: give no prompt text with it');
+  if (
+    audioFile !== undefined &&
+    (values.mode !== undefined || argv.includes('--transport')) &&
+    values.transport !== 'ws'
+  )
+    throw new UsageError('--audio talks over the WebSocket (--transport ws) and streams (no --mode)');
+  if (values.fast && audioFile === undefined) throw new UsageError('--fast goes with --audio');
+  const prompt = audioFile === undefined ? positionals.join(' ').trim() : '.';
   if (!prompt) throw new UsageError('a prompt is required');
   if (values.transport !== 'sse' && values.transport !== 'ws')
     throw new UsageError(`--transport must be sse or ws, not ${values.transport}`);
@@ -137,14 +156,34 @@ async function main(argv: string[]): Promise<number> {
   const ac = new AbortController();
   process.once('SIGINT', () => ac.abort(new Error('interrupted')));
   try {
-    const turn = streamTurn({
-      target,
-      transport: values.transport as Transport,
-      request: parsed.data,
-      signal: ac.signal,
-      ...(session === undefined ? {} : { sessionId: session }),
-    });
-    for await (const event of turn.events) recorder.add(event);
+    if (audioFile !== undefined) {
+      const { prompt: _prompt, mode: _mode, ...settings } = parsed.data;
+      const pcm = await readVoiceFile(audioFile);
+      await speakTurn(
+        {
+          target,
+          settings,
+          pcm,
+          fast: values.fast === true,
+          signal: ac.signal,
+          ...(session === undefined ? {} : { sessionId: session }),
+        },
+        (event) => recorder.add(event),
+      );
+      if (recorder.heard === null && recorder.errors.every((e) => e.code === 'no_speech')) {
+        console.error(`say: no speech heard in ${audioFile}: the agent found no words in it; nothing was answered`);
+        return 1;
+      }
+    } else {
+      const turn = streamTurn({
+        target,
+        transport: values.transport as Transport,
+        request: parsed.data,
+        signal: ac.signal,
+        ...(session === undefined ? {} : { sessionId: session }),
+      });
+      for await (const event of turn.events) recorder.add(event);
+    }
   } finally {
     if (target instanceof AgentCoreTarget) target.destroy();
   }

@@ -1,6 +1,8 @@
 // Command line and environment of `npm start`: which port, which model, which LLM, which agent.
 // The agent's variables (LLM, tools, filler, voice, prompt) are read by the runtime's own parsers,
 // with the runtime's ranges; a flag that sets one is named in place of the variable.
+import type { SttConfig } from '@kokoro-speech/runtime/stt';
+import { sttSettings } from './stt-option.ts';
 import { parseArgs } from 'node:util';
 import {
   BUILTIN_TOOL_CHOICES,
@@ -29,7 +31,11 @@ export const USAGE = `usage: npm start -- [options]
                        KOKORO_ALLOWED_HOSTS), e.g. a DNS name pointing at this machine; with a
                        --host beyond loopback this machine's addresses and host name are served,
                        any other name is refused (DNS rebinding)
-  --offline            stand-in model: a tone instead of a voice, no download
+  --offline            stand-in model: a tone instead of a voice, no download (and the local
+                       STT's stand-in: no weights)
+  --stt transcribe|openai|local
+                       speech to text for voice sessions (or STT_PROVIDER; default local:
+                       Whisper in this process; openai needs STT_OPENAI_BASE_URL, STT_OPENAI_MODEL)
   --dtype q8|fp32      Kokoro weights to load (default q8: fast on CPU)
   --export standard|timestamped
                        which pinned ONNX export to download (or KOKORO_EXPORT; default standard);
@@ -76,6 +82,8 @@ export interface LocalOptions {
   export: 'standard' | 'timestamped';
   modelDir: string | undefined;
   llm: LlmConfig;
+  /** Speech to text for the agent's voice sessions (--stt or STT_PROVIDER; default local). */
+  stt: SttConfig;
   /** Set when the LLM was asked for explicitly (flag or LLM_PROVIDER), not picked by default. */
   llmRequested: boolean;
   /** The agent's system prompt (SYSTEM_PROMPT; default: the runtime's voice-friendly one). */
@@ -124,6 +132,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
         export: { type: 'string' },
         'model-dir': { type: 'string' },
         llm: { type: 'string' },
+        stt: { type: 'string' },
         voice: { type: 'string' },
         tools: { type: 'string' },
         filler: { type: 'string' },
@@ -188,6 +197,7 @@ export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEn
       .map((h) => h.trim())
       .filter((h) => h !== ''),
     offline: values.offline ?? false,
+    stt: sttSettings(values.stt, env, values.offline ?? false),
     dtype,
     export: exportName,
     modelDir: values['model-dir'] ?? env['KOKORO_MODEL_DIR'] ?? undefined,

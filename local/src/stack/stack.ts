@@ -4,6 +4,7 @@
 // and the web server; or, with a runtime ARN or an agent URL, the web server alone in front of
 // that agent. With --auth, a local sign-in and AgentCore stand-in go in front of the agent
 // (auth/local-auth.ts).
+import { createSpeechToText, SileroVad } from '@kokoro-speech/runtime/stt';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { configFromEnv, startServer } from '@kokoro-speech/container';
 import { startServerProcess } from '@kokoro-speech/container/process';
@@ -166,9 +167,13 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       });
       // Made here, so that the page and the banner show the tools the agent itself has.
       const tools = new ToolBox({ builtin: options.tools, ...(options.filler ? { filler: options.filler } : {}) });
+      // Voice sessions: the STT chosen (--stt), a Silero VAD per session.
+      const stt = await createSpeechToText(options.stt);
+      closers.push(() => stt.close());
       const agent = await startAgentServer({
         llm,
         tts,
+        voice: { stt, createVad: () => SileroVad.load() },
         host: '127.0.0.1',
         port: 0,
         systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,

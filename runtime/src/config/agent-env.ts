@@ -71,6 +71,12 @@ export const AGENT_ENV = {
   STT_OPENAI_TIMEOUT_SECONDS: num(0.1, 600),
   STT_PARTIAL_STABILITY: oneOf(['low', 'medium', 'high']),
   STT_LOCAL_MODEL_DIR: str(),
+  // Voice sessions: turn-taking and bounds (src/voice/voice-options.ts)
+  VOICE_END_OF_TURN_MS: int(0, 10_000),
+  VOICE_BARGE_IN_MIN_MS: int(0, 5_000),
+  VOICE_MAX_AHEAD_MS: int(1_000, 600_000),
+  VOICE_NO_SPEECH_MS: int(1_000, 3_600_000),
+  VOICE_STT_TIMEOUT_MS: int(500, 120_000),
   // Voice and limits
   // A voice or a blend (`af_bella(2)+af_sky(1)`): a malformed blend is refused at start, named.
   KOKORO_VOICE: optional(

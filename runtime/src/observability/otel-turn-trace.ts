@@ -55,6 +55,10 @@ export class OtelTurnTrace implements TurnTrace {
     this.#context = trace.setSpan(parent, this.#span);
   }
 
+  get traceId(): string {
+    return this.#span.spanContext().traceId;
+  }
+
   readonly tts: TtsSessionObserver = {
     streamTry: (why) => {
       if (why === 'retry') this.#retries++;

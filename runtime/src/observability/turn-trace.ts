@@ -23,6 +23,8 @@ export interface TurnTrace {
   readonly tts: TtsSessionObserver;
   /** TTS sessions refused (`overloaded`) during the turn, retried or not. */
   readonly refusals: number;
+  /** The trace's id (W3C, 32 hex digits) when the turn is traced, for its log line. */
+  readonly traceId?: string | undefined;
   /** Facts learnt on the way (the voice's language, ...). */
   annotate(attributes: Readonly<Record<string, string | number | boolean>>): void;
   firstToken(): void;

@@ -2,7 +2,8 @@
 // shown as their word), pieces to speak as the turn policy cuts them (the text before a tool call
 // cut and spoken at once; the answer after a tool a fresh segmenter), tool events, the first
 // token's time, and an LLM failure kept to report after the audio of the text already shown.
-import { LlmError } from '../llm/errors.ts';
+// Only a throw of the LLM's stream is the LLM's failure: a throw while handling what it wrote (the
+// text front end, the caller's side) propagates to the turn, which names its real cause.
 import { systemPromptFor } from '../llm/language-prompt.ts';
 import { ShownTextStream } from '../text/inline-display.ts';
 import { agentAnswer } from '../conversation/answer.ts';
@@ -11,7 +12,7 @@ import type { TurnTrace } from '../observability/index.ts';
 import { planFor, type PolicyPlan, type TurnPolicy } from './policies.ts';
 import type { SentencePlace } from './sentences.ts';
 import type { AnswerEvent, AnswerSource, PipelineEvent, TurnContext, TurnFailure } from './types.ts';
-import { errorMessage } from '@kokoro-speech/protocol/errors';
+import { inTextFrontEnd, llmFailure } from './turn-faults.ts';
 import type { SpokenLanguage } from '@kokoro-speech/protocol';
 
 /** A fresh agent on the context's model and tools, for one prompt (no memory). */
@@ -49,8 +50,8 @@ export class CycleText {
 
 /** What the reader needs of its turn. */
 export interface AnswerTurn {
-  /** The turn failed or was cancelled: reading stops, nothing more is spoken. */
-  readonly stopped: boolean;
+  /** The turn has ended (error or cancelled): reading stops, nothing more is spoken. */
+  readonly ended: boolean;
   readonly trace: TurnTrace;
   now(): number;
   emit(event: PipelineEvent): void;
@@ -84,60 +85,97 @@ export class AnswerReader {
     const enqueue = (pieces: string[], cycle: CycleText = this.cycle, p: PolicyPlan = plan) => {
       for (const piece of pieces) turn.enqueue(piece, p.waitForPreviousAudio, cycle.place(piece));
     };
+    const cut = (what: string, step: () => string[]) => enqueue(inTextFrontEnd(what, step));
     const endCycle = () => {
       if (plan.wholeAnswerFirst) batches.push(this.cycle);
-      else enqueue(plan.splitter.flush());
+      else cut('cutting the answer into sentences', () => plan.splitter.flush());
     };
     // `text` events show inline pronunciations as their word (the sentences still carry them).
     const shown = new ShownTextStream();
-    const showText = (delta: string) => {
+    const showText = (step: () => string) => {
+      const delta = inTextFrontEnd('showing the answer', step);
       if (delta) turn.emit({ type: 'text', delta });
     };
+    if (turn.ended) return;
+    const events = answer()(signal)[Symbol.asyncIterator]();
+    let finished = false;
     try {
-      if (turn.stopped) return;
-      const source = answer();
-      for await (const event of source(signal)) {
-        switch (event.type) {
-          case 'text':
-            if (this.firstTokenMs === null) {
-              this.firstTokenMs = turn.now();
-              turn.trace.firstToken();
-            }
-            showText(shown.push(event.delta));
-            this.cycle.text += event.delta;
-            if (!plan.wholeAnswerFirst) enqueue(plan.splitter.push(event.delta));
-            break;
-          case 'tool_call':
-            // The text before a tool call is complete: speak it now rather than hold a half sentence.
-            showText(shown.flush());
-            if (!plan.wholeAnswerFirst) enqueue(plan.splitter.flush());
-            break;
-          case 'tool_start':
-          case 'tool_end':
-            turn.onTool(event);
-            break;
-          case 'cycle':
-            endCycle();
-            // The answer after a tool: a fresh segmenter, so its first piece is cut early again.
-            plan = planFor(this.#policy, language);
-            this.cycle = new CycleText(this.cycle.cycle + 1);
-            break;
+      for (;;) {
+        let next: IteratorResult<AnswerEvent>;
+        try {
+          next = await events.next();
+        } catch (error) {
+          finished = true;
+          // The text shown so far is still spoken (by the turn); the error follows its audio.
+          if (!turn.ended) this.llmError = llmFailure(error, turn.llmName());
+          break;
         }
+        if (next.done) {
+          finished = true;
+          break;
+        }
+        if (turn.ended) return;
+        this.#handle(next.value, { showText, shown, cut, endCycle, plan: () => plan });
+        if (next.value.type === 'cycle') plan = planFor(this.#policy, language);
       }
-    } catch (error) {
-      if (turn.stopped) return;
-      // The text shown so far is still spoken (by the turn); the error follows its audio.
-      this.llmError =
-        error instanceof LlmError
-          ? { code: error.code, message: error.message }
-          : { code: 'llm_error', message: `${turn.llmName()} LLM failed: ${errorMessage(error)}` };
+    } finally {
+      // Stopped reading early (the turn ended, or a throw of ours): the LLM's stream is let go
+      // (the turn aborts its request too).
+      if (!finished) void Promise.resolve(events.return?.()).catch(() => {});
     }
-    if (turn.stopped) return;
-    showText(shown.flush());
+    if (turn.ended) return;
+    showText(() => shown.flush());
     endCycle();
     for (const cycle of batches) {
       const whole = planFor(this.#policy, language);
-      enqueue([...whole.splitter.push(cycle.text), ...whole.splitter.flush()], cycle, whole);
+      enqueue(
+        inTextFrontEnd('cutting the answer into sentences', () => [
+          ...whole.splitter.push(cycle.text),
+          ...whole.splitter.flush(),
+        ]),
+        cycle,
+        whole,
+      );
+    }
+  }
+
+  /** One event of the answer: text shown and cut, a tool's boundary, a new model call. */
+  #handle(
+    event: AnswerEvent,
+    on: {
+      showText: (step: () => string) => void;
+      shown: ShownTextStream;
+      cut: (what: string, step: () => string[]) => void;
+      endCycle: () => void;
+      plan: () => PolicyPlan;
+    },
+  ): void {
+    const turn = this.#turn;
+    const plan = on.plan();
+    switch (event.type) {
+      case 'text':
+        if (this.firstTokenMs === null) {
+          this.firstTokenMs = turn.now();
+          turn.trace.firstToken();
+        }
+        on.showText(() => on.shown.push(event.delta));
+        this.cycle.text += event.delta;
+        if (!plan.wholeAnswerFirst) on.cut('cutting the answer into sentences', () => plan.splitter.push(event.delta));
+        break;
+      case 'tool_call':
+        // The text before a tool call is complete: speak it now rather than hold a half sentence.
+        on.showText(() => on.shown.flush());
+        if (!plan.wholeAnswerFirst) on.cut('cutting the answer into sentences', () => plan.splitter.flush());
+        break;
+      case 'tool_start':
+      case 'tool_end':
+        turn.onTool(event);
+        break;
+      case 'cycle':
+        on.endCycle();
+        // The answer after a tool: a fresh segmenter (the caller makes it), its first piece cut early again.
+        this.cycle = new CycleText(this.cycle.cycle + 1);
+        break;
     }
   }
 }

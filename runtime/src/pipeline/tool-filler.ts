@@ -7,14 +7,15 @@ import type { AnswerEvent, PipelineEvent } from './types.ts';
 
 /** What the tool events and the filler need of their turn. */
 export interface ToolTurn {
-  readonly stopped: boolean;
+  /** The turn has ended (error or cancelled). */
+  readonly ended: boolean;
   readonly trace: TurnTrace;
   readonly ledger: SentenceLedger;
   now(): number;
   emit(event: PipelineEvent): void;
   /** The filler of the turn's tools, if any. */
   filler(): FillerOptions | undefined;
-  /** Speaks the filler where the answer is now. */
+  /** Speaks the filler where the answer is now (from a timer: the turn catches what it throws). */
   speakFiller(text: string): void;
 }
 
@@ -60,7 +61,7 @@ export class ToolFiller {
     if (this.#tools.size === 0) clearTimeout(this.#fillerTimer);
   }
 
-  /** The turn stopped or ended: no filler any more. */
+  /** The turn is ending: no filler any more. */
   stop(): void {
     clearTimeout(this.#fillerTimer);
   }
@@ -74,7 +75,7 @@ export class ToolFiller {
   #maybeFiller(): void {
     const turn = this.#turn;
     const filler = turn.filler();
-    if (!filler || turn.stopped || this.#tools.size === 0 || this.#fillerDone) return;
+    if (!filler || turn.ended || this.#tools.size === 0 || this.#fillerDone) return;
     if (turn.ledger.audioPending) return this.#armFiller(50); // audio still to come: it will play
     const end = turn.ledger.playbackEnd();
     const now = performance.now();

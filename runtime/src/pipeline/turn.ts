@@ -13,11 +13,19 @@
 // and the TTS session is paused (its stream no longer read), so a turn holds a bounded amount of
 // audio whatever the answer's length (runtime/README.md, "Slow callers").
 //
+// Its lifecycle has one owner, `run`: whatever throws wherever (the LLM's stream, the text front
+// end, the TTS session, the caller's side, a timer), its `finally` closes what the turn opened (the
+// filler's timer, the LLM request, the TTS session, also one still opening) and waits for the
+// session's event pump, and only then is the one terminal event sent: `done`, after `error` when
+// the turn failed, `done {cancelled: true}` when it was cancelled. How a turn ends is said in the
+// contract's words: done, error, cancelled (docs/design/turn-lifecycle.md).
+//
 // Its parts: turn-voice.ts (voice, language, settings), answer-reader.ts (the LLM's stream),
-// tool-filler.ts (tool events, filler), turn-session.ts (the TTS session, its pump, backpressure).
+// tool-filler.ts (tool events, filler), turn-session.ts (the TTS session, its pump, backpressure),
+// turn-faults.ts (what each throw is called).
 import { randomUUID } from 'node:crypto';
 import { normalizeForSpeech } from '../text/index.ts';
-import type { TtsSession, VoiceSettings } from '../tts/types.ts';
+import type { VoiceSettings } from '../tts/types.ts';
 import { OpusTurnOutput } from '../audio/opus-output.ts';
 import type { TurnPolicy } from './policies.ts';
 import { SentenceLedger, type SentencePlace } from './sentences.ts';
@@ -27,8 +35,9 @@ import { errorMessage } from '@kokoro-speech/protocol/errors';
 import type { SpokenLanguage } from '@kokoro-speech/protocol';
 import { AnswerReader, oneShotAnswer, type AnswerTurn } from './answer-reader.ts';
 import { ToolFiller, type ToolTurn } from './tool-filler.ts';
-import { openTurnSession, pumpSessionEvents, ttsFailure, type SessionTurn } from './turn-session.ts';
+import { TurnSession, type SessionTurn } from './turn-session.ts';
 import { chooseTurnVoice } from './turn-voice.ts';
+import { inTextFrontEnd, ttsFailureCode, turnFailure } from './turn-faults.ts';
 
 export type {
   CallerFlow,
@@ -37,11 +46,15 @@ export type {
   PipelineEvent,
   SentenceTiming,
   TurnContext,
+  TurnFailure,
   TurnOptions,
   TurnResult,
   VoiceDefaults,
   WordTiming,
 } from './types.ts';
+
+/** How a turn ended early; a turn that runs to its end is `done`. */
+type EarlyEnd = { as: 'error'; error: TurnFailure } | { as: 'cancelled'; reason: unknown };
 
 export async function runTurn(context: TurnContext, options: TurnOptions): Promise<TurnResult> {
   return new Turn(context, options).run();
@@ -52,26 +65,23 @@ class Turn {
   readonly #options: TurnOptions;
   readonly #requestId: string;
   readonly #t0 = performance.now();
+  /** The turn's LLM request (and a TTS open still in flight) is aborted when the turn ends. */
   readonly #abort = new AbortController();
   readonly #ledger: SentenceLedger;
-  #session: TtsSession | null = null;
-  /** Sends utterances in order; under `reference` each link also waits for the previous audio. */
+  readonly #trace: TurnTrace;
+  /** Sends utterances in order (under `reference` each link also waits for the previous audio). */
   #chain: Promise<void> = Promise.resolve();
-  #error: TurnFailure | undefined;
-  #cancelled = false;
-  /** Settles when the turn stops (failed or cancelled): waits for the caller end with it. */
-  readonly #halted = Promise.withResolvers<void>();
+  #end: EarlyEnd | null = null; // set once: later failures are the first one's consequences
+  readonly #ended = Promise.withResolvers<void>();
+  #over = false; // the terminal event was sent: nothing more reaches the caller
   readonly #answer: AnswerReader;
   readonly #tools: ToolFiller;
-  #opened: Promise<TtsSession | null> = Promise.resolve(null);
+  readonly #tts: TurnSession;
   /** Where events go: straight to the caller, or through the Opus encoder (format "opus"). */
   readonly #out: (event: PipelineEvent) => void;
   readonly #opus: OpusTurnOutput | null;
   /** The answer's language: the voice's (protocol chooseLanguage; the server validated the pair). */
   #language: SpokenLanguage = 'en';
-  readonly #trace: TurnTrace;
-  /** The turn as its parts (answer reader, tool filler, TTS session) see it. */
-  readonly #parts: AnswerTurn & ToolTurn & SessionTurn;
 
   constructor(context: TurnContext, options: TurnOptions) {
     this.#context = context;
@@ -82,48 +92,46 @@ class Turn {
     this.#out = opus ? (event) => opus.handle(event) : options.emit;
     this.#requestId = options.requestId ?? randomUUID();
     const policy: TurnPolicy = options.policy ?? (options.request.mode === 'batch' ? 'batch' : 'stream');
-    this.#ledger = new SentenceLedger(
+    const ledger = new SentenceLedger(
       (event) => this.#emit(event),
       () => this.#now(),
       { words: options.request.words === true },
     );
-    this.#parts = this.#partsView();
-    this.#answer = new AnswerReader(this.#parts, policy);
-    this.#tools = new ToolFiller(this.#parts);
-  }
-
-  #partsView(): AnswerTurn & ToolTurn & SessionTurn {
+    this.#ledger = ledger;
+    // What each part sees of the turn (whether it has ended, how to end it with an error), and
+    // what that part needs more (its getter kept live).
     const turn = this;
-    return {
-      get stopped() {
-        return turn.#stopped;
+    const state = {
+      get ended() {
+        return turn.#end !== null;
       },
-      get cancelled() {
-        return turn.#cancelled;
-      },
+      whenEnded: this.#ended.promise,
+      endWithError: (error: TurnFailure) => this.#endEarly({ as: 'error', error }),
       trace: this.#trace,
-      ledger: this.#ledger,
-      get tts() {
-        return turn.#context.tts;
-      },
-      signal: this.#abort.signal,
-      get flow() {
-        return turn.#options.flow;
-      },
-      opus: this.#opus,
-      halted: this.#halted.promise,
+      ledger,
       now: () => this.#now(),
-      emit: (event) => this.#emit(event),
-      onTool: (event) => this.#tools.onTool(event),
-      enqueue: (piece, waitForPrevious, place) => this.#enqueue(piece, this.#opened, waitForPrevious, place),
-      llmName: () => this.#context.llm.name,
-      filler: () => this.#context.tools?.filler,
-      speakFiller: (text) => this.#enqueue(text, this.#opened, false, this.#answer.cycle.here),
-      adopt: (session) => {
-        this.#session = session;
-      },
-      fail: (code, message) => this.#fail(code, message),
+      emit: (event: PipelineEvent) => this.#emit(event),
     };
+    const part = <T extends object>(own: T) =>
+      Object.defineProperties(own, Object.getOwnPropertyDescriptors(state)) as T & typeof state;
+    type Own<P> = Omit<P, keyof typeof state>;
+    this.#answer = new AnswerReader(
+      part<Own<AnswerTurn>>({
+        onTool: (event) => this.#tools.onTool(event),
+        enqueue: (piece, waitForPrevious, place) => this.#enqueue(piece, waitForPrevious, place),
+        llmName: () => context.llm.name,
+      }),
+      policy,
+    );
+    this.#tools = new ToolFiller(
+      part<Own<ToolTurn>>({
+        filler: () => context.tools?.filler,
+        speakFiller: (text) => this.#guard(() => this.#enqueue(text, false, this.#answer.cycle.here), 'the filler'),
+      }),
+    );
+    this.#tts = new TurnSession(
+      part<Own<SessionTurn>>({ tts: context.tts, signal: this.#abort.signal, flow: options.flow, opus }),
+    );
   }
 
   #now(): number {
@@ -131,71 +139,75 @@ class Turn {
   }
 
   #emit(event: PipelineEvent): void {
-    this.#out(event);
+    if (!this.#over) this.#out(event);
   }
 
-  get #stopped(): boolean {
-    return this.#cancelled || this.#error !== undefined;
+  /** Ends the turn early, once: its LLM request is aborted and its TTS session closed at once. */
+  #endEarly(end: EarlyEnd): void {
+    if (this.#end) return;
+    this.#end = end;
+    if (end.as === 'cancelled') this.#trace.cut(errorMessage(end.reason ?? 'cancelled'));
+    this.#stopWork(end.as === 'cancelled' ? end.reason : new Error(end.error.message));
   }
 
-  /** Stops the turn's work at once: the LLM request is aborted, the TTS session closed. */
-  #stop(reason: unknown): void {
+  /** Stops everything the turn opened (idempotent): the filler, the LLM request, the TTS session. */
+  #stopWork(reason: unknown): void {
     this.#tools.stop();
-    this.#halted.resolve();
-    this.#abort.abort(reason);
-    this.#session?.close();
+    this.#ended.resolve();
+    if (!this.#abort.signal.aborted) this.#abort.abort(reason);
+    this.#tts.close();
     this.#ledger.releaseAll();
   }
 
-  /** Records the first failure; later failures are its consequences. */
-  #fail(code: string, message: string): void {
-    if (this.#stopped) return;
-    this.#error = { code, message };
-    this.#stop(new Error(message));
+  /** Runs a step called from outside the turn's own flow (a timer): a throw ends the turn with its cause. */
+  #guard(step: () => void, where: string): void {
+    try {
+      step();
+    } catch (error) {
+      this.#endEarly({ as: 'error', error: turnFailure(error, where) });
+    }
   }
 
-  #cancel(): void {
-    if (this.#stopped) return;
-    this.#cancelled = true;
-    this.#trace.cut(errorMessage(this.#options.signal?.reason ?? 'cancelled'));
-    this.#stop(this.#options.signal?.reason);
-  }
-
+  /** The one run path: whatever throws, the `finally` closes what the turn opened, then the
+   *  terminal event is sent, once. Never rejects. */
   async run(): Promise<TurnResult> {
     const { request, signal } = this.#options;
     const { language, settings } = chooseTurnVoice(request, this.#context.defaults);
     this.#language = this.#ledger.language = language;
-    if (signal?.aborted) this.#cancel();
-    signal?.addEventListener('abort', () => this.#cancel(), { once: true });
+    const cancel = () => this.#endEarly({ as: 'cancelled', reason: signal?.reason });
+    const limit = (ms: number | undefined, error: TurnFailure) =>
+      ms === undefined ? undefined : setTimeout(() => this.#endEarly({ as: 'error', error }), Math.max(0, ms));
     const { timeoutMs, streamLimitMs } = this.#options;
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => this.#fail('timeout', `the turn took longer than ${timeoutMs} ms`), timeoutMs);
-    const streamTimer =
-      streamLimitMs === undefined
-        ? undefined
-        : setTimeout(
-            () =>
-              this.#fail(
-                'stream_limit',
-                "the stream reached its time limit (MAX_STREAM_SECONDS, inside AgentCore's 60 minutes); reconnect to go on",
-              ),
-            Math.max(0, streamLimitMs),
-          );
+    const timer = limit(timeoutMs, { code: 'timeout', message: `the turn took longer than ${timeoutMs} ms` });
+    const streamTimer = limit(streamLimitMs, {
+      code: 'stream_limit',
+      message:
+        "the stream reached its time limit (MAX_STREAM_SECONDS, inside AgentCore's 60 minutes); reconnect to go on",
+    });
     try {
+      if (signal?.aborted) cancel();
+      signal?.addEventListener('abort', cancel, { once: true });
       // The turn's trace span is active throughout: Strands' agent and model spans nest under it.
-      const result = await this.#trace.run(() => this.#run(settings));
-      await this.#opus?.idle(); // every event, done last, has reached the caller
-      return result;
+      await this.#trace.run(() => this.#speak(settings));
+    } catch (error) {
+      this.#endEarly({ as: 'error', error: turnFailure(error, 'the turn') });
     } finally {
       clearTimeout(timer);
       clearTimeout(streamTimer);
-      this.#tools.stop();
+      signal?.removeEventListener('abort', cancel);
+      try {
+        this.#stopWork(new Error('the turn is over'));
+        await this.#tts.closed();
+      } catch (error) {
+        this.#endEarly({ as: 'error', error: turnFailure(error, 'closing the turn') });
+      }
     }
+    const result = this.#finish();
+    await this.#opus?.idle(); // every event, done last, has reached the caller
+    return result;
   }
 
-  async #run(settings: Required<VoiceSettings>): Promise<TurnResult> {
+  async #speak(settings: Required<VoiceSettings>): Promise<void> {
     this.#emit({
       type: 'start',
       request_id: this.#requestId,
@@ -204,11 +216,8 @@ class Turn {
       ...(this.#options.sessionId ? { session_id: this.#options.sessionId } : {}),
     });
     this.#ledger.setAudio(settings.format, settings.sample_rate);
-
     // Open the TTS session while the LLM thinks: its connection time hides behind the first token.
-    const opened = this.#cancelled ? Promise.resolve(null) : openTurnSession(this.#parts, settings);
-    this.#opened = opened;
-    const pump = opened.then((session) => (session ? pumpSessionEvents(this.#parts, session) : undefined));
+    if (this.#end === null) this.#tts.open(settings);
     const { answer, request } = this.#options;
     await this.#answer.read(
       this.#language,
@@ -216,45 +225,51 @@ class Turn {
       this.#abort.signal,
     );
     await this.#chain;
-    const session = await opened;
-    if (session && !this.#stopped) {
+    const session = await this.#tts.opened;
+    if (session && this.#end === null) {
       try {
         await session.end();
       } catch (error) {
-        this.#fail(ttsFailure(error), `TTS session failed: ${errorMessage(error)}`);
+        const message = `TTS session failed: ${errorMessage(error)}`;
+        this.#endEarly({ as: 'error', error: { code: ttsFailureCode(error), message } });
       }
     }
-    session?.close();
-    await pump;
+    await this.#tts.closed();
+    // An LLM failure is reported after the audio of the text already shown.
     const llmError = this.#answer.llmError;
-    if (llmError && !this.#stopped) this.#error = llmError;
-    return this.#finish();
+    if (llmError) this.#endEarly({ as: 'error', error: llmError });
   }
 
-  #enqueue(piece: string, opened: Promise<TtsSession | null>, waitForPrevious: boolean, place: SentencePlace): void {
+  #enqueue(piece: string, waitForPrevious: boolean, place: SentencePlace): void {
     const readyMs = this.#now();
-    const spoken = normalizeForSpeech(piece, { language: this.#language }).spoken.trim();
+    const normalize = this.#context.normalize ?? ((text, language) => normalizeForSpeech(text, { language }).spoken);
+    const spoken = inTextFrontEnd('preparing a sentence for speech', () => normalize(piece, this.#language)).trim();
     if (spoken === '') return; // shown, not spoken (a code block, a table rule, emoji only)
     const { timing, audioDone } = this.#ledger.add(piece, spoken, readyMs, place);
     this.#trace.sentence(timing.id, { index: timing.index, characters: spoken.length, kind: place.kind });
     this.#chain = this.#chain.then(async () => {
-      const session = this.#session ?? (await opened);
-      if (!session || this.#stopped) return;
+      const session = this.#tts.now ?? (await this.#tts.opened);
+      if (!session || this.#end) return;
       timing.sentMs = this.#now();
       try {
         const traceparent = this.#trace.sentenceSent(timing.id);
         if (traceparent) session.speak(spoken, timing.id, { traceparent });
         else session.speak(spoken, timing.id);
       } catch (error) {
-        this.#fail(ttsFailure(error), `TTS session failed: ${errorMessage(error)}`);
+        const message = `TTS session failed: ${errorMessage(error)}`;
+        this.#endEarly({ as: 'error', error: { code: ttsFailureCode(error), message } });
         return;
       }
       if (waitForPrevious) await audioDone;
     });
   }
 
+  /** The terminal events, once: metrics, `error` if the turn failed, `done`. */
   #finish(): TurnResult {
     const ledger = this.#ledger;
+    const end = this.#end;
+    const error = end?.as === 'error' ? end.error : undefined;
+    const cancelled = end?.as === 'cancelled';
     const metrics = {
       first_token_ms: this.#answer.firstTokenMs,
       first_sentence_ms: ledger.firstSentenceMs,
@@ -263,18 +278,28 @@ class Turn {
       sentences: ledger.spoken,
       audio_ms: Math.round(ledger.audioMs * 100) / 100,
     };
-    this.#emit({ type: 'metrics', ...metrics });
-    if (this.#error) this.#emit({ type: 'error', ...this.#error });
-    this.#emit(this.#cancelled ? { type: 'done', cancelled: true } : { type: 'done' });
-    this.#trace.end(this.#cancelled ? 'cancelled' : this.#error ? 'error' : 'done', this.#error?.code);
+    const terminal: PipelineEvent[] = [
+      { type: 'metrics', ...metrics },
+      ...(error ? [{ type: 'error' as const, ...error }] : []),
+      cancelled ? { type: 'done', cancelled: true } : { type: 'done' },
+    ];
+    for (const event of terminal) {
+      try {
+        this.#emit(event);
+      } catch {
+        // The caller's side threw (a bug there, logged by the server): the rest is still sent.
+      }
+    }
+    this.#over = true;
+    this.#trace.end(end?.as ?? 'done', error?.code);
     return {
       requestId: this.#requestId,
-      outcome: this.#cancelled ? 'cancelled' : this.#error ? 'failed' : 'completed',
+      outcome: cancelled ? 'cancelled' : error ? 'failed' : 'completed',
       metrics,
       sentences: ledger.list,
       firstAudioAt: ledger.firstAudioAt,
       endedAt: performance.now(),
-      ...(this.#error ? { error: this.#error } : {}),
+      ...(error ? { error } : {}),
     };
   }
 }

@@ -2,7 +2,7 @@
 import type { AudioFormat, SampleRate } from '@kokoro-speech/protocol';
 import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
-import type { MetricsEvent, TurnEvent, TurnRequest } from '@kokoro-speech/protocol';
+import type { MetricsEvent, SpokenLanguage, TurnEvent, TurnRequest } from '@kokoro-speech/protocol';
 import type { TurnPolicy } from './policies.ts';
 import type { ToolBox } from '../tools/toolbox.ts';
 import type { LlmTimeouts } from '../llm/model-watch.ts';
@@ -44,6 +44,9 @@ export interface TurnContext {
   tools?: ToolBox;
   /** The LLM's first-token and idle timeouts (llm/model-watch.ts); default 20 s and 15 s. */
   llmTimeouts?: LlmTimeouts;
+  /** How a piece becomes the text spoken; default the text front end's normalizeForSpeech
+   *  (src/text). The fault tests pass one that throws, to prove the turn's cleanup. */
+  normalize?: (piece: string, language: SpokenLanguage) => string;
 }
 
 /**

@@ -7,7 +7,7 @@ import { chooseLanguage, type TurnRequest } from '@kokoro-speech/protocol';
 import { createLogger, type Logger } from './log.ts';
 import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
-import type { PipelineEvent, VoiceDefaults } from '../pipeline/turn.ts';
+import type { PipelineEvent, TurnContext, VoiceDefaults } from '../pipeline/turn.ts';
 import { ToolBox, type ToolOptions } from '../tools/toolbox.ts';
 import { DEFAULT_LLM_TIMEOUTS, type LlmTimeouts } from '../llm/model-watch.ts';
 import {
@@ -34,7 +34,7 @@ import {
   type WsFrameLimits,
 } from '../config/defaults.ts';
 import { RequestError } from './errors.ts';
-import { TurnRunner } from './turn-runner.ts';
+import { TurnRunner, type Admission } from './turn-runner.ts';
 import { Observability, type ObservabilityOptions } from '../observability/index.ts';
 import { VoiceCatalog, type VoiceList } from './voices.ts';
 import { OriginPolicy, type OriginAllowList } from './origins.ts';
@@ -87,6 +87,8 @@ export interface AgentServerOptions {
   observability?: ObservabilityOptions;
   /** Speech in on the WebSocket (`listen`): the STT, a VAD per session, turn-taking (VOICE_*). */
   voice?: VoiceConfig;
+  /** How a piece becomes the text spoken (TurnContext.normalize); default the text front end's. */
+  normalize?: TurnContext['normalize'];
 }
 
 /** One turn as a route runs it: see AgentCore.runTurn. */
@@ -108,6 +110,8 @@ export interface TurnCall {
   traceparent?: string | undefined;
   /** A voice turn's timings (metrics, trace). */
   voice?: VoiceTurnFacts;
+  /** The slot the route admitted the turn with (SSE: before its 200); absent: admitted when it runs. */
+  admission?: Admission;
 }
 
 /** Runs one turn: see AgentCore.runTurn. */
@@ -162,6 +166,7 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
     tools,
     llmTimeouts,
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.normalize ? { normalize: options.normalize } : {}),
   };
   const turns = new TurnRunner(context, limits, log, new Observability(options.observability));
   const sessions = new ConversationRegistry(
@@ -237,6 +242,7 @@ export function createAgentCore(options: AgentServerOptions): AgentCore {
       ...(call.traceparent === undefined ? {} : { traceparent: call.traceparent }),
       ...(call.streamLimitMs === undefined ? {} : { streamLimitMs: call.streamLimitMs }),
       ...(call.voice ? { voice: call.voice } : {}),
+      ...(call.admission ? { admission: call.admission } : {}),
     };
     if (sessionId === undefined) {
       await turns.run(request, emit, signal, via, extra, flow);

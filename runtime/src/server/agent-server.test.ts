@@ -311,8 +311,8 @@ describe('agent server: bad requests', () => {
       await caller.until((events) => events.at(-1)?.type === 'error');
       expect(caller.events.at(-1)).toEqual({
         type: 'error',
-        code: 'invalid_request',
-        message: 'binary frames must carry a JSON message',
+        code: 'audio_before_listen',
+        message: 'binary frames must carry a JSON message: audio goes only after {"type":"listen"} opened a voice session',
       });
     } finally {
       caller.close();

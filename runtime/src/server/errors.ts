@@ -24,11 +24,12 @@ export class RequestError extends KokoroError<RequestErrorCode> {
   }
 }
 
-export function sendError(res: ServerResponse, error: unknown, headers: Record<string, string> = {}): void {
+/** Answers `error` as JSON; returns the status sent (0: none, the response had begun: it is cut). */
+export function sendError(res: ServerResponse, error: unknown, headers: Record<string, string> = {}): number {
   const known = error instanceof RequestError ? error : new RequestError(500, 'internal', 'internal error');
   if (res.headersSent) {
     res.destroy();
-    return;
+    return 0;
   }
   const body = JSON.stringify({ error: { code: known.code, message: known.message } });
   res.writeHead(known.status, {
@@ -39,6 +40,7 @@ export function sendError(res: ServerResponse, error: unknown, headers: Record<s
     ...headers,
   });
   res.end(body);
+  return known.status;
 }
 
 /** Reads a request body up to `limit` bytes; a bigger one is a 413 without reading the rest, and

@@ -1,7 +1,9 @@
 // The agent server's HTTP routes: GET /ping (AgentCore's health check), POST /invocations (a turn
 // as Server-Sent Events, or the voice list) with the origin policy and CORS, the caller's identity
 // (identity.ts) and its sessions only, and a clear refusal for everything else. Every failure is
-// answered as a RequestError's JSON body.
+// answered as a RequestError's JSON body, and logged with the status actually sent (a caller that
+// went away is logged at info, as gone). A turn is admitted before the event stream's 200: a busy
+// agent answers 503, and the turn keeps the slot it was admitted with.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 import type { AgentCore } from './agent-core.ts';
@@ -41,11 +43,26 @@ export function routes(core: AgentCore): (req: IncomingMessage, res: ServerRespo
       }
     };
     handle().catch((error: unknown) => {
-      if (!(error instanceof RequestError)) log.error({ err: error }, 'request failed');
-      sendError(res, error, error instanceof RequestError && error.status === 503 ? { 'retry-after': '1' } : {});
+      const where = { method: req.method, path };
+      if (callerGone(req, res)) {
+        log.info({ ...where, reason: errorMessage(error) }, 'caller gone');
+        return void res.destroy();
+      }
+      const sent = sendError(
+        res,
+        error,
+        error instanceof RequestError && error.status === 503 ? { 'retry-after': '1' } : {},
+      );
+      const known = error instanceof RequestError;
+      if (sent >= 500 || !known) log.error({ ...where, status: sent, err: error }, 'request failed');
+      else log.info({ ...where, status: sent, code: error.code }, 'request refused');
     });
   };
 }
+
+/** The caller went away (or aborted its request) before it was answered. */
+const callerGone = (req: IncomingMessage, res: ServerResponse): boolean =>
+  res.destroyed || (req.destroyed && !req.complete);
 
 /** POST /invocations: the voice list, or a turn streamed as Server-Sent Events. */
 async function invocations(core: AgentCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -73,43 +90,62 @@ async function invocations(core: AgentCore, req: IncomingMessage, res: ServerRes
   // A caller that goes away (or AgentCore cutting the stream) cancels the turn at once.
   const gone = new AbortController();
   res.on('close', () => gone.abort(new Error('caller disconnected')));
-  turns.admit(); // answer 503 before the event stream starts
-  // Likewise 403 for someone else's session, 503 when no session can be made.
-  if (sessionId !== undefined) await core.conversationFor(sessionId, caller);
-  const sse = new SseWriter(res);
-  const flow = new CallerOutput(
-    { buffered: () => res.writableLength, gone: () => res.destroyed, drop: () => res.destroy() },
-    core.flowLimits,
-    (reason) => {
-      log.warn({ reason }, 'caller dropped');
-      gone.abort(new Error(reason));
-    },
-  );
-  res.on('close', () => flow.closed());
+  // 503 before the event stream starts: the slot is taken now and is the turn's (never re-checked).
+  const admission = turns.admit();
+  let ended = false; // the turn's terminal event was written
   try {
-    await core.runTurn(request, {
-      sessionId,
-      caller,
-      emit: (event) => {
-        const { type, ...data } = event;
-        const payload =
-          event.type === 'audio'
-            ? { id: event.id, seq: event.seq, data: Buffer.from(event.data).toString('base64') }
-            : data;
-        if (!sse.closed) sse.event(type, JSON.stringify(payload), flow.written());
+    // Likewise 403 for someone else's session, 503 when no session can be made.
+    if (sessionId !== undefined) await core.conversationFor(sessionId, caller);
+    const sse = new SseWriter(res);
+    const flow = new CallerOutput(
+      { buffered: () => res.writableLength, gone: () => res.destroyed, drop: () => res.destroy() },
+      core.flowLimits,
+      (reason) => {
+        log.warn({ reason, session: sessionId }, 'caller dropped');
+        gone.abort(new Error(reason));
       },
-      signal: gone.signal,
-      via: 'sse',
-      traceparent: traceparentHeader(req),
-      flow,
-      // The SSE response is the stream AgentCore times (60 minutes at most).
-      streamLimitMs: core.streams.maxStreamMs - (performance.now() - opened),
-    });
-  } catch (error) {
-    log.error({ err: error }, 'turn failed');
-    sse.event('error', JSON.stringify({ code: 'internal', message: 'internal error' }));
-    sse.event('done', '{}');
+    );
+    res.on('close', () => flow.closed());
+    try {
+      await core.runTurn(request, {
+        sessionId,
+        caller,
+        emit: (event) => {
+          const { type, ...data } = event;
+          const payload =
+            event.type === 'audio'
+              ? { id: event.id, seq: event.seq, data: Buffer.from(event.data).toString('base64') }
+              : data;
+          if (type === 'done') ended = true;
+          if (!sse.closed) sse.event(type, JSON.stringify(payload), flow.written());
+        },
+        signal: gone.signal,
+        via: 'sse',
+        traceparent: traceparentHeader(req),
+        flow,
+        admission,
+        // The SSE response is the stream AgentCore times (60 minutes at most).
+        streamLimitMs: core.streams.maxStreamMs - (performance.now() - opened),
+      });
+    } catch (error) {
+      // Not the turn's own failure (that is its error event): a bug around it, or a refusal of
+      // its session once the stream was open. The caller still gets one error and one done.
+      const failure = asFailure(error);
+      if (!(error instanceof RequestError)) log.error({ err: error, session: sessionId, status: 200 }, 'turn failed');
+      if (!ended) {
+        sse.event('error', JSON.stringify(failure));
+        sse.event('done', '{}');
+      }
+    } finally {
+      sse.close();
+    }
   } finally {
-    sse.close();
+    admission.release();
   }
+}
+
+/** What the caller is told of a throw around its turn: a refusal's code, else a bug's message. */
+function asFailure(error: unknown): { code: string; message: string } {
+  if (error instanceof RequestError) return { code: error.code, message: error.message };
+  return { code: 'internal', message: `the turn failed: ${errorMessage(error)}` };
 }

@@ -1,5 +1,7 @@
-// Runs turns for the server's routes: admission against the concurrency limit, the health status
-// (/ping is HealthyBusy while turns run), one log line per turn, its trace and metrics
+// Runs turns for the server's routes: admission against the concurrency limit (a slot taken at
+// once, so that a route can refuse before it answers and keep the slot it checked), the health
+// status (/ping is HealthyBusy while turns run), one log line per turn with its ids (request,
+// session, trace: a failed turn at level error, a cancelled one at info), its trace and metrics
 // (src/observability), and cancelling all on shutdown.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@kokoro-speech/protocol/server';
@@ -14,6 +16,11 @@ import type { VoiceTurnFacts } from '../voice/voice-session.ts';
 export interface TurnLimits {
   maxConcurrentTurns: number;
   maxTurnMs: number;
+}
+
+/** A turn's slot under MAX_CONCURRENT_TURNS, held from admission until released (idempotent). */
+export interface Admission {
+  release(): void;
 }
 
 export class TurnRunner {
@@ -31,8 +38,8 @@ export class TurnRunner {
     this.#observability = observability;
   }
 
-  /** Throws RequestError 503 `busy` when a new turn would go over the limit. */
-  admit(): void {
+  /** Takes a turn's slot now; throws RequestError 503 `busy` when a new turn would go over the limit. */
+  admit(): Admission {
     const { active } = this.health;
     if (active >= this.#limits.maxConcurrentTurns) {
       throw new RequestError(
@@ -41,6 +48,14 @@ export class TurnRunner {
         `agent is busy: ${active} turns running (limit ${this.#limits.maxConcurrentTurns}); retry shortly`,
       );
     }
+    this.health.turnStarted();
+    let held = true;
+    return {
+      release: () => {
+        if (held) this.health.turnEnded();
+        held = false;
+      },
+    };
   }
 
   /**
@@ -66,7 +81,7 @@ export class TurnRunner {
   }
 
   /** Runs one turn to its `done`; throws (before emitting anything) only when not valid here or
-   *  not admitted. `answer`: the session's agent (a conversation turn); absent: a one-shot turn.
+   *  not admitted (`admission`: a slot the caller took already, released here). `answer`: the session's agent (a conversation turn); absent: a one-shot turn.
    *  `user`: the caller's user key, for the log line; `streamLimitMs`: when the caller's stream
    *  ends (pipeline `stream_limit`). `flow`: the caller's connection; the turn keeps its slot until
    *  all it wrote is taken. */
@@ -84,18 +99,24 @@ export class TurnRunner {
       traceparent?: string | undefined;
       /** A voice turn's timings (src/voice): the metrics line's voice figures, a voice span. */
       voice?: VoiceTurnFacts;
+      admission?: Admission;
     } = {},
     flow?: CallerOutput,
   ): Promise<TurnResult> {
     const { sessionId: session, answer, user, streamLimitMs } = turn;
-    this.validate(request);
-    this.admit();
+    let admission = turn.admission;
+    try {
+      this.validate(request);
+      admission ??= this.admit();
+    } catch (error) {
+      admission?.release();
+      throw error;
+    }
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     if (signal.aborted) onAbort();
     this.#running.add(controller);
-    this.health.turnStarted();
     try {
       const requestId = randomUUID();
       const { defaults, tts } = this.#context;
@@ -131,10 +152,12 @@ export class TurnRunner {
         callerDropped,
         ...(turn.voice ? { voice: voiceFigures(turn.voice, startedAt, result.metrics.first_audio_ms) } : {}),
       });
-      this.#log.info(
+      const failed = result.outcome === 'failed';
+      this.#log[failed ? 'error' : 'info'](
         {
           request_id: requestId,
           session,
+          ...(observed.trace.traceId ? { trace_id: observed.trace.traceId } : {}),
           // The user's key (a hash), never the token's subject.
           ...(user ? { user: user.slice(0, 16) } : {}),
           via,
@@ -150,7 +173,7 @@ export class TurnRunner {
     } finally {
       signal.removeEventListener('abort', onAbort);
       this.#running.delete(controller);
-      this.health.turnEnded();
+      admission.release();
     }
   }
 

@@ -95,6 +95,7 @@ export function acceptWebSockets(server: Server, core: AgentCore): WebSocketServ
       streams: core.streams,
       onDrop: (reason) => log.warn({ reason }, 'caller dropped'),
       onOversize: (type, bytes) => log.error({ type, bytes }, 'event over the WebSocket frame limit'),
+      onTurnError: (error) => log.error({ err: error, session: header ?? connection }, 'turn failed'),
     });
   }
   return wss;

@@ -50,6 +50,8 @@ export interface WsSessionOptions {
   onOversize?: (type: string, bytes: number) => void;
   /** Opens a voice session on `listen` (absent: refused with `stt_unavailable`). */
   openVoice?: OpenVoice;
+  /** A bug around a turn (not the turn's own failure, which is its error event): for the log. */
+  onTurnError?: (error: unknown) => void;
 }
 
 type Outgoing =
@@ -59,6 +61,7 @@ export class WsSession {
   readonly #socket: WebSocket;
   readonly #startTurn: StartTurn;
   readonly #listVoices: (() => Promise<VoiceList>) | undefined;
+  readonly #onTurnError: (error: unknown) => void;
   #current: { controller: AbortController; finished: Promise<void> } | null = null;
   /** The connection's most recent turn (of a conversation), what a cancel's played_ms applies to. */
   #lastRecord: TurnRecord | null = null;
@@ -79,6 +82,7 @@ export class WsSession {
     this.#socket = socket;
     this.#startTurn = options.startTurn;
     this.#listVoices = options.listVoices;
+    this.#onTurnError = options.onTurnError ?? (() => {});
     this.#streams = options.streams ?? DEFAULT_STREAM_LIMITS;
     this.#frames = new WsFrames(socket, options.frames ?? DEFAULT_WS_FRAME_LIMITS, (type, bytes) =>
       options.onOversize?.(type, bytes),
@@ -211,6 +215,8 @@ export class WsSession {
     const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
     this.#current = { controller, finished };
     this.#lifetime.turnStarted();
+    let started = false;
+    let ended = false;
     try {
       if (previous) {
         // Barge-in: the previous turn ends (its done is sent) before this one starts.
@@ -220,7 +226,13 @@ export class WsSession {
       if (this.#closed || controller.signal.aborted) return;
       await this.#startTurn(
         request,
-        (event) => this.#send(event),
+        (event) => {
+          // Nothing of a turn goes out after its terminal event.
+          if (ended) return;
+          if (event.type === 'start') started = true;
+          if (event.type === 'done') ended = true;
+          this.#send(event);
+        },
         controller.signal,
         (record) => {
           this.#lastRecord = record;
@@ -230,8 +242,16 @@ export class WsSession {
         voice,
       );
     } catch (error) {
-      const known = error instanceof RequestError ? error : new RequestError(500, 'internal', 'internal error');
-      this.#send({ type: 'error', code: known.code, message: known.message });
+      // A refusal before the turn started (its error event alone), or a bug around a started turn:
+      // that one still gets exactly one terminal event, `done` after the error.
+      if (!(error instanceof RequestError)) this.#onTurnError(error);
+      const failure =
+        error instanceof RequestError
+          ? { code: error.code, message: error.message }
+          : { code: 'internal', message: `the turn failed: ${errorMessage(error)}` };
+      if (!ended) this.#send({ type: 'error', ...failure });
+      if (started && !ended) this.#send({ type: 'done' });
+      ended = true;
     } finally {
       if (this.#current?.controller === controller) this.#current = null;
       this.#lifetime.turnEnded();

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import * as ort from 'onnxruntime-node';
 import { Silero } from '@ricky0123/vad-web/dist/models/silero.js';
+import { log as vadWebLog } from '@ricky0123/vad-web/dist/logging.js';
 import type { VadEvent, VoiceActivityDetector } from './types.ts';
 import { SpeechGate, type SpeechGateOptions } from './speech-gate.ts';
 
@@ -19,6 +20,10 @@ export function sileroModelPath(version: 'v5' | 'v6' = 'v5'): string {
 }
 
 type SileroModel = Awaited<ReturnType<typeof Silero.new>>;
+
+// vad-web prints "VAD | debug > Loading VAD..." with console.log on every load: not in the agent's
+// stdout, which carries its JSON log lines. Its errors and warnings still print.
+vadWebLog.debug = () => {};
 
 export interface SileroVadOptions extends Partial<Omit<SpeechGateOptions, 'windowSamples'>> {
   /** Which weights (default v5). */

@@ -8,6 +8,8 @@ import type { VoiceInput } from '@kokoro-speech/protocol';
 export interface AudioRefusal {
   code: 'audio_format' | 'audio_too_fast' | 'audio_frame_too_large';
   message: string;
+  /** What is wrong (a run of frames wrong the same way is told once). */
+  kind: string;
 }
 
 /** Magic numbers of what a caller might send instead of raw samples. */
@@ -56,13 +58,16 @@ export class UpstreamAudio {
     const declared = `${this.#input.format} at ${this.#input.sample_rate} Hz mono`;
     if (frame.length > this.#maxFrameBytes)
       return {
+        kind: 'large',
         code: 'audio_frame_too_large',
         message: `an audio frame of ${frame.length} bytes is over the ${this.#maxFrameBytes}-byte frame limit`,
       };
     const other = looksLike(frame);
-    if (other) return { code: 'audio_format', message: `got ${other}; this session declared raw ${declared}` };
+    if (other)
+      return { kind: other, code: 'audio_format', message: `got ${other}; this session declared raw ${declared}` };
     if (frame.length % 2 !== 0)
       return {
+        kind: 'odd',
         code: 'audio_format',
         message: `a frame of ${frame.length} bytes is not whole 16-bit samples; this session declared ${declared}`,
       };
@@ -70,6 +75,7 @@ export class UpstreamAudio {
     const aheadMs = ((this.samples + count) * 1000) / this.#input.sample_rate - (this.#now() - this.#startedAt);
     if (aheadMs > this.#maxAheadMs)
       return {
+        kind: 'fast',
         code: 'audio_too_fast',
         message: `audio is arriving ${Math.round(aheadMs)} ms ahead of real time (at most ${this.#maxAheadMs} ms); frames are dropped until it slows down`,
       };

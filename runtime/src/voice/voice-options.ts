@@ -15,7 +15,8 @@ export interface VoiceOptions {
 }
 
 /**
- * 600 ms of silence after the final (measured: docs/benchmarks/voice-to-voice.md), 250 ms of speech
+ * 600 ms of silence after the final (provisional: not yet measured; the voice-to-voice benchmark
+ * is to choose it), 250 ms of speech
  * to cut the agent, 10 s ahead of real time, 30 s of silence, 10 s for the STT.
  */
 export const DEFAULT_VOICE_OPTIONS: VoiceOptions = {

@@ -5,53 +5,16 @@
 // over the agent that lasts `bargeInMinMs` cuts it (barge-in); shorter sounds and their words are
 // dropped. The audio lives only in the frames handed on to the VAD and the STT: it is never
 // stored or logged.
-import type { SpeechToText, SttEvent, SttStream, VadEvent, VoiceActivityDetector } from '../stt/types.ts';
+import type { SttEvent, SttStream, VadEvent } from '../stt/types.ts';
 import { STT_SAMPLE_RATE } from '../stt/types.ts';
-import type { TurnLanguage, VoiceInput } from '@kokoro-speech/protocol';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 import { TurnTaking, type CustomerTurn } from './turn-taking.ts';
 import { UpstreamAudio } from './upstream-audio.ts';
 import type { VoiceOptions } from './voice-options.ts';
 import { ArrivalClock } from './arrival-clock.ts';
+import type { VoiceHost, VoiceSessionSetup, VoiceTurnFacts } from './voice-types.ts';
 
-/** What the turn runner reports of a voice turn (metrics, trace); times are performance.now() ms. */
-export interface VoiceTurnFacts {
-  /** When the audio in which the customer's last words ended arrived. */
-  endOfSpeechAt: number;
-  /** When the STT's final words arrived. */
-  transcriptAt: number;
-  /** Times the customer cut this turn's answer by voice (0 or 1). */
-  bargeIns: number;
-}
-
-export type VoiceEvent =
-  | { type: 'listening'; input: VoiceInput }
-  | { type: 'transcript'; text: string; final: boolean }
-  | { type: 'listen_end'; turns: number }
-  | { type: 'error'; code: string; message: string };
-
-/** The WebSocket session the voice session speaks through. */
-export interface VoiceHost {
-  send(event: VoiceEvent): void;
-  /** Runs a turn with the customer's words as its prompt (a running turn is cut first). */
-  turn(prompt: string, facts: VoiceTurnFacts): void;
-  /** A turn is running and not cut. */
-  speaking(): boolean;
-  /** Cuts the running turn as a cancel does; `playedMs` when the caller knows what it played. */
-  cut(playedMs: number | undefined): void;
-}
-
-export interface VoiceSessionSetup {
-  stt: SpeechToText;
-  /** Audio waits (bounded) for it while it loads. */
-  vad: Promise<VoiceActivityDetector>;
-  options: VoiceOptions;
-  input: VoiceInput;
-  language: TurnLanguage;
-  voice: string | undefined;
-  /** The largest frame AgentCore carries (WS_MAX_FRAME_BYTES). */
-  maxFrameBytes: number;
-}
+export type { VoiceEvent, VoiceHost, VoiceSessionSetup, VoiceTurnFacts } from './voice-types.ts';
 
 const ms = (samples: number) => (samples * 1000) / STT_SAMPLE_RATE;
 const samples = (milliseconds: number) => Math.round((milliseconds * STT_SAMPLE_RATE) / 1000);
@@ -64,6 +27,9 @@ export class VoiceSession {
   readonly #taking: TurnTaking;
   readonly #arrivals = new ArrivalClock();
   #stt: SttStream | null = null;
+  /** The session's sample at which the STT stream's audio starts (a stream reopened after a
+   *  failure counts its samples from 0; the VAD counts the session's). */
+  #sttBase = 0;
   #sttDone: Promise<void> = Promise.resolve();
   /** VAD pushes, one after another; `#queued` samples wait in it. */
   #vadChain: Promise<void> = Promise.resolve();
@@ -112,15 +78,16 @@ export class VoiceSession {
     const behind = ms(this.#queued);
     if (behind > this.#o.maxAheadMs)
       return this.#refuse(
+        'behind',
         'audio_too_fast',
         `the agent is ${Math.round(behind)} ms behind the audio; frames are dropped until it catches up`,
       );
     const pcm = this.#upstream.take(frame);
-    if (!(pcm instanceof Int16Array)) return this.#refuse(pcm.code, pcm.message);
+    if (!(pcm instanceof Int16Array)) return this.#refuse(pcm.kind, pcm.code, pcm.message);
     this.#refusing = null;
     const end = this.#upstream.samples;
     this.#arrivals.note(end, performance.now());
-    this.#sttStream().write(pcm);
+    this.#sttStream(end - pcm.length).write(pcm);
     this.#queued += pcm.length;
     this.#vadChain = this.#vadChain.then(() => this.#hear(pcm, end));
   }
@@ -166,16 +133,20 @@ export class VoiceSession {
     });
   }
 
-  #refuse(code: string, message: string): void {
-    if (this.#refusing === code) return; // once per run of refused frames
-    this.#refusing = code;
+  /** Tells why a frame was refused, once per run of frames refused for the same reason. */
+  #refuse(kind: string, code: string, message: string): void {
+    if (this.#refusing === kind) return;
+    this.#refusing = kind;
     this.#host.send({ type: 'error', code, message });
   }
 
-  #sttStream(): SttStream {
+  /** The STT stream (opened or reopened with its audio starting at session sample `start`). */
+  #sttStream(start: number): SttStream {
     if (this.#stt) return this.#stt;
     const stream = this.#setup.stt.open({ language: this.#setup.language, voice: this.#setup.voice });
     this.#stt = stream;
+    this.#sttBase = start;
+    if (this.#taking.inSpeech) stream.speechStart(0); // reopened mid-utterance
     this.#sttDone = this.#read(stream);
     return stream;
   }
@@ -194,6 +165,7 @@ export class VoiceSession {
 
   #heard(event: SttEvent, stream: SttStream): void {
     clearTimeout(this.#sttWait);
+    const endSample = event.type === 'error' ? 0 : event.endSample + this.#sttBase;
     if (event.type === 'error') return this.#sttFailed(stream, event.code, event.message);
     if (event.type === 'partial') {
       if (this.#host.speaking()) return; // not a turn until it cuts the agent
@@ -201,11 +173,11 @@ export class VoiceSession {
       this.#host.send({ type: 'transcript', text: this.#taking.text, final: false });
       return;
     }
-    if (this.#host.speaking() || event.endSample <= this.#backchannelEnd) {
+    if (this.#host.speaking() || endSample <= this.#backchannelEnd) {
       this.#taking.partial('');
       return;
     }
-    this.#taking.final(event.text, event.endSample);
+    this.#taking.final(event.text, endSample);
     this.#finalAt = performance.now();
     if (event.text.trim() !== '') this.#host.send({ type: 'transcript', text: this.#taking.text, final: false });
     this.#clock(this.#upstream.samples);
@@ -232,21 +204,21 @@ export class VoiceSession {
       events = await (await this.#setup.vad).push(pcm);
     } catch (error) {
       events = [];
-      this.#refuse('stt_failed', `the voice activity detector failed: ${errorMessage(error)}`);
+      this.#refuse('vad', 'stt_failed', `the voice activity detector failed: ${errorMessage(error)}`);
     } finally {
       this.#queued -= pcm.length;
     }
     if (this.#closed) return;
     for (const event of events) {
       if (event.type === 'speech_start') {
-        this.#stt?.speechStart(event.sample);
+        this.#stt?.speechStart(Math.max(0, event.sample - this.#sttBase));
         this.#taking.speechStart();
         this.#toldNoSpeech = false;
         if (this.#host.speaking()) this.#onset = event.sample;
         clearTimeout(this.#fallback);
         this.#fallback = undefined;
       } else {
-        this.#stt?.speechEnd(event.sample);
+        this.#stt?.speechEnd(Math.max(0, event.sample - this.#sttBase));
         this.#taking.speechEnd();
         if (this.#onset !== null) this.#backchannelEnd = event.sample; // too short to cut
         this.#onset = null;
