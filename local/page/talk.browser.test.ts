@@ -199,4 +199,37 @@ suite('Talk in Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 240_000);
+
+  for (const [why, args, message] of [
+    [
+      'the permission is refused',
+      ['--use-fake-device-for-media-stream', '--deny-permission-prompts'],
+      /^Microphone permission denied: allow this page to use the microphone/,
+    ],
+    ['there is no microphone', ['--use-fake-ui-for-media-stream'], /^No microphone found: connect one/],
+  ] as const) {
+    test(`${why}: the status says so, and Talk is ready to try again`, async () => {
+      // A fake microphone whose permission prompt is refused; the fake prompt (granted) with no
+      // fake device: this machine has no microphone to give.
+      const other = await launchChromium(args);
+      try {
+        const page = await other.newPage();
+        await page.goto(talk.stack.url);
+        const button = page.getByRole('button', { name: /talk/i });
+        await button.click();
+        const status = await until(
+          page,
+          'the status explains',
+          () => page.locator('#status').textContent(),
+          (s) => message.test(s ?? ''),
+        );
+        expect(status).toMatch(message);
+        await expect(button.textContent()).resolves.toBe('Talk');
+        await expect(button.getAttribute('aria-pressed')).resolves.toBe('false');
+        await expect(page.evaluate(() => window.kokoro.talk().talking)).resolves.toBe(false);
+      } finally {
+        await other.close();
+      }
+    }, 120_000);
+  }
 });
