@@ -9,7 +9,8 @@
 // AgentCore runtime with the user's token, and an expired sign-in sends the user to sign in again.
 // This module wires the parts: the settings and endpoint (agent-endpoint.js), sign-in
 // (sign-in.js, account.js), the turn state (turn-state.js), its events (turn-events.js), the view
-// (view.js, words.js), the heard cut (heard-marks.js) and the voice picker (voices.js).
+// (view.js, words.js), the heard cut (heard-marks.js), the voice picker (voices.js) and Talk
+// (talk.js: the customer speaks, over a voice session on the WebSocket).
 import { showAccount, signInAgain } from './account.js';
 import { agentEndpoint, loadConfig } from './agent-endpoint.js';
 import { markHeard } from './heard-marks.js';
@@ -17,6 +18,7 @@ import { opusSupported } from './opus.js';
 import { Player } from './player.js';
 import { SignIn, SignInNeeded } from './sign-in.js';
 import { Interruption, newSessionId, sseTurn, Unauthorized, WsClient } from './transports.js';
+import { setUpTalk } from './talk.js';
 import { onPlayback, onTurnEvent } from './turn-events.js';
 import { startTurn, state, turnsReport } from './turn-state.js';
 import { loadVoices } from './voices.js';
@@ -75,23 +77,24 @@ function interrupt() {
     turn.playedMs = samples == null ? null : (samples / rate) * 1000;
     if (turn.playedMs != null) markHeard(turn, rate);
     let reported = false;
-    if (!turn.streamOver) {
+    if (turn.voice) {
+      reported = turn.voice.bargeIn(turn.playedMs); // the voice session goes on
+    } else if (!turn.streamOver) {
       turn.abort.abort(new Interruption(turn.playedMs)); // WS: the cancel carries played_ms; SSE: disconnect
       reported = turn.transport === 'ws';
     } else if (turn.transport === 'ws' && turn.playedMs != null) {
       reported = wsClient.report(turn.socket, turn.playedMs); // after done: applies to that turn
     }
     if (!reported && turn.playedMs != null) state.pendingPlayedMs = turn.playedMs;
-    turn.reported = reported ? 'cancel' : turn.playedMs == null ? 'none' : 'next turn';
+    turn.reported = reported ? (turn.voice ? 'barge_in' : 'cancel') : turn.playedMs == null ? 'none' : 'next turn';
     view.scheduleRender();
   });
   return state.interrupting;
 }
 
-/** The request of a turn: the prompt, the format and voice chosen, a playback report waiting. */
-function turnRequest(turn) {
+/** A turn request's settings (a voice session's too): the format and voice chosen, a playback report waiting. */
+function turnSettings(turn) {
   const request = {
-    prompt: turn.prompt,
     format: els.form.elements.format.value,
     words: true,
     ...(els.voicePicker.value ? { voice: els.voicePicker.value } : {}),
@@ -101,17 +104,16 @@ function turnRequest(turn) {
   if (request.voice && language) request.language = language;
   if (state.pendingPlayedMs != null) {
     request.previous_played_ms = Math.round(state.pendingPlayedMs * 100) / 100;
-    turn.sentPreviousPlayedMs = request.previous_played_ms;
+    if (turn) turn.sentPreviousPlayedMs = request.previous_played_ms;
     state.pendingPlayedMs = null;
   }
   return request;
 }
 
-async function ask(prompt) {
-  await interrupt();
+/** A new turn on the page, shown, current and active: typed (`sse`, `ws`) or spoken (`voice`: the agent's). */
+function openTurn(prompt, transport) {
   player.resume();
   view.stackCurrent();
-  const transport = els.form.elements.transport.value;
   const turn = startTurn({
     transport,
     prompt,
@@ -122,10 +124,17 @@ async function ask(prompt) {
   });
   view.showTurn(turn);
   els.stopButton.disabled = false;
-  view.setStatus(`Asking over ${transport === 'ws' ? 'WebSocket' : 'SSE'}…`);
+  view.setStatus(transport === 'voice' ? 'Answering…' : `Asking over ${transport === 'ws' ? 'WebSocket' : 'SSE'}…`);
   view.scheduleRender();
   followWords(turn, player);
-  const request = turnRequest(turn);
+  return turn;
+}
+
+async function ask(prompt) {
+  await interrupt();
+  const transport = els.form.elements.transport.value;
+  const turn = openTurn(prompt, transport);
+  const request = { prompt, ...turnSettings(turn) };
   const on = (event) => onTurnEvent(turn, event, player);
   let expired = false;
   try {
@@ -146,6 +155,11 @@ async function ask(prompt) {
     finish(turn);
     return signInAgain(signIn, state.sessionId, prompt);
   }
+  await closeTurn(turn);
+}
+
+/** The agent's stream of the turn is over: it plays out what it has, then the turn finishes. */
+async function closeTurn(turn) {
   turn.streamOver = true; // the agent's stream is over (a cancel now goes as a report on that turn)
   if (turn.cancelled) return;
   if (turn.opus) {
@@ -166,6 +180,7 @@ async function ask(prompt) {
 
 /** A new session: the agent starts from an empty history; the page clears the conversation. */
 async function newConversation() {
+  talk.stop(); // its voice session belongs to the conversation being left
   const stopping = interrupt(); // its report still goes to the conversation being left
   state.sessionId = newSessionId();
   view.showSession();
@@ -180,6 +195,10 @@ async function newConversation() {
 els.form.addEventListener('submit', (e) => {
   e.preventDefault();
   const text = els.promptBox.value.trim();
+  if (talk.active()) {
+    view.setStatus('Talking: press Stop talking to type a prompt.');
+    return;
+  }
   if (!text) {
     els.promptBox.focus();
     return;
@@ -198,6 +217,14 @@ document.addEventListener('keydown', (e) => {
 });
 els.stopButton.addEventListener('click', () => interrupt());
 els.newConversation.addEventListener('click', () => newConversation());
+const talk = setUpTalk(els.talkButton, els.transcript, {
+  wsClient,
+  player,
+  interrupt,
+  openTurn,
+  closeTurn,
+  settings: () => turnSettings(null),
+});
 
 /** Opus when this browser decodes it; else PCM, and the page says so. */
 async function chooseFormat() {
@@ -223,6 +250,7 @@ view.showPromptLimit(MAX_PROMPT_CHARS);
 player.prepare(24000); // early: creating an AudioContext can take a while
 if (setup) {
   showAccount(signIn, () => {
+    talk.stop();
     interrupt();
     wsClient.close();
   });
@@ -240,4 +268,6 @@ window.kokoro = {
   /** Resolves once the interruption under way has read and reported its playback position. */
   settled: () => state.interrupting.then(() => true),
   turns: turnsReport,
+  /** Talk: the microphone's onsets, the page's VAD onsets and barge-ins (page clock, ms). */
+  talk: () => talk.report(),
 };

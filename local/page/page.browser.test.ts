@@ -554,6 +554,9 @@ suite('the page in Chromium', () => {
         expect(text).toContain(`ssh -L ${wide.port}:127.0.0.1:${wide.port} ${address ?? 'kokoro-lan.test'}`);
         expect(text).toContain('https');
         await expect(page.locator('#speak').isDisabled()).resolves.toBe(true);
+        // Talk too: the microphone is for secure contexts only, and the note says so.
+        expect(text).toContain('microphone (Talk)');
+        await expect(page.locator('#talk').isDisabled()).resolves.toBe(true);
         // What the page's own script hit there, which the note explains.
         expect(errors).toEqual([expect.stringMatching(/randomUUID/)]);
       } finally {

@@ -1,5 +1,6 @@
 // Why the page cannot work when it is opened over plain http from another address, and what to do
-// instead. Browsers give crypto.randomUUID and AudioWorklet only to secure contexts (https, or http
+// instead. Browsers give crypto.randomUUID, AudioWorklet and the microphone (getUserMedia) only to
+// secure contexts (https, or http
 // on localhost and 127.0.0.1), so there the page's own modules fail to load and nothing happens:
 // this module stands alone (its own script tag, no imports) so that it still runs and says so.
 
@@ -19,8 +20,8 @@ if (!window.isSecureContext || missing.length > 0) {
   note.className = 'notice';
   note.setAttribute('role', 'alert');
   note.append(
-    `This page cannot play audio here: ${location.origin} is not a secure context, and browsers allow ` +
-      `${missing.length > 0 ? missing.join(' and ') : 'audio worklets'} only over https or on localhost. ` +
+    `This page cannot play audio or hear your microphone (Talk) here: ${location.origin} is not a secure context, and browsers allow ` +
+      `${missing.length > 0 ? missing.join(' and ') : 'audio worklets'}, and the microphone, only over https or on localhost. ` +
       'Open it through an SSH port forward: on your own computer run ',
     code(`ssh -L ${port}:127.0.0.1:${port} ${location.hostname}`),
     ' and open ',

@@ -2,6 +2,8 @@
 // sentence when its text was complete, when its audio arrived (synthesis + transport), and when it
 // played in this browser.
 
+/** How the turn reached the agent: SSE, WebSocket, or spoken (a voice session on the WebSocket). */
+const via = (turn) => ({ ws: 'WebSocket', voice: 'WebSocket (voice)' })[turn.transport] ?? 'SSE';
 const fmt = (ms) => (ms == null ? '—' : `${Math.round(ms)} ms`);
 
 function el(tag, attrs = {}, ...children) {
@@ -33,7 +35,7 @@ function summary(turn) {
     ['first sound', fmt(first?.playStart), 'the browser starts playing'],
     ['total', fmt(turn.doneAt ?? m?.total_ms), 'until the turn was done'],
     ['audio', m ? `${(m.audio_ms / 1000).toFixed(1)} s` : '—', 'length of the spoken answer'],
-    ['via', turn.transport === 'ws' ? 'WebSocket' : 'SSE', 'transport'],
+    ['via', via(turn), 'transport'],
   ];
 }
 
@@ -209,7 +211,7 @@ export function renderHistory(list, turns) {
         return el(
           'li',
           {},
-          el('strong', {}, `#${t.n} ${t.transport === 'ws' ? 'WebSocket' : 'SSE'}`),
+          el('strong', {}, `#${t.n} ${via(t)}`),
           ` first sound ${fmt(first?.playStart)}, first audio ${fmt(first?.firstAudioAt)}, ${t.sentences.length} sentence${t.sentences.length === 1 ? '' : 's'}, ${how}`,
         );
       }),

@@ -9,6 +9,8 @@ export const els = {
   form: $('ask'),
   promptBox: $('prompt'),
   stopButton: $('stop'),
+  talkButton: $('talk'),
+  transcript: $('transcript'),
   newConversation: $('new-conversation'),
   answer: $('answer'),
   you: $('you'),

@@ -27,6 +27,7 @@ export const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.wasm': 'application/wasm',
+  '.onnx': 'application/octet-stream', // the voice detector's weights (Talk)
 };
 
 /**

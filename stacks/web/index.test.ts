@@ -135,7 +135,7 @@ describe('distribution', () => {
     expect(headers.securityHeadersConfig.contentSecurityPolicy).toEqual({
       override: true,
       contentSecurityPolicy:
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+        "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
         `connect-src 'self' https://cognito-idp.${region}.amazonaws.com ${login} ` +
         `https://bedrock-agentcore.${region}.amazonaws.com wss://bedrock-agentcore.${region}.amazonaws.com; ` +
         "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",

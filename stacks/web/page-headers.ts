@@ -17,7 +17,9 @@ export interface PagePolicyArgs {
 export const agentCoreHost = (region: string): string => `bedrock-agentcore.${region}.amazonaws.com`;
 
 /**
- * The page runs only its own ES modules (and its AudioWorklet module, which script-src governs),
+ * The page runs only its own ES modules (and its AudioWorklet modules, which script-src governs;
+ * and the WebAssembly of Talk's voice detector, onnxruntime-web's, which 'wasm-unsafe-eval' lets it
+ * compile without allowing eval),
  * its own stylesheet (scripts set positions through the CSSOM, which style-src does not restrict),
  * a `data:` favicon; it fetches config.json from its origin, the pool's discovery document and
  * keys from the issuer, tokens from the managed login origin, and, in `direct` mode, the runtime
@@ -34,7 +36,7 @@ export function contentSecurityPolicy(args: PagePolicyArgs): string {
   }
   return [
     "default-src 'none'",
-    "script-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self'",
     "img-src 'self' data:",
     `connect-src ${connect.join(' ')}`,
@@ -44,8 +46,8 @@ export function contentSecurityPolicy(args: PagePolicyArgs): string {
   ].join('; ');
 }
 
-/** Headers beside the CSP: the page uses no camera, microphone (it only plays), location or payment. */
-export const permissionsPolicy = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
+/** Headers beside the CSP: the page uses the microphone (Talk) on its own origin, and no camera, location or payment. */
+export const permissionsPolicy = 'camera=(), microphone=(self), geolocation=(), payment=(), usb=()';
 
 /** HSTS: two years, subdomains included; not preloaded (that is the domain owner's decision). */
 export const hstsMaxAgeSeconds = 63_072_000;

@@ -48,7 +48,7 @@ describe('the page manifest', () => {
 
 test("the content security policy allows the page's own origin, and the origins it is given", () => {
   expect(contentSecurityPolicy()).toBe(
-    "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
   );
   expect(contentSecurityPolicy(['http://127.0.0.1:3001', 'ws://127.0.0.1:3002'])).toContain(
     "connect-src 'self' http://127.0.0.1:3001 ws://127.0.0.1:3002;",

@@ -14,9 +14,14 @@ export const MANIFEST = fileURLToPath(new URL('../../page/manifest.json', import
 export const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
+  // The browser's voice detector for Talk: onnxruntime-web's WebAssembly (compiled streaming only
+  // with this type) and the Silero weights.
+  '.wasm': 'application/wasm',
+  '.onnx': 'application/octet-stream',
 };
 
 /** The manifest's files: URL path -> absolute file path. */
@@ -29,9 +34,13 @@ export function pageFiles(manifest = MANIFEST): Map<string, string> {
 const FILES = pageFiles();
 FILES.set('/', FILES.get('/index.html')!);
 
-/** The page's content security policy: its own scripts only; connections to `connectTo` besides its origin. */
+/**
+ * The page's content security policy: its own scripts only (and their WebAssembly: the voice
+ * detector of Talk runs in onnxruntime-web's, which 'wasm-unsafe-eval' allows to compile without
+ * allowing eval); connections to `connectTo` besides its origin.
+ */
 export function contentSecurityPolicy(connectTo: readonly string[] = []): string {
-  return `default-src 'self'; connect-src ${["'self'", ...connectTo].join(' ')}; img-src 'self' data:; frame-ancestors 'none'`;
+  return `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src ${["'self'", ...connectTo].join(' ')}; img-src 'self' data:; frame-ancestors 'none'`;
 }
 
 /** Serves the file for this path; false when there is none. `csp`: the HTML page's policy. */
