@@ -12,7 +12,7 @@ import { startServer } from '@kokoro-speech/container';
 import { writeFixtureModel } from '@kokoro-speech/container/fixture';
 import { createLlmProvider, startAgentServer, WebSocketTransport } from '@kokoro-speech/runtime';
 import { createSpeechToText, SileroVad } from '@kokoro-speech/runtime/stt';
-import { startFakeTranscriptionServer } from '../../../runtime/src/testing/fake-transcription-server.ts';
+import { startFakeTranscriptionServer } from '@kokoro-speech/runtime/testing';
 import { parseLocalOptions } from '../stack/options.ts';
 import { startLocalStack, type LocalStack } from '../stack/stack.ts';
 
