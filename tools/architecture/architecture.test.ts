@@ -180,7 +180,9 @@ const RUNTIME_LAYERS: Record<string, string[]> = {
   observability: ['config', 'tts'],
   conversation: ['config', 'llm', 'tools'],
   pipeline: ['config', 'llm', 'text', 'tts', 'tools', 'conversation', 'audio', 'observability'],
-  server: ['config', 'pipeline', 'conversation', 'tools', 'llm', 'text', 'tts', 'observability'],
+  // A voice session (speech in) hears the caller through the STT and the VAD; the server runs its turns.
+  voice: ['config', 'stt'],
+  server: ['config', 'pipeline', 'conversation', 'tools', 'llm', 'text', 'tts', 'stt', 'voice', 'observability'],
 };
 
 test("every folder of the agent's code is in its layer table", () => {

@@ -40,7 +40,7 @@ import { VoiceCatalog, type VoiceList } from './voices.ts';
 import { OriginPolicy, type OriginAllowList } from './origins.ts';
 import type { CallerOutput } from './caller-flow.ts';
 import type { CallerIdentity } from './identity.ts';
-import type { VoiceConfig } from '../voice/open-voice.ts';
+import type { VoiceConfig } from './voice-open.ts';
 import type { VoiceTurnFacts } from '../voice/voice-session.ts';
 
 /** Conversations (sessions): their bounds and where they are persisted. */

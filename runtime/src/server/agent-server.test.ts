@@ -312,7 +312,8 @@ describe('agent server: bad requests', () => {
       expect(caller.events.at(-1)).toEqual({
         type: 'error',
         code: 'audio_before_listen',
-        message: 'binary frames must carry a JSON message: audio goes only after {"type":"listen"} opened a voice session',
+        message:
+          'binary frames must carry a JSON message: audio goes only after {"type":"listen"} opened a voice session',
       });
     } finally {
       caller.close();

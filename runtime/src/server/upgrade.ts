@@ -13,7 +13,7 @@ import { RequestError } from './errors.ts';
 import { traceparentHeader, upgradeSession } from './session-header.ts';
 import { chooseSubprotocol, identityOf, type CallerIdentity } from './identity.ts';
 import { WsSession } from './ws-session.ts';
-import { openVoice } from '../voice/open-voice.ts';
+import { openVoice } from './voice-open.ts';
 
 /** Serves WebSocket turns on `server`'s upgrades; the returned server holds the connections. */
 export function acceptWebSockets(server: Server, core: AgentCore): WebSocketServer {

@@ -22,7 +22,7 @@ import {
 } from '../config/defaults.ts';
 import { WsFrames } from './ws-frames.ts';
 import { WsLifetime, endingMessage, type WsEnding } from './ws-lifetime.ts';
-import { WsVoice, type OpenVoice } from '../voice/ws-voice.ts';
+import { WsVoice, type OpenVoice } from './ws-voice.ts';
 import type { VoiceEvent, VoiceTurnFacts } from '../voice/voice-session.ts';
 
 export type StartTurn = (

@@ -3,14 +3,11 @@
 // connection; a `listen` while one is open is refused. Binary frames are audio while a session is
 // open, JSON messages otherwise (docs/contracts/turn.md, "Upstream frames").
 import type { ListenMessage, TurnRequest } from '@kokoro-speech/protocol';
-import { RequestError } from '../server/errors.ts';
-import type { VoiceSettings } from './open-voice.ts';
-import type { VoiceEvent, VoiceSession, VoiceTurnFacts } from './voice-session.ts';
+import { RequestError } from './errors.ts';
+import type { VoiceSettings } from './voice-open.ts';
+import type { VoiceEvent, VoiceHost, VoiceSession, VoiceTurnFacts } from '../voice/voice-session.ts';
 
-export type OpenVoice = (
-  listen: ListenMessage,
-  host: import('./voice-session.ts').VoiceHost,
-) => { session: VoiceSession; settings: VoiceSettings };
+export type OpenVoice = (listen: ListenMessage, host: VoiceHost) => { session: VoiceSession; settings: VoiceSettings };
 
 /** What the WebSocket session lends the voice session. */
 export interface WsVoiceHost {

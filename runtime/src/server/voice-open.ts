@@ -2,10 +2,10 @@
 // requests) and the STT's languages, then opens the voice session. Refusals are RequestErrors,
 // told to the caller as `error` events; the socket stays open.
 import { chooseLanguage, LanguageChoiceError, type ListenMessage, type TurnRequest } from '@kokoro-speech/protocol';
-import { RequestError } from '../server/errors.ts';
+import { RequestError } from './errors.ts';
 import type { SpeechToText, VoiceActivityDetector } from '../stt/types.ts';
-import { DEFAULT_VOICE_OPTIONS, type VoiceOptions } from './voice-options.ts';
-import { VoiceSession, type VoiceHost } from './voice-session.ts';
+import { DEFAULT_VOICE_OPTIONS, type VoiceOptions } from '../voice/voice-options.ts';
+import { VoiceSession, type VoiceHost } from '../voice/voice-session.ts';
 
 /** Speech in for the agent server (absent: `listen` is refused with `stt_unavailable`). */
 export interface VoiceConfig {
