@@ -1,6 +1,7 @@
 // The HTTP routes: GET /ping (SageMaker's health check), POST /invocations, POST /v1/phonemize, and the
 // OpenAI-compatible API (/v1/audio/speech, /v1/models, /v1/audio/voices) for running the container
-// yourself. Speech is admitted (admission-gate.ts) before its body is read.
+// yourself. With KOKORO_API_KEY set, every route but /ping asks for the key first (api-key.ts);
+// speech is then admitted (admission-gate.ts) before its body is read.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@kokoro-speech/protocol/server';
@@ -8,6 +9,7 @@ import { SpeechError, asSpeechError } from '../tts/errors.ts';
 import { handlePhonemize } from './phonemize.ts';
 import type { SpeechService } from '../tts/speech-service.ts';
 import { admitOrRefuse } from './admission-gate.ts';
+import { bearerCheck, sendOpenAIUnauthorized, sendUnauthorized } from './api-key.ts';
 import { sendError } from './error-response.ts';
 import { handleInvocation } from './invocations.ts';
 import { OpenAIError, sendOpenAIError } from './openai-error.ts';
@@ -21,8 +23,19 @@ const OPENAI_ROUTES: Record<string, { method: string }> = {
 };
 
 /** The request listener of the HTTP server. */
-export function httpRoutes(state: ServerState, log: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+export function httpRoutes(
+  state: ServerState,
+  log: Logger,
+  apiKey?: string,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const authorized = bearerCheck(apiKey);
   return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (authorized && path !== '/ping' && !authorized(req)) {
+      log.info({ route: `${req.method} ${path}`, status: 401 }, 'unauthorized'); // never the header itself
+      res.setHeader('connection', 'close'); // the body is not read
+      return OPENAI_ROUTES[path] ? sendOpenAIUnauthorized(res) : sendUnauthorized(res);
+    }
     route(state, req, res).catch((error) => {
       log.error({ err: error }, 'unhandled request error');
       sendError(res, new SpeechError('internal', 'internal error'));

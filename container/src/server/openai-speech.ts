@@ -13,6 +13,8 @@ import { asSpeechError, SpeechError } from '../tts/errors.ts';
 import { OpenAIError, sendOpenAIError } from './openai-error.ts';
 import type { SpeechService } from '../tts/speech-service.ts';
 import { UtteranceStream } from '../tts/utterance-stream.ts';
+import { AudioResponse } from './audio-response.ts';
+import { clientGone, sentStatus } from './invocations.ts';
 import type { SpokenText } from '../tts/spoken-text.ts';
 import { looksLikeSsml } from '../pronunciation/ssml.ts';
 
@@ -138,6 +140,15 @@ export async function handleOpenAISpeech(
   const started = performance.now();
   let stream: UtteranceStream | undefined;
   let encoder: StreamEncoder | undefined;
+  const logLine: Record<string, unknown> = { route: 'POST /v1/audio/speech' };
+  let logged = false;
+  // One line per request, refusals included, with the status actually sent (null: none was).
+  const finish = (extra: Record<string, unknown> = {}) => {
+    if (logged) return;
+    logged = true;
+    const status = sentStatus(res, extra);
+    service.log.info({ ...logLine, status, ms: Math.round(performance.now() - started), ...extra }, 'request done');
+  };
   try {
     const limit = service.config.maxWsMessageBytes;
     const body = await readBody(
@@ -147,6 +158,12 @@ export async function handleOpenAISpeech(
       res,
     );
     const request = parseRequest(service, body);
+    Object.assign(logLine, { chars: request.input.length, voice: request.voice, format: request.format });
+    try {
+      service.checkSpoken(request.voice);
+    } catch (error) {
+      throw new OpenAIError(400, errorMessage(error), 'voice', 'unsupported_language');
+    }
     const spoken = spokenInput(service, request.input);
     try {
       service.admit();
@@ -161,21 +178,24 @@ export async function handleOpenAISpeech(
       sample_rate: 24000,
     });
     const format = request.format;
-    // wav and pcm are the utterance's own bytes; the others are encoded piece by piece as they come.
+    // wav and pcm are the utterance's own bytes; the others are encoded in slices as they come.
     const e = format === 'wav' || format === 'pcm' ? undefined : await createStreamEncoder(format, 24000);
     encoder = e;
-    // An encoder failure after the headers went out can only abort the body (as a model failure does).
-    const encoded = (work: () => Buffer): Buffer | null => {
-      try {
-        return work();
-      } catch (error) {
-        service.log.error({ err: error, format }, 'encoding failed; the response is aborted');
+    const out = new AudioResponse(res, {
+      encoder: e,
+      maxBufferedBytes: service.config.maxWsBufferedBytes,
+      onStalled: (bufferedBytes) => {
         stream?.close();
-        e?.close();
-        res.destroy(error as Error);
-        return null;
-      }
-    };
+        service.log.warn({ ...logLine, bufferedBytes }, 'client is not reading its audio; dropping the request');
+        finish({ stalled: true, bufferedBytes });
+      },
+      // After the headers went out, an encoder failure can only abort the body (as a model failure does).
+      onEncodeError: (error) => {
+        stream?.close();
+        service.log.error({ err: error, format }, 'encoding failed; the response is aborted');
+        finish({ code: 'internal', error: errorMessage(error) });
+      },
+    });
     const s = new UtteranceStream(service, {
       start: (u) => {
         const headers = e
@@ -185,47 +205,46 @@ export async function handleOpenAISpeech(
             : audioHeaders(u.output);
         res.writeHead(200, { ...headers, 'cache-control': 'no-store' });
       },
-      audio: (_u, bytes) => {
-        const out = e ? encoded(() => e.write(bytes)) : bytes;
-        if (out && out.length > 0) res.write(out);
-      },
+      audio: (_u, bytes) => out.write(bytes),
       end: () => {
-        if (e) {
-          const rest = encoded(() => e.end());
-          e.close();
-          if (!rest) return;
-          res.write(rest);
-        }
-        res.end();
         s.close();
-        service.log.info(
-          { route: 'POST /v1/audio/speech', status: 200, format, ms: Math.round(performance.now() - started) },
-          'request done',
-        );
+        void out.end().then(() => finish());
       },
       fail: (_u, error) => {
         s.close();
-        e?.close();
-        sendOpenAIError(res, new OpenAIError(500, error.message, null, error.code, 'server_error'));
+        out.close();
+        // The caller's mistakes (a refused language, unspeakable text) are 4xx, never a retried 5xx.
+        const type = error.status >= 500 ? 'server_error' : 'invalid_request_error';
+        sendOpenAIError(res, new OpenAIError(error.status, error.message, null, error.code, type));
+        finish({ code: error.code, error: error.message });
       },
     });
     stream = s;
     res.on('close', () => {
       if (!res.writableFinished && s.pending > 0) {
         s.close();
-        e?.close();
+        out.close();
+        finish({ aborted: true }); // the caller's choice: info, not an error
       }
     });
     s.push(spoken, undefined, settings);
   } catch (error) {
     stream?.close();
     encoder?.close();
-    if (error instanceof OpenAIError) return sendOpenAIError(res, error);
-    const e = error instanceof SpeechError ? error : asSpeechError(error);
-    sendOpenAIError(
-      res,
-      new OpenAIError(e.status, e.message, null, e.code, e.status >= 500 ? 'server_error' : 'invalid_request_error'),
-    );
+    if (clientGone(req, res)) return finish({ aborted: true });
+    const e =
+      error instanceof OpenAIError
+        ? error
+        : ((se: SpeechError) =>
+            new OpenAIError(
+              se.status,
+              se.message,
+              null,
+              se.code,
+              se.status >= 500 ? 'server_error' : 'invalid_request_error',
+            ))(asSpeechError(error));
+    sendOpenAIError(res, e);
+    finish({ code: e.code, error: e.message });
   }
 }
 
