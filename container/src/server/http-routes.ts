@@ -36,16 +36,21 @@ export function httpRoutes(
       res.setHeader('connection', 'close'); // the body is not read
       return OPENAI_ROUTES[path] ? sendOpenAIUnauthorized(res) : sendUnauthorized(res);
     }
-    route(state, req, res).catch((error) => {
+    route(state, log, req, res).catch((error) => {
       log.error({ err: error }, 'unhandled request error');
       sendError(res, new SpeechError('internal', 'internal error'));
     });
   };
 }
 
-async function route(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function route(state: ServerState, log: Logger, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { service, closing } = state;
   const path = (req.url ?? '/').split('?')[0];
+  // An OpenAI request refused before its handler runs gets its log line here, with the status sent.
+  const refuseOpenAI = (error: OpenAIError) => {
+    sendOpenAIError(res, error);
+    log.info({ route: `${req.method} ${path}`, status: error.status, code: error.code }, 'request done');
+  };
   if (path === '/ping' && (req.method === 'GET' || req.method === 'HEAD')) {
     const ok = service !== undefined && !closing;
     res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
@@ -65,17 +70,15 @@ async function route(state: ServerState, req: IncomingMessage, res: ServerRespon
   const openai = OPENAI_ROUTES[path ?? ''];
   if (openai) {
     if (req.method !== openai.method) {
-      return sendOpenAIError(res, new OpenAIError(405, `use ${openai.method} ${path}`, null, 'method_not_allowed'));
+      return refuseOpenAI(new OpenAIError(405, `use ${openai.method} ${path}`, null, 'method_not_allowed'));
     }
     if (!service || closing) {
-      return sendOpenAIError(
-        res,
+      return refuseOpenAI(
         OpenAIError.overloaded(closing ? 'the server is shutting down' : 'the model is still loading'),
       );
     }
     if (path === '/v1/audio/speech') {
-      const refuse = (error: SpeechError) =>
-        sendOpenAIError(res, OpenAIError.overloaded(error.message, error.retryAfterS));
+      const refuse = (error: SpeechError) => refuseOpenAI(OpenAIError.overloaded(error.message, error.retryAfterS));
       if (!admitRequest(service, 'POST /v1/audio/speech', res, refuse)) return;
       return handleOpenAISpeech(req, res, service);
     }

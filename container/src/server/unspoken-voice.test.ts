@@ -1,6 +1,6 @@
 // A voice of a language this deployment does not speak (Japanese, Mandarin; a blend led by one) is
 // the caller's mistake on every route: 400 unsupported_language, never a 5xx the official `openai`
-// client would retry; each request gets one log line with the status it was sent.
+// client would retry; each request, refusals included, gets one log line with the status it was sent.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import OpenAI from 'openai';
 import { startServer, type RunningServer } from '../index.ts';
@@ -67,4 +67,14 @@ test('the WebSocket: the utterance fails with its id, the session goes on', asyn
   c.send({ type: 'text', text: 'Hello.', id: 'en' });
   await c.next((m) => m.type === 'audio_end');
   await c.close();
+});
+
+test('an OpenAI request refused before its handler (405) gets a log line with the status sent', async () => {
+  const res = await fetch(`${server.url}/v1/audio/speech`);
+  expect(res.status).toBe(405);
+  await logs.next((l) => l.msg === 'request done' && l.route === 'GET /v1/audio/speech');
+  expect(logs.lines.find((l) => l.route === 'GET /v1/audio/speech')).toMatchObject({
+    status: 405,
+    code: 'method_not_allowed',
+  });
 });
