@@ -37,6 +37,12 @@ describe('configFromEnv', () => {
     expect(defaultConfig({ port: 0 }).port).toBe(0);
     // Blank is unset.
     expect(configFromEnv({ PORT: '', KOKORO_VOICE: '' })).toMatchObject({ port: 8080, defaultVoice: 'af_heart' });
+    // The bind address and the API key (self-hosting; unset: no key, blank too).
+    expect(configFromEnv({ HOST: '127.0.0.1', KOKORO_API_KEY: 's3cret' })).toMatchObject({
+      host: '127.0.0.1',
+      apiKey: 's3cret',
+    });
+    expect(configFromEnv({ KOKORO_API_KEY: '' }).apiKey).toBeUndefined();
   });
 
   test('each variable at the edges of what it accepts', () => {

@@ -13,6 +13,7 @@ const text = (max = Infinity) => z.string().max(max, { error: `must be at most $
 const envSchema = z.object({
   PORT: envInt(0, 65535).default(8080),
   HOST: text().default('0.0.0.0'),
+  KOKORO_API_KEY: text(1024).optional(),
   KOKORO_MODEL_DIR: text().default('/opt/ml/model'),
   KOKORO_DTYPE: envEnum(DTYPES).default('fp32'),
   KOKORO_DEVICE: envEnum(DEVICES).default('cpu'),
@@ -44,7 +45,10 @@ const envSchema = z.object({
 
 export interface ServerConfig {
   port: number;
+  /** Listening address (HOST): 0.0.0.0 in the image, as SageMaker's contract needs. */
   host: string;
+  /** KOKORO_API_KEY: when set, every route but /ping asks for `Authorization: Bearer <key>`. Never logged. */
+  apiKey: string | undefined;
   modelDir: string;
   dtype: (typeof DTYPES)[number];
   device: (typeof DEVICES)[number];
@@ -97,6 +101,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   return {
     port: e.PORT,
     host: e.HOST,
+    apiKey: e.KOKORO_API_KEY,
     modelDir: e.KOKORO_MODEL_DIR,
     dtype: e.KOKORO_DTYPE,
     device: e.KOKORO_DEVICE,

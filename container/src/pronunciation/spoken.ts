@@ -28,5 +28,5 @@ export function spokenText(input: string, options: PronunciationOptions = {}): S
       !builder.overlapsOverride(start, end) && !builder.crossesPart(start, end);
     for (const m of options.lexicon.matches(builder.text, free)) builder.override(m);
   }
-  return builder.build();
+  return { ...builder.build(), inputChars: input.length };
 }

@@ -6,6 +6,11 @@ import { PronunciationError } from './pronunciation-error.ts';
 
 /** Longest pause one <break> makes; longer ones are cut to it (container/README.md). */
 export const MAX_BREAK_MS = 10_000;
+/**
+ * Most pause one text's <break>s may add up to (docs/design/output-bounds-and-api-key.md): six longest breaks.
+ * Over it the text is refused (invalid_message), not cut: which pauses to shorten is the caller's call.
+ */
+export const MAX_PAUSE_TOTAL_MS = 60_000;
 
 export const BREAK_STRENGTH_MS: Record<string, number> = {
   none: 0,

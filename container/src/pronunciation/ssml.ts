@@ -7,7 +7,7 @@ import { appendInline } from './inline.ts';
 import { checkPhonemes, PronunciationError } from './pronunciation-error.ts';
 import { sayAs } from './say-as.ts';
 import type { ScriptBuilder } from './script-builder.ts';
-import { breakMs, rateFactor } from './ssml-values.ts';
+import { breakMs, MAX_PAUSE_TOTAL_MS, rateFactor } from './ssml-values.ts';
 
 export const SSML_ELEMENTS = ['speak', 'break', 'phoneme', 'sub', 'say-as', 'prosody'] as const;
 /** Attributes each element takes; others are refused (xml:lang, xmlns and version are accepted and ignored). */
@@ -91,6 +91,7 @@ export function appendSsml(src: string, builder: ScriptBuilder, symbols: Readonl
   const stack: Open[] = [];
   /** Where the markup before the next text ends. */
   let markupEnd = 0;
+  let pausedMs = 0;
   const tagStart = () => src.lastIndexOf('<', parser.position - 1);
   const fail = (message: string, at: number): never => {
     throw new PronunciationError(`SSML ${lineColumn(src, at)} (offset ${at}): ${message}`);
@@ -137,6 +138,14 @@ export function appendSsml(src: string, builder: ScriptBuilder, symbols: Readonl
     switch (tag.name) {
       case 'break': {
         const ms = breakMs(a['time'], a['strength'], where);
+        pausedMs += ms;
+        if (pausedMs > MAX_PAUSE_TOTAL_MS) {
+          fail(
+            `the <break>s so far total ${pausedMs / 1000} s; one text's breaks may total at most ` +
+              `${MAX_PAUSE_TOTAL_MS / 1000} s (container/README.md, Output bounds): send the rest as another text`,
+            at,
+          );
+        }
         if (ms > 0) builder.pause(ms);
         break;
       }

@@ -56,7 +56,7 @@ export async function startKokoroServer({
   const state: ServerState = { service: undefined, closing: false, startedAt: Date.now() };
   const timers: NodeJS.Timeout[] = [];
 
-  const http = createServer(httpRoutes(state, log));
+  const http = createServer(httpRoutes(state, log, config.apiKey));
   http.headersTimeout = 10_000;
   http.requestTimeout = 0; // a long answer streams for as long as it speaks
   const bidi = new BidiUpgrade(state, config);

@@ -146,6 +146,7 @@ export class BidiSession {
     try {
       if (this.#ended) throw new SpeechError('invalid_message', 'text after end: this session takes no more text');
       this.#service.checkText(message.text);
+      this.#service.checkSpoken(this.#settings.voice); // before any work: the same rule as every route
       if (this.#stream.pending >= this.#service.config.maxQueuedPerSession) {
         throw new SpeechError(
           'overloaded',

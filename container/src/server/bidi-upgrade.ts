@@ -10,6 +10,7 @@ import { refuseUpgrade } from '@kokoro-speech/protocol/server';
 import type { ServerConfig } from '../config.ts';
 import { admitOrRefuse } from './admission-gate.ts';
 import { BidiSession } from './bidi-session.ts';
+import { bearerCheck, refuseUpgradeUnauthorized } from './api-key.ts';
 import { refuseUpgradeWith } from './error-response.ts';
 import type { ServerState } from './server-state.ts';
 
@@ -18,16 +19,26 @@ export class BidiUpgrade {
   readonly #config: ServerConfig;
   readonly #wss: WebSocketServer;
   readonly #sessions = new Set<BidiSession>();
+  readonly #authorized: ReturnType<typeof bearerCheck>;
 
   constructor(state: ServerState, config: ServerConfig) {
     this.#state = state;
     this.#config = config;
-    this.#wss = new WebSocketServer({ noServer: true, maxPayload: config.maxWsMessageBytes * 4 });
+    this.#authorized = bearerCheck(config.apiKey);
+    // ws would close a text frame of invalid UTF-8 with 1007; the protocol promises an
+    // `invalid_message` error and a session that goes on, so client-message.ts checks it instead
+    // (with a fatal TextDecoder, for text and binary frames alike).
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: config.maxWsMessageBytes * 4,
+      skipUTF8Validation: true,
+    });
   }
 
   /** The HTTP server's `upgrade` listener. */
   handle(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (req.url ?? '/').split('?')[0];
+    if (this.#authorized && !this.#authorized(req)) return refuseUpgradeUnauthorized(socket);
     if (path !== BIDI_PATH) return refuseUpgrade(socket, 404);
     const { service, closing } = this.#state;
     if (!service || closing) return refuseUpgrade(socket, 503);

@@ -262,6 +262,16 @@ describe('every bad message gets an error and the session carries on', () => {
     expect(end.id).toBe('after');
   });
 
+  test('a text frame of invalid UTF-8 is an invalid_message error (the contract), not a 1007 close', async () => {
+    const c = await connect();
+    c.ws.send(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]), { binary: false }); // {"\xff\xfe"}
+    const error = await c.next<ErrorMessage>((m) => m.type === 'error');
+    expect(error).toMatchObject({ id: null, code: 'invalid_message' });
+    expect(error.message).toMatch(/not valid UTF-8/);
+    c.send({ type: 'text', text: 'Still here.', id: 'after-utf8' });
+    expect((await c.next<AudioEndMessage>((m) => m.type === 'audio_end')).id).toBe('after-utf8');
+  });
+
   test('an unknown voice leaves the previous settings in force', async () => {
     const c = await connect();
     c.send({ type: 'config', format: 'mulaw' });

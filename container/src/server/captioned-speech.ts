@@ -5,10 +5,8 @@
 // object with the whole file. Each word is the input as given at the word's offsets, before
 // normalisation, lexicon, SSML or inline phonemes. Shapes, sources and the differences from
 // Kokoro-FastAPI: docs/design/drop-in-routes.md#captioned-speech.
-import type { ServerResponse } from 'node:http';
 import type { UtteranceWord } from '../tts/utterance-sink.ts';
-import { sendOpenAIError } from './openai-error.ts';
-import type { SpeechBody } from './speech-body.ts';
+import type { BodyFrames } from './audio-response.ts';
 
 export const CAPTIONED_SPEECH_PATH = '/dev/captioned_speech';
 
@@ -29,7 +27,7 @@ export interface CaptionedOptions {
 
 const seconds = (ms: number) => Math.round(ms) / 1000;
 
-export function captionedSpeechBody(res: ServerResponse, options: CaptionedOptions): SpeechBody {
+export function captionedFrames(options: CaptionedOptions): BodyFrames {
   let audioFormat = 'application/octet-stream';
   let audio: Buffer[] = [];
   let words: WordTimestamp[] = [];
@@ -39,24 +37,23 @@ export function captionedSpeechBody(res: ServerResponse, options: CaptionedOptio
     timestamps: options.timestamps ? words : null,
   });
   const flush = () => {
-    res.write(`${JSON.stringify(line())}\n`);
+    const text = `${JSON.stringify(line())}\n`;
     audio = [];
     words = [];
+    return text;
   };
   return {
-    start(headers) {
+    head(headers) {
       audioFormat = headers['content-type'] ?? audioFormat;
-      if (!options.stream) return;
-      res.writeHead(200, {
-        'content-type': 'application/json',
-        'cache-control': 'no-store',
-        'x-accel-buffering': 'no',
-      });
+      if (!options.stream) return null;
+      return { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-accel-buffering': 'no' };
     },
-    audio(bytes) {
-      // Audio still pending here had no words (a pause, a piece without word timings): its own line.
-      if (options.stream && audio.length > 0) flush();
+    audio(bytes, pieceStart) {
+      // Audio of an earlier piece still pending here had no words (a pause, a piece without word
+      // timings): its own line. Slices of one piece stay together for its words.
+      const earlier = options.stream && pieceStart && audio.length > 0 ? flush() : null;
       audio.push(bytes);
+      return earlier;
     },
     words(spoken: readonly UtteranceWord[]) {
       for (const w of spoken) {
@@ -67,17 +64,14 @@ export function captionedSpeechBody(res: ServerResponse, options: CaptionedOptio
         });
       }
       // A line carries audio and the words spoken in it; words of audio an encoder still holds wait for it.
-      if (options.stream && audio.length > 0) flush();
+      return options.stream && audio.length > 0 ? flush() : null;
     },
     end() {
-      if (options.stream) {
-        if (audio.length > 0 || words.length > 0) flush();
-        return void res.end();
-      }
+      if (options.stream) return { body: audio.length > 0 || words.length > 0 ? flush() : null };
       const body = Buffer.from(JSON.stringify(line()));
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) }).end(body);
+      return { headers: { 'content-type': 'application/json', 'content-length': String(body.length) }, body };
     },
     // A streamed failure after the first line can only cut the body: Kokoro-FastAPI's lines have no error form.
-    fail: (error) => sendOpenAIError(res, error),
+    failure: () => null,
   };
 }

@@ -1,6 +1,7 @@
 // The HTTP routes: GET /ping (SageMaker's health check), POST /invocations, POST /v1/phonemize, and the
 // OpenAI-compatible API (/v1/audio/speech, /v1/models, /v1/audio/voices) for running the container
-// yourself. Speech is admitted (admission-gate.ts) before its body is read.
+// yourself. With KOKORO_API_KEY set, every route but /ping asks for the key first (api-key.ts);
+// speech is then admitted (admission-gate.ts) before its body is read.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@kokoro-speech/protocol/server';
@@ -8,6 +9,7 @@ import { SpeechError, asSpeechError } from '../tts/errors.ts';
 import { handlePhonemize } from './phonemize.ts';
 import type { SpeechService } from '../tts/speech-service.ts';
 import { admitOrRefuse } from './admission-gate.ts';
+import { bearerCheck, sendOpenAIUnauthorized, sendUnauthorized } from './api-key.ts';
 import { sendError } from './error-response.ts';
 import { handleInvocation } from './invocations.ts';
 import { OpenAIError, sendOpenAIError } from './openai-error.ts';
@@ -24,18 +26,34 @@ const OPENAI_ROUTES: Record<string, { method: string }> = {
 };
 
 /** The request listener of the HTTP server. */
-export function httpRoutes(state: ServerState, log: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+export function httpRoutes(
+  state: ServerState,
+  log: Logger,
+  apiKey?: string,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const authorized = bearerCheck(apiKey);
   return (req, res) => {
-    route(state, req, res).catch((error) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (authorized && path !== '/ping' && !authorized(req)) {
+      log.info({ route: `${req.method} ${path}`, status: 401 }, 'unauthorized'); // never the header itself
+      res.setHeader('connection', 'close'); // the body is not read
+      return OPENAI_ROUTES[path] ? sendOpenAIUnauthorized(res) : sendUnauthorized(res);
+    }
+    route(state, log, req, res).catch((error) => {
       log.error({ err: error }, 'unhandled request error');
       sendError(res, new SpeechError('internal', 'internal error'));
     });
   };
 }
 
-async function route(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function route(state: ServerState, log: Logger, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { service, closing } = state;
   const path = (req.url ?? '/').split('?')[0];
+  // An OpenAI request refused before its handler runs gets its log line here, with the status sent.
+  const refuseOpenAI = (error: OpenAIError) => {
+    sendOpenAIError(res, error);
+    log.info({ route: `${req.method} ${path}`, status: error.status, code: error.code }, 'request done');
+  };
   if (path === '/ping' && (req.method === 'GET' || req.method === 'HEAD')) {
     const ok = service !== undefined && !closing;
     res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
@@ -55,17 +73,15 @@ async function route(state: ServerState, req: IncomingMessage, res: ServerRespon
   const openai = OPENAI_ROUTES[path ?? ''];
   if (openai) {
     if (req.method !== openai.method) {
-      return sendOpenAIError(res, new OpenAIError(405, `use ${openai.method} ${path}`, null, 'method_not_allowed'));
+      return refuseOpenAI(new OpenAIError(405, `use ${openai.method} ${path}`, null, 'method_not_allowed'));
     }
     if (!service || closing) {
-      return sendOpenAIError(
-        res,
+      return refuseOpenAI(
         OpenAIError.overloaded(closing ? 'the server is shutting down' : 'the model is still loading'),
       );
     }
     if (path === '/v1/audio/speech' || path === CAPTIONED_SPEECH_PATH) {
-      const refuse = (error: SpeechError) =>
-        sendOpenAIError(res, OpenAIError.overloaded(error.message, error.retryAfterS));
+      const refuse = (error: SpeechError) => refuseOpenAI(OpenAIError.overloaded(error.message, error.retryAfterS));
       if (!admitRequest(service, `POST ${path}`, res, refuse)) return;
       return handleOpenAISpeech(req, res, service, path === CAPTIONED_SPEECH_PATH ? 'captioned' : 'speech');
     }

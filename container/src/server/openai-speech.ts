@@ -13,11 +13,13 @@ import { asSpeechError, SpeechError } from '../tts/errors.ts';
 import { OpenAIError, sendOpenAIError } from './openai-error.ts';
 import type { SpeechService } from '../tts/speech-service.ts';
 import { UtteranceStream } from '../tts/utterance-stream.ts';
+import { AudioResponse } from './audio-response.ts';
+import { clientGone, sentStatus } from './invocations.ts';
 import type { SpokenText } from '../tts/spoken-text.ts';
 import { looksLikeSsml } from '../pronunciation/ssml.ts';
 import { takeFastApiExtensions, type DropInRoute } from './fastapi-extensions.ts';
 import { createSpeechEncoder, formatRate, G711_FORMATS, OPENAI_AUDIO_FORMATS } from './speech-encoder.ts';
-import { speechBody, wantsSse } from './speech-body.ts';
+import { speechFrames, wantsSse } from './speech-body.ts';
 import { CAPTIONED_SPEECH_PATH } from './captioned-speech.ts';
 
 /** Model names accepted: ours, and OpenAI's TTS models, so that existing clients work unchanged. */
@@ -127,6 +129,23 @@ function spokenInput(service: SpeechService, input: string): SpokenText {
   }
 }
 
+/** 400 unsupported_language: lang_code's language is checked as it is read, else the voice's. */
+function checkLanguage(service: SpeechService, request: ReturnType<typeof parseRequest>): void {
+  if (request.ext.language) return; // the text is read in lang_code's language, whatever the voice's
+  try {
+    service.checkSpoken(request.voice);
+  } catch (error) {
+    throw new OpenAIError(400, errorMessage(error), 'voice', 'unsupported_language');
+  }
+}
+
+/** An error of the model or the text, in OpenAI's shape: the caller's mistakes 4xx, never a retried 5xx. */
+function openAIErrorOf(error: unknown): OpenAIError {
+  if (error instanceof OpenAIError) return error;
+  const e = error instanceof SpeechError ? error : asSpeechError(error);
+  return new OpenAIError(e.status, e.message, null, e.code, e.status >= 500 ? 'server_error' : 'invalid_request_error');
+}
+
 /** POST /v1/audio/speech, or Kokoro-FastAPI's POST /dev/captioned_speech (`route` "captioned"). */
 export async function handleOpenAISpeech(
   req: IncomingMessage,
@@ -137,6 +156,16 @@ export async function handleOpenAISpeech(
   const started = performance.now();
   let stream: UtteranceStream | undefined;
   let encoder: StreamEncoder | undefined;
+  const path = route === 'captioned' ? CAPTIONED_SPEECH_PATH : '/v1/audio/speech';
+  const logLine: Record<string, unknown> = { route: `POST ${path}` };
+  let logged = false;
+  // One line per request, refusals included, with the status actually sent (null: none was).
+  const finish = (extra: Record<string, unknown> = {}) => {
+    if (logged) return;
+    logged = true;
+    const status = sentStatus(res, extra);
+    service.log.info({ ...logLine, status, ms: Math.round(performance.now() - started), ...extra }, 'request done');
+  };
   try {
     const limit = service.config.maxWsMessageBytes;
     const body = await readBody(
@@ -146,7 +175,8 @@ export async function handleOpenAISpeech(
       res,
     );
     const request = parseRequest(service, body, route);
-    const out = speechBody(res, route, request);
+    Object.assign(logLine, { chars: request.input.length, voice: request.voice, format: request.format });
+    checkLanguage(service, request);
     const spoken = spokenInput(service, request.input);
     try {
       service.admit();
@@ -162,21 +192,29 @@ export async function handleOpenAISpeech(
     });
     if (request.ext.language) settings.language = request.ext.language;
     const format = request.format;
-    // wav and pcm are the utterance's own bytes; the others are encoded piece by piece as they come.
+    // wav and pcm at volume 1 are the utterance's own bytes; the others are encoded in slices as they come.
     const e = await createSpeechEncoder(format, request.ext.volume);
     encoder = e;
-    // An encoder failure after the headers went out can only abort the body (as a model failure does).
-    const encoded = (work: () => Buffer): Buffer | null => {
-      try {
-        return work();
-      } catch (error) {
-        service.log.error({ err: error, format }, 'encoding failed; the response is aborted');
+    // Every body shape (audio, SSE events, captioned JSON) is written at the reader's pace.
+    const frames = speechFrames(route, request);
+    const fail = (error: OpenAIError) => out.fail(error, () => sendOpenAIError(res, error));
+    const out: AudioResponse = new AudioResponse(res, {
+      encoder: e,
+      frames,
+      maxBufferedBytes: service.config.maxWsBufferedBytes,
+      onStalled: (bufferedBytes) => {
         stream?.close();
-        e?.close();
-        out.fail(new OpenAIError(500, `encoding failed: ${errorMessage(error)}`, null, 'internal', 'server_error'));
-        return null;
-      }
-    };
+        service.log.warn({ ...logLine, bufferedBytes }, 'client is not reading its audio; dropping the request');
+        finish({ stalled: true, bufferedBytes });
+      },
+      // After the headers went out, an encoder failure ends the body as a model failure does.
+      onEncodeError: (error) => {
+        stream?.close();
+        service.log.error({ err: error, format }, 'encoding failed; the response is aborted');
+        fail(new OpenAIError(500, `encoding failed: ${errorMessage(error)}`, null, 'internal', 'server_error'));
+        finish({ code: 'internal', error: errorMessage(error) });
+      },
+    });
     const s = new UtteranceStream(service, {
       start: (u) => {
         const headers = e
@@ -186,53 +224,34 @@ export async function handleOpenAISpeech(
             : audioHeaders(u.output);
         out.start({ ...headers, 'cache-control': 'no-store' });
       },
-      audio: (_u, bytes) => {
-        const encodedBytes = e ? encoded(() => e.write(bytes)) : bytes;
-        if (encodedBytes && encodedBytes.length > 0) out.audio(encodedBytes);
-      },
-      ...(out.words && { words: (_u, words) => out.words!(words) }),
+      audio: (_u, bytes) => out.write(bytes),
+      ...(frames.words && { words: (_u, words) => out.words(words) }),
       end: () => {
-        if (e) {
-          const rest = encoded(() => e.end());
-          e.close();
-          if (!rest) return;
-          if (rest.length > 0) out.audio(rest);
-        }
-        out.end({ characters: request.input.length });
         s.close();
-        service.log.info(
-          {
-            route: route === 'captioned' ? `POST ${CAPTIONED_SPEECH_PATH}` : 'POST /v1/audio/speech',
-            status: 200,
-            format,
-            ms: Math.round(performance.now() - started),
-          },
-          'request done',
-        );
+        void out.end().then(() => finish());
       },
       fail: (_u, error) => {
         s.close();
-        e?.close();
-        out.fail(new OpenAIError(500, error.message, null, error.code, 'server_error'));
+        fail(openAIErrorOf(error));
+        finish({ code: error.code, error: error.message });
       },
     });
     stream = s;
     res.on('close', () => {
       if (!res.writableFinished && s.pending > 0) {
         s.close();
-        e?.close();
+        out.close();
+        finish({ aborted: true }); // the caller's choice: info, not an error
       }
     });
     s.push(spoken, undefined, settings);
   } catch (error) {
     stream?.close();
     encoder?.close();
-    if (error instanceof OpenAIError) return sendOpenAIError(res, error);
-    const e = error instanceof SpeechError ? error : asSpeechError(error);
-    sendOpenAIError(
-      res,
-      new OpenAIError(e.status, e.message, null, e.code, e.status >= 500 ? 'server_error' : 'invalid_request_error'),
-    );
+    if (clientGone(req, res)) return finish({ aborted: true });
+    const e = openAIErrorOf(error);
+    sendOpenAIError(res, e);
+    finish({ code: e.code, error: e.message });
   }
 }
 

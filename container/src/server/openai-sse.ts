@@ -3,9 +3,8 @@
 // made, then one `speech.audio.done` with `usage`; a failure after the first event is an `error`
 // event (OpenRouter's addition) and the end of the stream. Event shapes and sources:
 // docs/design/drop-in-routes.md#sse.
-import type { ServerResponse } from 'node:http';
-import type { SpeechBody } from './speech-body.ts';
-import { sendOpenAIError } from './openai-error.ts';
+import type { BodyFrames } from './audio-response.ts';
+import { OpenAIError } from './openai-error.ts';
 
 export const SSE_CONTENT_TYPE = 'text/event-stream';
 
@@ -13,36 +12,31 @@ export const SSE_CONTENT_TYPE = 'text/event-stream';
 export const sseEvent = (data: { type: string } & Record<string, unknown>): string =>
   `data: ${JSON.stringify(data)}\n\n`;
 
-export function sseSpeechBody(res: ServerResponse): SpeechBody {
+/** `usage.characters`: the input's length (Kokoro has no billing tokens). */
+export function sseFrames(usage: { characters: number }): BodyFrames {
   return {
-    start(headers) {
+    head(headers) {
       // The audio's own type moves to X-Audio-Media-Type, as OpenRouter sends it.
       const { 'content-type': audioType, ...rest } = headers;
-      res.writeHead(200, {
+      return {
         ...rest,
         'content-type': SSE_CONTENT_TYPE,
         ...(audioType ? { 'x-audio-media-type': audioType } : {}),
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',
-      });
+      };
     },
-    audio(bytes) {
-      res.write(sseEvent({ type: 'speech.audio.delta', audio: bytes.toString('base64') }));
-    },
-    end(usage) {
+    audio: (bytes) => sseEvent({ type: 'speech.audio.delta', audio: bytes.toString('base64') }),
+    end() {
       const tokens = usage.characters;
-      res.end(
-        sseEvent({
-          type: 'speech.audio.done',
-          usage: { input_tokens: tokens, output_tokens: 0, total_tokens: tokens },
-        }),
-      );
+      const usageField = { input_tokens: tokens, output_tokens: 0, total_tokens: tokens };
+      return { body: sseEvent({ type: 'speech.audio.done', usage: usageField }) };
     },
-    fail(error) {
-      if (!res.headersSent) return sendOpenAIError(res, error);
-      if (res.writableEnded || res.destroyed) return;
-      const { message, type, param, code } = error;
-      res.end(sseEvent({ type: 'error', error: { message, type, param, code } }));
+    failure(error) {
+      const e =
+        error instanceof OpenAIError ? error : new OpenAIError(500, error.message, null, 'internal', 'server_error');
+      const { message, type, param, code } = e;
+      return sseEvent({ type: 'error', error: { message, type, param, code } });
     },
   };
 }

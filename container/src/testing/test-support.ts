@@ -103,9 +103,16 @@ export class TestClient {
   }
 }
 
-/** A writable that keeps pino's JSON lines, for asserting on structured logs. */
-export function logCapture(): { stream: Writable; lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
+type LogLine = Record<string, unknown>;
+
+/** A writable that keeps pino's JSON lines, for asserting on structured logs; `next` awaits one. */
+export function logCapture(): {
+  stream: Writable;
+  lines: LogLine[];
+  next: (match: (line: LogLine) => boolean) => Promise<LogLine>;
+} {
+  const lines: LogLine[] = [];
+  const waiters: (() => void)[] = [];
   let partial = '';
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -113,8 +120,16 @@ export function logCapture(): { stream: Writable; lines: Record<string, unknown>
       const parts = partial.split('\n');
       partial = parts.pop()!;
       for (const line of parts) if (line.trim()) lines.push(JSON.parse(line));
+      for (const wake of waiters.splice(0)) wake();
       done();
     },
   });
-  return { stream, lines };
+  const next = async (match: (line: LogLine) => boolean): Promise<LogLine> => {
+    for (;;) {
+      const found = lines.find(match);
+      if (found) return found;
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  };
+  return { stream, lines, next };
 }

@@ -5,7 +5,15 @@ import type { LanguageCode } from '../engine/languages.ts';
 import type { Logger } from '@kokoro-speech/protocol/server';
 import type { ServerConfig } from '../config.ts';
 import type { AudioFormat, SampleRate, VoiceSettings } from '@kokoro-speech/protocol';
-import { isVoiceBlend, parseVoiceBlend, VoiceBlendError } from '@kokoro-speech/protocol';
+import {
+  blendLanguageVoice,
+  isSpoken,
+  isVoiceBlend,
+  parseVoiceBlend,
+  unspokenMessage,
+  VoiceBlendError,
+  voiceLanguage,
+} from '@kokoro-speech/protocol';
 import { AudioDurationEstimator, Scheduler } from '../scheduler/index.ts';
 import { AdmissionController, type Backlog, type LoadSource } from '../admission/index.ts';
 import { SpeechError } from './errors.ts';
@@ -204,6 +212,23 @@ export class SpeechService implements LoadSource {
     }
     // Parsed, yet refused by the engine: a part whose file was refused at start-up.
     throw new SpeechError('unknown_voice', `voice blend "${voice}" cannot be used; ${available}`);
+  }
+
+  /**
+   * 400 unsupported_language when `voice` (a blend: its first voice, whose language the text is
+   * prepared in) speaks a language this deployment refuses: the same rule and reasons as the
+   * agent's (protocol's SPOKEN_LANGUAGES, UNSPOKEN_REASONS), said before any work is queued.
+   */
+  checkSpoken(voice: string): void {
+    // A blend (hasVoice is true for a valid one) speaks its first voice's language; a voice file
+    // named with a `+` or `-` is itself.
+    const lead = this.engine.voices.includes(voice) ? voice : blendLanguageVoice(voice);
+    const language = voiceLanguage(lead);
+    if (isSpoken(language)) return;
+    const what = isVoiceBlend(voice)
+      ? `the language of voice blend ${JSON.stringify(voice)} (its first voice's)`
+      : `the language of voice ${JSON.stringify(voice)}`;
+    throw new SpeechError('unsupported_language', unspokenMessage(language, what));
   }
 
   /**

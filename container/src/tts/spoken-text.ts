@@ -9,8 +9,15 @@ export interface SpokenText {
   plain: boolean;
   /** The offsets in the text as sent of script.text[start, end). */
   source(start: number, end: number): { start: number; end: number };
+  /** Characters of the text as sent, markup included (the output bound counts them: tts/output-bound.ts). */
+  inputChars?: number;
 }
 
 export function plainSpoken(text: string): SpokenText {
-  return { script: plainScript(text), plain: true, source: (start, end) => ({ start, end }) };
+  return {
+    script: plainScript(text),
+    plain: true,
+    source: (start, end) => ({ start, end }),
+    inputChars: text.length,
+  };
 }

@@ -13,6 +13,7 @@ import type { Backlog } from '../admission/index.ts';
 import type { Lane } from '../scheduler/index.ts';
 import { asSpeechError, type SpeechError } from './errors.ts';
 import type { Settings, SpeechService } from './speech-service.ts';
+import { SpeechBudget } from './output-bound.ts';
 
 export type { UtteranceInfo, UtteranceMarks, UtteranceSink, UtteranceStats, UtteranceWord } from './utterance-sink.ts';
 
@@ -32,6 +33,8 @@ export class UtteranceStream {
   #playoutEnd = 0;
   #nextIndex = 0;
   #closed = false;
+  /** A #deliver to come in a later turn of the event loop (after a pause: #deliverSoon). */
+  #soon: NodeJS.Immediate | undefined;
 
   constructor(service: SpeechService, sink: UtteranceSink) {
     this.#service = service;
@@ -96,6 +99,7 @@ export class UtteranceStream {
       synthesisMs: 0,
       firstRunAt: undefined,
       marks,
+      budget: new SpeechBudget(spoken.inputChars ?? text.length),
     };
     this.#queue.push(u);
     this.#service.pendingTotal++;
@@ -121,6 +125,7 @@ export class UtteranceStream {
   close(): string[] {
     const dropped = this.cancel();
     this.#closed = true;
+    if (this.#soon) clearImmediate(this.#soon);
     this.#service.forget(this);
     this.#service.scheduler.closeLane(this.#lane);
     this.#prep.close();
@@ -181,6 +186,11 @@ export class UtteranceStream {
     this.#service.estimator.observe(piece.tokenIds.length, piece.text.length, speed, audioMs);
     this.#service.observeRun(tookMs, audioMs);
     if (!this.#live(u, generation)) return;
+    try {
+      u.budget.take(audioMs, speed);
+    } catch (error) {
+      return this.#fail(u, asSpeechError(error));
+    }
     u.results[i] = result;
     this.#deliver();
   }
@@ -201,7 +211,9 @@ export class UtteranceStream {
           this.#send(u, u.encoder.pause(piece.pauseMs));
           if (this.#queue[0] !== u) return;
           u.nativeSamples += Math.round((piece.pauseMs * this.#service.engine.sampleRate) / 1000);
-          continue;
+          // One pause per turn of the event loop: breaks back to back are not built in one
+          // synchronous run while other sessions, /ping and the writes to slow clients wait.
+          return this.#deliverSoon();
         }
         this.#send(u, u.encoder.write(result.audio));
         if (this.#queue[0] !== u) return; // the sink closed the stream
@@ -224,6 +236,13 @@ export class UtteranceStream {
         marks: u.marks,
       });
     }
+  }
+
+  #deliverSoon(): void {
+    this.#soon ??= setImmediate(() => {
+      this.#soon = undefined;
+      if (!this.#closed) this.#deliver();
+    });
   }
 
   #begin(u: Utterance): void {

@@ -3,6 +3,7 @@
 import type { UtteranceEncoder } from '../audio/index.ts';
 import type { PreparedPiece, Synthesis } from '../engine/types.ts';
 import { MAX_SPEED, MIN_SPEED } from '@kokoro-speech/protocol';
+import type { SpeechBudget } from './output-bound.ts';
 import type { SpokenText } from './spoken-text.ts';
 import type { UtteranceInfo, UtteranceMarks } from './utterance-sink.ts';
 
@@ -28,6 +29,8 @@ export interface Utterance {
   synthesisMs: number;
   firstRunAt: number | undefined;
   marks: UtteranceMarks;
+  /** Speech the utterance may still make for its text (output-bound.ts). */
+  budget: SpeechBudget;
 }
 
 /** The utterance's speed times the piece's rate (SSML <prosody>), within what the model takes. */

@@ -1,0 +1,80 @@
+// A voice of a language this deployment does not speak (Japanese, Mandarin; a blend led by one) is
+// the caller's mistake on every route: 400 unsupported_language, never a 5xx the official `openai`
+// client would retry; each request, refusals included, gets one log line with the status it was sent.
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import OpenAI from 'openai';
+import { startServer, type RunningServer } from '../index.ts';
+import { createLogger } from '../log.ts';
+import { loadKokoroEngine } from '../engine/index.ts';
+import { TestClient, fixtureModelDir, logCapture } from '../testing/test-support.ts';
+import type { ErrorMessage } from '@kokoro-speech/protocol';
+
+let model: Awaited<ReturnType<typeof fixtureModelDir>>;
+let server: RunningServer;
+const logs = logCapture();
+
+beforeAll(async () => {
+  model = await fixtureModelDir();
+  server = await startServer({
+    engine: await loadKokoroEngine({ modelDir: model.dir, prepWorkers: 1 }),
+    logger: createLogger('info', logs.stream),
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  await model?.remove();
+});
+
+const done = (route: string) => logs.lines.filter((l) => l.msg === 'request done' && l.route === route);
+
+test.each(['jf_alpha', 'zm_yunxi', 'zf_xiaobei(2)+af_heart(1)'])(
+  'the openai client (default retries) gets one 400 unsupported_language for %s',
+  async (voice) => {
+    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'unused' }); // maxRetries 2
+    const before = done('POST /v1/audio/speech').length;
+    const error = await client.audio.speech.create({ model: 'tts-1', voice, input: 'Hello.' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(error).toMatchObject({ status: 400, code: 'unsupported_language', param: 'voice' });
+    expect((error as Error).message).toMatch(/(Japanese|Mandarin).*does not speak/);
+    const lines = done('POST /v1/audio/speech').slice(before);
+    expect(lines).toHaveLength(1); // asked once: no retry
+    expect(lines[0]).toMatchObject({ status: 400, code: 'unsupported_language' });
+  },
+);
+
+test('POST /invocations: 400 unsupported_language, logged as 400', async () => {
+  const before = done('POST /invocations').length;
+  const res = await fetch(`${server.url}/invocations`, {
+    method: 'POST',
+    body: JSON.stringify({ text: 'こんにちは。', voice: 'jf_alpha' }),
+  });
+  expect(res.status).toBe(400);
+  expect(await res.json()).toMatchObject({ error: { code: 'unsupported_language' } });
+  expect(done('POST /invocations').slice(before)).toEqual([
+    expect.objectContaining({ status: 400, code: 'unsupported_language' }),
+  ]);
+});
+
+test('the WebSocket: the utterance fails with its id, the session goes on', async () => {
+  const c = await TestClient.connect(server.wsUrl);
+  c.send({ type: 'config', voice: 'zf_xiaobei+af_heart' });
+  c.send({ type: 'text', text: '你好。', id: 'zh' });
+  expect(await c.next<ErrorMessage>((m) => m.type === 'error')).toMatchObject({
+    id: 'zh',
+    code: 'unsupported_language',
+  });
+  c.send({ type: 'config', voice: 'af_heart' });
+  c.send({ type: 'text', text: 'Hello.', id: 'en' });
+  await c.next((m) => m.type === 'audio_end');
+  await c.close();
+});
+
+test('an OpenAI request refused before its handler (405) gets a log line with the status sent', async () => {
+  const res = await fetch(`${server.url}/v1/audio/speech`);
+  expect(res.status).toBe(405);
+  await logs.next((l) => l.msg === 'request done' && l.route === 'GET /v1/audio/speech');
+  expect(logs.lines.find((l) => l.route === 'GET /v1/audio/speech')).toMatchObject({
+    status: 405,
+    code: 'method_not_allowed',
+  });
+});
