@@ -3,8 +3,6 @@
 // chosen; the offline stand-in replaces only the local model (`--offline --stt openai` still uses
 // the server named).
 import { createOfflineSpeechToText } from './offline.ts';
-import { createOpenAISpeechToText } from './openai.ts';
-import { createTranscribeSpeechToText } from './transcribe.ts';
 import { SttError } from './errors.ts';
 import type { SttConfig } from './config.ts';
 import type { SpeechToText } from './types.ts';
@@ -17,9 +15,10 @@ export interface SttMakers {
 export async function createSpeechToText(config: SttConfig, makers: SttMakers = {}): Promise<SpeechToText> {
   switch (config.provider) {
     case 'transcribe':
-      return createTranscribeSpeechToText(config);
+      // Each client is loaded when chosen: the AWS SDK's Transcribe client and openai's are not small.
+      return (await import('./transcribe.ts')).createTranscribeSpeechToText(config);
     case 'openai':
-      return createOpenAISpeechToText(config);
+      return (await import('./openai.ts')).createOpenAISpeechToText(config);
     case 'local': {
       if (config.offline) return createOfflineSpeechToText();
       if (makers.local) return makers.local(config);

@@ -5,9 +5,7 @@
 // docs/design/voice-in.md#vad.
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
-import * as ort from 'onnxruntime-node';
-import { Silero } from '@ricky0123/vad-web/dist/models/silero.js';
-import { log as vadWebLog } from '@ricky0123/vad-web/dist/logging.js';
+import type { Silero } from '@ricky0123/vad-web/dist/models/silero.js';
 import type { VadEvent, VoiceActivityDetector } from './types.ts';
 import { SpeechGate, type SpeechGateOptions } from './speech-gate.ts';
 
@@ -21,9 +19,23 @@ export function sileroModelPath(version: 'v5' | 'v6' = 'v5'): string {
 
 type SileroModel = Awaited<ReturnType<typeof Silero.new>>;
 
-// vad-web prints "VAD | debug > Loading VAD..." with console.log on every load: not in the agent's
-// stdout, which carries its JSON log lines. Its errors and warnings still print.
-vadWebLog.debug = () => {};
+// Loaded at the first voice session, not at start: onnxruntime-node's native library and vad-web
+// cost seconds of a cold start that typed turns (and start-up refusals) never need.
+let runtime: Promise<{ ort: typeof import('onnxruntime-node'); Silero: typeof Silero }> | undefined;
+function loadRuntime() {
+  runtime ??= (async () => {
+    const [ort, { Silero }, { log }] = await Promise.all([
+      import('onnxruntime-node'),
+      import('@ricky0123/vad-web/dist/models/silero.js'),
+      import('@ricky0123/vad-web/dist/logging.js'),
+    ]);
+    // vad-web prints "VAD | debug > Loading VAD..." with console.log on every load: not in the
+    // agent's stdout, which carries its JSON log lines. Its errors and warnings still print.
+    log.debug = () => {};
+    return { ort, Silero };
+  })();
+  return runtime;
+}
 
 export interface SileroVadOptions extends Partial<Omit<SpeechGateOptions, 'windowSamples'>> {
   /** Which weights (default v5). */
@@ -47,7 +59,7 @@ export class SileroVad implements VoiceActivityDetector {
 
   /** Loads the weights (about 2 MB, ~50 ms); one detector per audio stream (it keeps state). */
   static async load(options: SileroVadOptions = {}): Promise<SileroVad> {
-    const bytes = await readFile(sileroModelPath(options.version));
+    const [{ ort, Silero }, bytes] = await Promise.all([loadRuntime(), readFile(sileroModelPath(options.version))]);
     // vad-web's wrapper is written against onnxruntime-web; onnxruntime-node has the same API.
     const model = await Silero.new(ort as never, async () =>
       bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
