@@ -25,6 +25,7 @@ export function readWav(file: Buffer): WavAudio {
     const size = file.readUInt32LE(at + 4);
     const body = file.subarray(at + 8, Math.min(file.length, at + 8 + size));
     if (id === 'fmt ') {
+      if (body.length < 16) throw new Error(`the WAV file's fmt chunk is ${body.length} bytes, not the 16 it needs`);
       let format = body.readUInt16LE(0);
       if (format === 0xfffe && body.length >= 26) format = body.readUInt16LE(24); // WAVE_FORMAT_EXTENSIBLE
       fmt = { format, channels: body.readUInt16LE(2), rate: body.readUInt32LE(4), bits: body.readUInt16LE(14) };
@@ -33,6 +34,8 @@ export function readWav(file: Buffer): WavAudio {
   }
   if (!fmt || !data) throw new Error('the WAV file has no fmt or no data chunk');
   const { format, channels, rate, bits } = fmt;
+  if (channels < 1) throw new Error('the WAV file says it has 0 channels');
+  if (rate < 1000 || rate > 384_000) throw new Error(`the WAV file's sample rate ${rate} Hz is not 1000-384000 Hz`);
   const float = format === 3 && bits === 32;
   if (!(format === 1 && [8, 16, 24, 32].includes(bits)) && !float)
     throw new Error(`unsupported WAV encoding (format ${format}, ${bits} bits): use PCM or 32-bit float`);
@@ -77,6 +80,7 @@ export function toVoicePcm(wav: WavAudio): Int16Array {
     samples = out;
   }
   const pcm = new Int16Array(samples.length);
-  for (let i = 0; i < samples.length; i++) pcm[i] = Math.max(-32768, Math.min(32767, Math.round(samples[i]! * 32767)));
+  // × 32768, the reader's own scale: a 16-bit file at 16 kHz passes through sample for sample.
+  for (let i = 0; i < samples.length; i++) pcm[i] = Math.max(-32768, Math.min(32767, Math.round(samples[i]! * 32768)));
   return pcm;
 }

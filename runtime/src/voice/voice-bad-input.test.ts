@@ -104,7 +104,12 @@ test('frames not in the declared format, audio too fast, silence only: each name
   await sendPcm(caller.ws, silence(4000));
   const events = await caller.until(lastError('no_speech'));
   const told = errors(events);
-  expect(told.map((e) => e.code)).toEqual([
+  // Told once per run of refused frames (not once a frame: ~100 were refused); a frame the agent
+  // caught up enough to take in the middle may start a second run, so repeats next to each other fold.
+  const fast = told.filter((e) => e.code === 'audio_too_fast').length;
+  expect(fast).toBeGreaterThanOrEqual(1);
+  expect(fast).toBeLessThanOrEqual(3);
+  expect(told.map((e) => e.code).filter((code, i, all) => code !== 'audio_too_fast' || all[i - 1] !== code)).toEqual([
     'audio_format',
     'audio_format',
     'audio_format',

@@ -15,12 +15,12 @@ export interface VoiceOptions {
 }
 
 /**
- * 600 ms of silence after the final (provisional: not yet measured; the voice-to-voice benchmark
- * is to choose it), 250 ms of speech
- * to cut the agent, 10 s ahead of real time, 30 s of silence, 10 s for the STT.
+ * 500 ms of silence after the final (measured: docs/benchmarks/voice-to-voice.md; LiveKit Agents'
+ * documented minimum endpointing delay), 250 ms of speech to cut the agent, 10 s ahead of real
+ * time, 30 s of silence, 10 s for the STT.
  */
 export const DEFAULT_VOICE_OPTIONS: VoiceOptions = {
-  endOfTurnMs: 600,
+  endOfTurnMs: 500,
   bargeInMinMs: 250,
   maxAheadMs: 10_000,
   noSpeechMs: 30_000,

@@ -77,8 +77,10 @@ export class VoiceSession {
     if (this.#ending || this.#closed) return;
     const behind = ms(this.#queued);
     if (behind > this.#o.maxAheadMs)
+      // The same kind as UpstreamAudio's ahead-of-real-time refusal: one run of audio sent too fast
+      // is told once, whichever bound it meets first.
       return this.#refuse(
-        'behind',
+        'fast',
         'audio_too_fast',
         `the agent is ${Math.round(behind)} ms behind the audio; frames are dropped until it catches up`,
       );
@@ -87,9 +89,16 @@ export class VoiceSession {
     this.#refusing = null;
     const end = this.#upstream.samples;
     this.#arrivals.note(end, performance.now());
-    this.#sttStream(end - pcm.length).write(pcm);
+    const start = end - pcm.length;
+    const inStep = this.#setup.stt.needsVadCuts;
+    if (!inStep) this.#sttStream(start).write(pcm);
     this.#queued += pcm.length;
-    this.#vadChain = this.#vadChain.then(() => this.#hear(pcm, end));
+    this.#vadChain = this.#vadChain.then(() => {
+      // An utterance provider keeps only a short pre-roll before the VAD's onset, so it gets the
+      // audio in step with the VAD, which lags behind audio sent ahead of real time.
+      if (inStep && !this.#closed) this.#sttStream(start).write(pcm);
+      return this.#hear(pcm, end);
+    });
   }
 
   /** The page heard the customer over the answer and stopped its playback after `playedMs`. */

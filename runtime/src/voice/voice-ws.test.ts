@@ -89,6 +89,9 @@ describe.each([
       const said = finals(events).map((e) => e.text!);
       expect(said).toHaveLength(2);
       for (const text of said) expect(text).toMatch(heard);
+      // The stand-in names the length it was given: all the speech, though it came faster than the VAD.
+      for (const seconds of said.map((t) => /heard (\d\.\d) seconds/.exec(t)?.[1]).filter((x) => x))
+        expect(Math.abs(Number(seconds) - question.length / 16_000)).toBeLessThan(0.6);
       // Each answer repeats what was heard, in a turn like a typed one.
       for (const n of [0, 1]) {
         const turn = caller.turn(n).filter((e) => e.type !== 'transcript' && e.type !== 'listening');
