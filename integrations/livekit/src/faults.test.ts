@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { APIConnectionError, APIStatusError, tokenize } from '@livekit/agents';
 import { WebSocketTransport } from '@kokoro-speech/runtime/tts';
 import type { TtsSession } from '@kokoro-speech/runtime/tts';
+import { boundedPieces } from './bounded-pieces.ts';
 import { TTS } from './index.ts';
 import type { TTSOptions } from './index.ts';
 import { containerAudio, pcm, quietLiveKit, readAll, startStandIn, until } from './testing/stand-in.ts';
@@ -119,31 +120,32 @@ test('a router gone for good in the middle of a sentence: a connection error Liv
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error.message).toMatch(/^Kokoro TTS: /); // the plugin's own error: LiveKit did not rerun
     expect((error as APIConnectionError).retryable).toBe(false);
-    // What was delivered is the start of the sentence's audio, nothing else.
-    const [reference] = await containerAudio(standIn.container, [`${long}.`], { voice: 'af_heart' });
+    // What was delivered is the start of the sentence's audio (spoken in the agent's bounded
+    // pieces), nothing else.
+    const pieces = boundedPieces(`${long}.`);
+    expect(pieces.length).toBeGreaterThan(1);
+    const reference = Buffer.concat(await containerAudio(standIn.container, pieces, { voice: 'af_heart' }));
     const got = pcm(audio);
     expect(got.length).toBeGreaterThan(0);
-    expect(got.length).toBeLessThan(reference!.length);
-    expect(got.equals(reference!.subarray(0, got.length))).toBe(true);
+    expect(got.length).toBeLessThan(reference.length);
+    expect(got.equals(reference.subarray(0, got.length))).toBe(true);
   } finally {
     await standIn.restartRouter();
   }
 });
 
-test('a sentence the container refuses on its own (too long) is skipped with a recoverable error; the rest is spoken', async () => {
+test("a sentence longer than the container takes (MAX_TEXT_CHARS) is cut to the agent's bound and spoken whole, with no error", async () => {
   const tooLong = `${Array.from({ length: 30 }, (_, i) => `part ${i} of a sentence that never ends`).join(', ')}.`;
-  expect(tooLong.length).toBeGreaterThan(1000);
+  expect(tooLong.length).toBeGreaterThan(1000); // the stand-in container's limit
   const { kokoro, errors } = make({ sentenceTokenizer: new tokenize.basic.SentenceTokenizer() });
   const stream = kokoro.stream({ connOptions: NO_RERUN });
   stream.pushText(`This one is spoken first. ${tooLong} And this one after it.`);
   stream.endInput();
   const { audio, endOfStream } = await readAll(stream);
   expect(endOfStream).toBe(true);
-  expect(errors).toHaveLength(1);
-  expect(errors[0]).toMatchObject({ recoverable: true, error: { code: 'text_too_long', status: 413 } });
-  expect(errors[0]!.error.message).toMatch(/utterance .* failed with text_too_long: /);
-  const spoken = ['This one is spoken first.', 'And this one after it.'];
-  expect(sentencesOf(audio)).toEqual(spoken);
+  expect(errors).toEqual([]);
+  const spoken = ['This one is spoken first.', ...boundedPieces(tooLong), 'And this one after it.'];
+  expect(spoken.every((piece) => piece.length <= 250)).toBe(true);
   const reference = await containerAudio(standIn.container, spoken, { voice: 'af_heart' });
   expect(pcm(audio).equals(Buffer.concat(reference))).toBe(true);
 });
