@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { EchoProvider } from '../src/llm/echo.ts';
 import { Observability } from '../src/observability/index.ts';
 import { runTurn, type TurnContext } from '../src/pipeline/turn.ts';
-import { EventQueue } from '../src/tts/event-queue.ts';
+import { EventQueue } from '../src/tts/types.ts';
 import type { TtsEvent, TtsSession, TtsTransport } from '../src/tts/types.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);

@@ -12,8 +12,8 @@ import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sag
 import { EventVerifier } from '@kokoro-speech/sagemaker/router';
 import { codec, encodePayloadPart } from '@kokoro-speech/sagemaker';
 import { createSigner } from '@kokoro-speech/sagemaker';
-import { createTransport } from '../src/tts/factory.ts';
-import type { TransportConfig } from '../src/tts/factory.ts';
+import { createTransport } from '../src/tts/index.ts';
+import type { TransportConfig } from '../src/tts/index.ts';
 import { startCutProxy } from '../src/testing/cut-proxy.ts';
 import { startFakeContainer } from '@kokoro-speech/protocol/testing';
 

@@ -8,7 +8,7 @@ import { tracesExporter } from '@kokoro-speech/protocol/observability';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 import { DEFAULT_BEDROCK_MODEL_ID, type LlmConfig } from './llm/index.ts';
 import type { TransportConfig } from './tts/index.ts';
-import { DEFAULT_RETRY_BUDGET_MS } from './tts/backoff.ts';
+import { DEFAULT_RETRY_BUDGET_MS } from './tts/retry.ts';
 import type { VoiceDefaults } from './pipeline/turn.ts';
 import { parseSessionStore, type SessionStoreConfig } from './conversation/storage.ts';
 import { normalizeOrigin, type OriginAllowList } from './server/origins.ts';

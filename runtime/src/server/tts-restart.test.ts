@@ -13,7 +13,7 @@ import { EchoProvider } from '../llm/echo.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import { SageMakerBidiTransport } from '../tts/sagemaker-bidi-transport.ts';
 import type { TtsTransport } from '../tts/types.ts';
-import type { RetryPolicy } from '../tts/backoff.ts';
+import type { RetryPolicy } from '../tts/retry.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
 import { ContainerProcess } from '../testing/container-process.ts';
 import { sentencesOf } from '../testing/harness.ts';

@@ -12,7 +12,7 @@ import {
   type TranscribeStreamingClientConfig,
 } from '@aws-sdk/client-transcribe-streaming';
 import { TURN_LANGUAGES } from '@kokoro-speech/protocol';
-import { EventQueue } from '../tts/event-queue.ts';
+import { EventQueue } from '../tts/types.ts';
 import { SttError } from './errors.ts';
 import { transcribeSttError } from './transcribe-errors.ts';
 import { transcribeLanguageCode, UNSPACED_LANGUAGES } from './transcribe-language.ts';

@@ -4,7 +4,7 @@
 // it holds is bounded: a little audio before the onset (the VAD reports an onset after it has heard
 // enough speech, at the sample where speech began), one utterance of at most maxUtteranceSeconds
 // (a longer one is cut there and goes on as the next), and a few utterances awaiting transcription.
-import { EventQueue } from '../tts/event-queue.ts';
+import { EventQueue } from '../tts/types.ts';
 import { asSttError, SttError } from './errors.ts';
 import { STT_SAMPLE_RATE, type SttEvent, type SttStream, type SttStreamOptions } from './types.ts';
 

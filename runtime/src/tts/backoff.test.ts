@@ -1,5 +1,5 @@
 import { expect, test } from '@jest/globals';
-import { Backoff, sleep } from './backoff.ts';
+import { Backoff, sleep } from './retry.ts';
 
 test('full jitter: each delay is uniform up to a cap that doubles from baseMs to maxDelayMs', () => {
   let clock = 0;

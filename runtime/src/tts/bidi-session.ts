@@ -1,25 +1,19 @@
-// A TtsSession over protocol v1 on any message channel (direct WebSocket or SageMaker bidi stream):
-// pipelined speak, cancel with no stale audio, end/done, and a reconnect that re-sends the
-// utterances whose audio was not complete (announced by a `reconnected` event; the session core
-// splices their audio so that the caller gets every byte once). Its parts: the lifecycle and
-// delivery (session-core.ts), the utterances (utterance-tracker.ts), the send window
-// (send-window.ts), one stream up to ready (stream-link.ts), the retry policy (stream-retrier.ts)
-// and what an observer hears of the tries (observed-tries.ts).
-// What is left here is the state of the session's stream and what moves it.
+// The protocol-v1 session (direct WebSocket or SageMaker bidi stream), and the one place to follow
+// what happens to it: pipelined speak, cancel with no stale audio, end/done, a refusal retried
+// (#handle's `overloaded`, then #reopen) and a break ridden out (#onBroken -> #reopen ->
+// #onNewStream, which re-sends the utterances whose audio was not complete, announced by a
+// `reconnected` event; the session core splices their audio so that the caller gets every byte
+// once). Beside it: the stream and its send window (bidi-stream.ts), the retry policy (retry.ts);
+// the utterances (utterances.ts) and delivery (session-core.ts) are bookkeeping.
 import { serverMessageSchema, voiceSettingsSchema } from '@kokoro-speech/protocol';
 import type { ClientMessage, ReadyMessage, ServerMessage } from '@kokoro-speech/protocol';
-import type { ChannelOpener } from './channel.ts';
-import { DEFAULT_RETRY_POLICY } from './retry-budget.ts';
-import { SendWindow } from './send-window.ts';
+import { observedTries, SendWindow, StreamLink, type ChannelOpener } from './bidi-stream.ts';
+import { DEFAULT_RETRY_POLICY, StreamRetrier, type RetryPolicy, type Retrying } from './retry.ts';
 import { SessionCore } from './session-core.ts';
-import { StreamLink } from './stream-link.ts';
-import { StreamRetrier, type Retrying } from './stream-retrier.ts';
 import { TtsTransportError } from './types.ts';
 import type { SpeakOptions, StreamTry, TtsEvent, TtsSession, TtsSessionObserver } from './types.ts';
 import type { VoiceInfo, VoiceSettings } from './types.ts';
-import { UtteranceTracker } from './utterance-tracker.ts';
-import { observedTries } from './observed-tries.ts';
-import type { RetryPolicy } from './backoff.ts';
+import { UtteranceTracker } from './utterances.ts';
 
 /** How the session gets its streams: the ready timeout, the retry policy, who hears the tries. */
 type Connecting = { readyTimeoutMs: number; retry: RetryPolicy; observer?: TtsSessionObserver | undefined };

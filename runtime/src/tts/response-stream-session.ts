@@ -5,22 +5,32 @@
 // A call that breaks is retried once from the start (`reconnected` names it; the session core
 // splices its audio so that the caller gets every byte once); a second failure ends the session
 // with a TtsTransportError. A call the container refuses (503: admission control) before any of
-// its audio is retried with backoff and jitter within the retry budget (backoff.ts), not counted
+// its audio is retried with backoff and jitter within the retry budget (retry.ts), not counted
 // as a break; past the budget the session fails with `overloaded`. Lifecycle and delivery:
-// session-core.ts; the retry budgets: retry-budget.ts. Paused (flow control), it starts no call,
+// session-core.ts; the retry budgets: retry.ts. Paused (flow control), it starts no call,
 // reads none (HTTP/2's window then stops each call's sender) and delivers nothing.
-import type { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { claimUtteranceId } from './ids.ts';
-import { invokeUtterance, UtteranceRefused } from './response-stream-call.ts';
-import { DEFAULT_RETRY_POLICY, refusedPastBudget, RetryBudget } from './retry-budget.ts';
-import { SessionCore } from './session-core.ts';
+import type { ErrorCode } from '@kokoro-speech/protocol';
+import { KokoroError } from '@kokoro-speech/protocol/errors';
+import { DEFAULT_RETRY_POLICY, refusedPastBudget, RetryBudget, type RetryPolicy } from './retry.ts';
+import { claimUtteranceId, SessionCore } from './session-core.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsEvent, TtsSession, VoiceSettings } from './types.ts';
-import type { RetryPolicy } from './backoff.ts';
+
+/** The container refused this utterance (its POST /invocations answered 4xx/5xx). */
+export class UtteranceRefused extends KokoroError<ErrorCode> {
+  constructor(code: ErrorCode, message: string) {
+    super(code, message, { retryable: code === 'overloaded' });
+  }
+}
+
+/** One utterance's call: its audio in whole samples (the transport's InvokeEndpointWithResponseStream). */
+export type UtteranceCall = (
+  request: { text: string; settings: VoiceSettings },
+  bytesPerSample: number,
+  signal: AbortSignal,
+) => AsyncIterable<Uint8Array>;
 
 export interface ResponseStreamSessionOptions {
-  endpointName: string;
-  targetVariant?: string;
   /** Calls in flight at once (default 3). */
   maxConcurrentCalls?: number;
   /** Refused calls (before any audio) are retried within this budget (default 2000 ms). */
@@ -54,15 +64,15 @@ export class ResponseStreamSession implements TtsSession {
   readonly ready: Promise<{ sample_rate: number; format: string; voices: string[] }>;
   readonly #core = new SessionCore();
   readonly #order: Utterance[] = [];
-  readonly #client: SageMakerRuntimeClient;
+  readonly #call: UtteranceCall;
   readonly #options: ResponseStreamSessionOptions;
   readonly #settings: SessionSettings;
   readonly #retry: RetryPolicy;
   #nextIndex = 0;
   #running = 0;
 
-  constructor(client: SageMakerRuntimeClient, options: ResponseStreamSessionOptions, settings: SessionSettings) {
-    this.#client = client;
+  constructor(call: UtteranceCall, options: ResponseStreamSessionOptions, settings: SessionSettings) {
+    this.#call = call;
     this.#options = options;
     this.#settings = settings;
     this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
@@ -140,13 +150,8 @@ export class ResponseStreamSession implements TtsSession {
     this.#running++;
     const bytesPerSample = this.#settings.format === 'pcm_s16le' ? 2 : 1;
     try {
-      const request = {
-        endpointName: this.#options.endpointName,
-        text: u.text,
-        settings: this.#settings,
-        ...(this.#options.targetVariant && { targetVariant: this.#options.targetVariant }),
-      };
-      for await (const chunk of invokeUtterance(this.#client, request, bytesPerSample, u.abort.signal)) {
+      const request = { text: u.text, settings: this.#settings };
+      for await (const chunk of this.#call(request, bytesPerSample, u.abort.signal)) {
         // A chunk read after pause() waits for resume(): paused, the session delivers nothing more.
         if (this.#core.paused) await this.#core.whenResumed();
         if (u.abort.signal.aborted) return;

@@ -7,12 +7,12 @@ import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smit
 import { checkBidiInput, openBidiStream, runtimeEndpoint } from '@kokoro-speech/sagemaker';
 import type { BidiStream } from '@kokoro-speech/sagemaker';
 import type { DataType } from '@kokoro-speech/sagemaker';
-import type { Channel, ChannelHandlers, ChannelOpener } from './channel.ts';
+import type { Channel, ChannelHandlers, ChannelOpener } from './bidi-stream.ts';
 import { BidiSession } from './bidi-session.ts';
 import { sageMakerError, sageMakerStreamEventError } from './sagemaker-errors.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsSession, TtsSessionObserver, TtsTransport, VoiceSettings } from './types.ts';
-import type { RetryPolicy } from './backoff.ts';
+import type { RetryPolicy } from './retry.ts';
 
 export interface SageMakerBidiTransportOptions {
   endpointName: string;
@@ -24,7 +24,7 @@ export interface SageMakerBidiTransportOptions {
   targetVariant?: string;
   /** Messages longer than this go as PARTIAL..COMPLETE parts (default 64 KiB). */
   maxPartBytes?: number;
-  /** Refusals before any audio are retried within this budget (default 2000 ms; backoff.ts): each
+  /** Refusals before any audio are retried within this budget (default 2000 ms; retry.ts): each
    *  try is a new stream, which SageMaker may route to another instance. */
   retry?: RetryPolicy;
 }

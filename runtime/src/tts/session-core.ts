@@ -14,8 +14,8 @@
 // session; its carrier then stops reading from its stream (the TTS server's sending stops once the
 // buffers between fill) and the events queued here stay few. Paused is a state of the session,
 // not of one stream: a stream opened while paused (a reconnect) is paused too.
-import { EventQueue } from './event-queue.ts';
-import type { TtsEvent, TtsTransportError } from './types.ts';
+import { randomBytes } from 'node:crypto';
+import { EventQueue, type TtsEvent, type TtsTransportError } from './types.ts';
 
 type State = 'open' | 'ending' | 'done' | 'closed' | 'failed';
 type AudioEnd = Extract<TtsEvent, { type: 'audio_end' }>;
@@ -206,4 +206,28 @@ export class SessionCore {
     if (!d) this.#delivery.set(id, (d = { started: false, bytes: 0, skip: 0, words: 0, skipWords: 0 }));
     return d;
   }
+}
+
+// ---- Utterance ids: generated ones are short and unique; given ones must fit protocol v1 (1-128
+// chars).
+
+let counter = 0;
+
+export function newUtteranceId(): string {
+  counter = (counter + 1) % 1e9;
+  return `u${counter}-${randomBytes(4).toString('hex')}`;
+}
+
+export function checkUtteranceId(id: string): string {
+  if (typeof id !== 'string' || id.length < 1 || id.length > 128) {
+    throw new TypeError(`utterance id must be a string of 1 to 128 characters, got ${JSON.stringify(id)}`);
+  }
+  return id;
+}
+
+/** The id of a new utterance of a session: the given one (checked) or a generated one, not in use. */
+export function claimUtteranceId(id: string | undefined, inUse: (id: string) => boolean): string {
+  const utteranceId = id === undefined ? newUtteranceId() : checkUtteranceId(id);
+  if (inUse(utteranceId)) throw new Error(`utterance id ${utteranceId} is already in use`);
+  return utteranceId;
 }

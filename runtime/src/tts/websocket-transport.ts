@@ -1,19 +1,19 @@
 // Direct transport: a WebSocket to the container's /invocations-bidirectional-stream (local mode).
 import WebSocket from 'ws';
 import { BIDI_PATH } from '@kokoro-speech/protocol';
-import type { Channel, ChannelOpener } from './channel.ts';
+import type { Channel, ChannelOpener } from './bidi-stream.ts';
 import { BidiSession } from './bidi-session.ts';
 import { TtsTransportError } from './types.ts';
 import type { TtsSession, TtsSessionObserver, TtsTransport, VoiceSettings } from './types.ts';
 import { refusalMessage } from './sagemaker-errors.ts';
-import type { RetryPolicy } from './backoff.ts';
+import type { RetryPolicy } from './retry.ts';
 
 export interface WebSocketTransportOptions {
   /** ws:// or wss:// URL of the container; a URL without a path gets /invocations-bidirectional-stream. */
   url: string;
   /** Give up connecting, or waiting for the container's ready message, after this long (default 10 s). */
   connectTimeoutMs?: number;
-  /** Refusals before any audio are retried within this budget (default 2000 ms; backoff.ts). */
+  /** Refusals before any audio are retried within this budget (default 2000 ms; retry.ts). */
   retry?: RetryPolicy;
 }
 

@@ -3,8 +3,7 @@
 // waiting for the server's confirmation. Reports the server's audio messages to the session core
 // with the client's own index.
 import type { AudioEndMessage, AudioStartMessage, ErrorMessage, WordsMessage } from '@kokoro-speech/protocol';
-import { claimUtteranceId } from './ids.ts';
-import type { SessionCore } from './session-core.ts';
+import { claimUtteranceId, type SessionCore } from './session-core.ts';
 import type { TtsTransportError } from './types.ts';
 
 export interface Utterance {

@@ -1,6 +1,6 @@
 // Transport selection from configuration (the environment side is tested in ../config.test.ts).
 import { describe, expect, test } from '@jest/globals';
-import { createTransport } from './factory.ts';
+import { createTransport } from './index.ts';
 
 describe('createTransport', () => {
   test('a container URL selects the direct WebSocket and adds the bidi path', () => {
