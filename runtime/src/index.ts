@@ -41,7 +41,7 @@ export {
   type SentenceTiming,
   type VoiceDefaults,
 } from './pipeline/turn.ts';
-export { TURN_POLICIES, RegexSentenceSplitter, type TurnPolicy } from './pipeline/policies.ts';
+export { TURN_POLICIES, type TurnPolicy, type PolicyPlan, type PolicyPlanner } from './pipeline/policies.ts';
 export * from './llm/index.ts';
 export * from './tools/index.ts';
 export * from './conversation/index.ts';
