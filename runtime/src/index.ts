@@ -12,6 +12,7 @@ export {
   AGENT_ENV,
   LLM_PROVIDERS,
   LLM_VARIABLES,
+  STT_VARIABLES,
   type AgentEnv,
   type AgentVariable,
   type LlmProviderName,
