@@ -82,7 +82,7 @@ async function runLoad(
       MAX_SESSIONS: String(Math.max(256, sessions)),
       MAX_QUEUED_TOTAL: String(Math.max(1024, sessions * 64)),
     },
-    { onLine },
+    { onLine, bench: true },
   );
   try {
     const plans = planSessions(sessions, planOptionsFrom(num));

@@ -19,7 +19,6 @@ describe('configFromEnv', () => {
       maxWsMessageBytes: 64 * 1024,
       maxSessions: 256,
       maxWsBufferedBytes: 16 * 1024 * 1024,
-      scheduler: 'deadline',
       prepWorkers: undefined,
       shutdownGraceMs: 10_000,
       logLevel: 'info',
@@ -31,8 +30,6 @@ describe('configFromEnv', () => {
       metricsIntervalMs: 60_000,
       metricsNamespace: 'KokoroSpeech',
       metricsDimensions: {},
-      simulatedDelayMs: 0,
-      simulatedDelayPerCharMs: 0,
     });
     expect(defaultConfig({ port: 0 }).port).toBe(0);
     // Blank is unset.

@@ -25,7 +25,6 @@ const envSchema = z.object({
   MAX_WS_MESSAGE_BYTES: envInt(256).default(64 * 1024),
   MAX_SESSIONS: envInt(1).default(256),
   MAX_WS_BUFFERED_BYTES: envInt(65536).default(16 * 1024 * 1024),
-  SCHEDULER: envEnum(['deadline', 'fifo']).default('deadline'),
   PREP_WORKERS: envInt(1).optional(),
   SHUTDOWN_GRACE_MS: envInt(0).default(10_000),
   LOG_LEVEL: envEnum(LOG_LEVELS).default('info'),
@@ -39,8 +38,6 @@ const envSchema = z.object({
   METRICS_ENDPOINT_NAME: text(255).optional(),
   METRICS_VARIANT_NAME: text(255).optional(),
   KOKORO_LEXICON: text().optional(),
-  SIMULATED_DELAY_MS: envNumber(0).default(0),
-  SIMULATED_DELAY_PER_CHAR_MS: envNumber(0).default(0),
 });
 
 export interface ServerConfig {
@@ -65,7 +62,6 @@ export interface ServerConfig {
   maxSessions: number;
   /** Audio a WebSocket client may leave unread before the session is dropped (it is not reading). */
   maxWsBufferedBytes: number;
-  scheduler: 'deadline' | 'fifo';
   /** Text preparation worker threads (default: the engine's choice). */
   prepWorkers: number | undefined;
   /** How long SIGTERM waits for in-flight audio before cancelling it. */
@@ -88,9 +84,6 @@ export interface ServerConfig {
   metricsDimensions: Record<string, string>;
   /** The lexicon: a JSON file's path or s3://bucket/key (container/README.md, Pronunciation). */
   lexicon: string | undefined;
-  /** Benchmark only: extra wall time per model run, mimicking a GPU (0 = off). */
-  simulatedDelayMs: number;
-  simulatedDelayPerCharMs: number;
 }
 
 /** Reads the configuration; throws one ConfigError naming every bad variable. */
@@ -113,7 +106,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     maxWsMessageBytes: e.MAX_WS_MESSAGE_BYTES,
     maxSessions: e.MAX_SESSIONS,
     maxWsBufferedBytes: e.MAX_WS_BUFFERED_BYTES,
-    scheduler: e.SCHEDULER,
     prepWorkers: e.PREP_WORKERS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     logLevel: e.LOG_LEVEL,
@@ -129,8 +121,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       ...(e.METRICS_VARIANT_NAME ? { VariantName: e.METRICS_VARIANT_NAME } : {}),
     },
     lexicon: e.KOKORO_LEXICON,
-    simulatedDelayMs: e.SIMULATED_DELAY_MS,
-    simulatedDelayPerCharMs: e.SIMULATED_DELAY_PER_CHAR_MS,
   };
 }
 

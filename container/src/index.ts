@@ -3,7 +3,7 @@
 import type { Tracing } from '@kokoro-speech/protocol/observability';
 import { defaultConfig, type ServerConfig } from './config.ts';
 import type { Engine } from './engine/types.ts';
-import { createLogger, type Logger } from './log.ts';
+import { createLogger, type Logger } from '@kokoro-speech/protocol/server';
 import { startKokoroServer } from './server/index.ts';
 import { BIDI_PATH } from '@kokoro-speech/protocol';
 
@@ -20,7 +20,7 @@ export interface StartServerOptions {
   host?: string;
   /** Default 0 (any free port). */
   port?: number;
-  /** Any other setting (limits, scheduler, ...); defaults as in the README's env table, except
+  /** Any other setting (limits, admission, ...); defaults as in the README's env table, except
    *  `admission` ('off') and `metricsIntervalMs` (0) here. */
   config?: Partial<ServerConfig>;
   /** Default 'silent'; or pass your own pino logger. */
@@ -32,6 +32,8 @@ export interface StartServerOptions {
   writeMetrics?: (line: string) => void;
   /** Spans per utterance under the client's `traceparent` (startTracing of @kokoro-speech/protocol/observability); default off. */
   tracing?: Tracing;
+  /** Wraps the loaded engine (tests and benchmarks: @kokoro-speech/container/testing's withSimulatedDelay). */
+  wrapEngine?: (engine: Engine) => Engine;
 }
 
 export interface RunningServer {
@@ -60,13 +62,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     port: options.port ?? 0,
     ...(options.modelDir ? { modelDir: options.modelDir } : {}),
   });
-  const log = options.logger ?? createLogger(config.logLevel);
+  const log = options.logger ?? createLogger('kokoro-server', config.logLevel);
   const server = await startKokoroServer({
     config,
     log,
     ...(options.engine ? { engine: options.engine } : {}),
     ...(options.writeMetrics ? { writeMetrics: options.writeMetrics } : {}),
     ...(options.tracing ? { tracing: options.tracing } : {}),
+    ...(options.wrapEngine ? { wrapEngine: options.wrapEngine } : {}),
   });
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const running: RunningServer = {

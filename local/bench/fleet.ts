@@ -164,7 +164,7 @@ async function runFleet(modelDir: string, instances: number, plans: SessionPlan[
             MAX_SESSIONS: '512',
             MAX_QUEUED_TOTAL: '8192',
           },
-          { onLine: onLineOf(i) },
+          { onLine: onLineOf(i), bench: true },
         ),
       );
     const router = await startRouterProcess(servers.map((s) => s.url));

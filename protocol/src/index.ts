@@ -5,4 +5,5 @@
 export * from './container.ts';
 export * from './turn.ts';
 export * from './languages.ts';
+export * from './voice-letters.ts';
 export * from './voice-blend.ts';

@@ -1,9 +1,19 @@
 // The languages of a turn (ISO 639-1), the voices that speak them and the rule that joins a turn's
 // `language` and `voice` (docs/contracts/turn.md, "Language"; docs/design/languages.md).
 import { blendLanguageVoice } from './voice-blend.ts';
+import { parseVoiceId, VOICE_LETTERS, type LetterLanguage } from './voice-letters.ts';
 
 /** Every language Kokoro-82M v1.0 has voices for, as a turn names it. */
-export const TURN_LANGUAGES = ['en', 'es', 'fr', 'hi', 'it', 'pt', 'ja', 'zh'] as const;
+export const TURN_LANGUAGES = [
+  'en',
+  'es',
+  'fr',
+  'hi',
+  'it',
+  'pt',
+  'ja',
+  'zh',
+] as const satisfies readonly LetterLanguage['language'][];
 export type TurnLanguage = (typeof TURN_LANGUAGES)[number];
 
 /** The languages this deployment speaks: the container refuses Japanese and Mandarin (no faithful G2P). */
@@ -21,21 +31,11 @@ export const LANGUAGE_NAMES: Readonly<Record<TurnLanguage, string>> = {
   zh: 'Mandarin Chinese',
 };
 
-/**
- * A language's voice when a turn names the language and no voice: the best overall grade of its
- * voices in the voice list (hexgrad/kokoro kokoro.js/src/voices.js); on a tie, the first in the
- * list's order. English: af_heart (A).
- */
-export const DEFAULT_VOICES: Readonly<Record<TurnLanguage, string>> = {
-  en: 'af_heart',
-  es: 'ef_dora',
-  fr: 'ff_siwis',
-  hi: 'hf_alpha',
-  it: 'if_sara',
-  pt: 'pf_dora',
-  ja: 'jf_alpha',
-  zh: 'zf_xiaobei',
-};
+/** A language's voice when a turn names the language and no voice: its first letter's default voice
+ *  (voice-letters.ts). English: af_heart (A). */
+export const DEFAULT_VOICES: Readonly<Record<TurnLanguage, string>> = Object.fromEntries(
+  TURN_LANGUAGES.map((l) => [l, Object.values(VOICE_LETTERS).find((x) => x.language === l)!.defaultVoice]),
+) as Record<TurnLanguage, string>;
 
 /** Why a language is not spoken (the container's `unsupported_language`, said before the turn starts). */
 export const UNSPOKEN_REASONS: Readonly<Partial<Record<TurnLanguage, string>>> = {
@@ -43,29 +43,14 @@ export const UNSPOKEN_REASONS: Readonly<Partial<Record<TurnLanguage, string>>> =
   zh: "no JavaScript G2P reproduces misaki's Mandarin G2P (jieba words read by pypinyin's dictionaries)",
 };
 
-const LETTERS: Readonly<Record<string, TurnLanguage>> = {
-  a: 'en',
-  b: 'en',
-  e: 'es',
-  f: 'fr',
-  h: 'hi',
-  i: 'it',
-  p: 'pt',
-  j: 'ja',
-  z: 'zh',
-};
-
-/** A Kokoro voice id: language letter, f or m, underscore, name (af_heart, ef_dora). */
-const KOKORO_ID = /^([abefhijpz])([fm])_[a-z0-9]+$/;
-
 /**
  * The language a voice speaks: the first letter of a Kokoro voice id (of a blend: of its first
  * voice, as Kokoro-FastAPI reads it); any other id (a voice a user added under another name)
  * speaks English, as the container reads it.
  */
 export function voiceLanguage(voice: string): TurnLanguage {
-  const m = KOKORO_ID.exec(blendLanguageVoice(voice));
-  return m ? LETTERS[m[1]!]! : 'en';
+  const id = parseVoiceId(blendLanguageVoice(voice));
+  return id ? VOICE_LETTERS[id.letter].language : 'en';
 }
 
 export const isSpoken = (language: TurnLanguage): language is SpokenLanguage =>

@@ -33,7 +33,10 @@ const median = (xs: number[]) => {
 };
 const f1 = (x: number) => x.toFixed(1);
 
-const container = await ContainerProcess.start({ SIMULATED_DELAY_MS: '60', SIMULATED_DELAY_PER_CHAR_MS: '0.4' });
+const container = await ContainerProcess.start(
+  { SIMULATED_DELAY_MS: '60', SIMULATED_DELAY_PER_CHAR_MS: '0.4' },
+  { bench: true },
+);
 const tts = () => new WebSocketTransport({ url: container.wsUrl });
 const echo = () => new EchoProvider({ firstTokenMs: 400, tokensPerSecond: 40 });
 const silent = pino({ level: 'silent' });

@@ -50,7 +50,10 @@ const percentile = (xs: number[], p: number) => {
 };
 const fmt = (x: number) => x.toFixed(1).padStart(9);
 
-const container = await ContainerProcess.start({ SIMULATED_DELAY_MS: '60', SIMULATED_DELAY_PER_CHAR_MS: '0.4' });
+const container = await ContainerProcess.start(
+  { SIMULATED_DELAY_MS: '60', SIMULATED_DELAY_PER_CHAR_MS: '0.4' },
+  { bench: true },
+);
 const context: TurnContext = {
   llm: new EchoProvider({ firstTokenMs: 400, tokensPerSecond: 40 }),
   tts: new WebSocketTransport({ url: container.wsUrl }),

@@ -10,7 +10,8 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { EchoProvider } from '../src/llm/echo.ts';
 import { runTurn, type TurnContext, type TurnResult } from '../src/pipeline/turn.ts';
-import type { TurnPolicy } from '../src/pipeline/policies.ts';
+import type { PolicyPlanner, TurnPolicy } from '../src/pipeline/policies.ts';
+import { referencePolicy, streamNoEarlyFirstPolicy } from '../src/testing/bench-policies.ts';
 import { WebSocketTransport } from '../src/tts/websocket-transport.ts';
 import { SageMakerBidiTransport } from '../src/tts/sagemaker-bidi-transport.ts';
 import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
@@ -61,10 +62,10 @@ function sampleOf(result: TurnResult): Sample {
   };
 }
 
-const container = await ContainerProcess.start({
-  SIMULATED_DELAY_MS: String(DELAY_MS),
-  SIMULATED_DELAY_PER_CHAR_MS: String(DELAY_PER_CHAR_MS),
-});
+const container = await ContainerProcess.start(
+  { SIMULATED_DELAY_MS: String(DELAY_MS), SIMULATED_DELAY_PER_CHAR_MS: String(DELAY_PER_CHAR_MS) },
+  { bench: true },
+);
 const router = await startLocalSageMakerRouter({ containerUrl: container.url });
 const llm = new EchoProvider({ firstTokenMs: FIRST_TOKEN_MS, tokensPerSecond: TOKENS_PER_SECOND });
 const context: TurnContext = {
@@ -89,7 +90,7 @@ const disconnectMs: number[] = [];
 
 /** One turn in-process; stops it at first audio (except batch, which needs the whole answer anyway). */
 const cancelMs: number[] = [];
-async function inProcess(policy: TurnPolicy): Promise<Sample> {
+async function inProcess(policy: TurnPolicy | PolicyPlanner): Promise<Sample> {
   const controller = new AbortController();
   let abortedAt = 0;
   const result = await runTurn(context, {
@@ -138,10 +139,10 @@ async function endToEnd(): Promise<Sample> {
   return { firstAudio, floor, firstPieceReady: ready, firstPiece: piece };
 }
 
-const rows: [string, TurnPolicy | 'e2e'][] = [
+const rows: [string, TurnPolicy | PolicyPlanner | 'e2e'][] = [
   ['batch (whole answer first)', 'batch'],
-  ['reference (regex, waits for audio)', 'reference'],
-  ['ours without early first piece', 'stream-no-early-first'],
+  ['reference (regex, waits for audio)', referencePolicy],
+  ['ours without early first piece', streamNoEarlyFirstPolicy],
   ['ours', 'stream'],
   ['ours end to end (SSE, SageMaker bidi)', 'e2e'],
 ];

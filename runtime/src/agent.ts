@@ -1,7 +1,7 @@
 // Builds the agent from its configuration: the LLM provider, the TTS transport and the server.
 import { createSpeechToText } from './stt/create.ts';
 import { SileroVad } from './stt/silero-vad.ts';
-import { createLogger, type Logger } from './server/log.ts';
+import { createLogger, type Logger } from '@kokoro-speech/protocol/server';
 import type { AgentConfig } from './config.ts';
 import { createLlmProvider } from './llm/index.ts';
 import { createTransport } from './tts/index.ts';
@@ -12,7 +12,7 @@ import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { XRayOtlpExporter, xrayRegion } from './observability/xray-exporter.ts';
 
 export async function startAgentFromConfig(config: AgentConfig, logger?: Logger): Promise<AgentServer> {
-  const log = logger ?? createLogger(config.logLevel);
+  const log = logger ?? createLogger('kokoro-agent', config.logLevel);
   // The clients' own per-attempt waits fit the first-token timeout (llm/retries.ts).
   const firstTokenMs = config.llmTimeouts?.firstTokenMs;
   const llm = createLlmProvider(

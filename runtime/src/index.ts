@@ -12,6 +12,7 @@ export {
   AGENT_ENV,
   LLM_PROVIDERS,
   LLM_VARIABLES,
+  STT_VARIABLES,
   type AgentEnv,
   type AgentVariable,
   type LlmProviderName,
@@ -41,7 +42,7 @@ export {
   type SentenceTiming,
   type VoiceDefaults,
 } from './pipeline/turn.ts';
-export { TURN_POLICIES, RegexSentenceSplitter, type TurnPolicy } from './pipeline/policies.ts';
+export { TURN_POLICIES, type TurnPolicy, type PolicyPlan, type PolicyPlanner } from './pipeline/policies.ts';
 export * from './llm/index.ts';
 export * from './tools/index.ts';
 export * from './conversation/index.ts';

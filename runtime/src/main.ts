@@ -2,8 +2,7 @@
 // environment, serves on PORT (8080), shuts down cleanly on SIGTERM/SIGINT.
 import { ConfigError, loadConfig } from './config.ts';
 import { startAgentFromConfig } from './agent.ts';
-import { createLogger } from './server/log.ts';
-import { handleShutdownSignals } from '@kokoro-speech/protocol/server';
+import { handleShutdownSignals, createLogger } from '@kokoro-speech/protocol/server';
 
 let config;
 try {
@@ -13,7 +12,7 @@ try {
   console.error(`kokoro-speech agent: ${error.message}\nSee runtime/README.md for the environment variables.`);
   process.exit(2);
 }
-const log = createLogger(config.logLevel);
+const log = createLogger('kokoro-agent', config.logLevel);
 const server = await startAgentFromConfig(config, log);
 
 handleShutdownSignals({

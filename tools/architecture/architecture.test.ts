@@ -112,7 +112,7 @@ const ALLOWED: Record<string, string[]> = {
   weights: ['protocol'],
   runtime: ['protocol', 'sagemaker'],
   local: ['protocol', 'sagemaker', 'container', 'runtime', 'weights'],
-  stacks: ['weights'],
+  stacks: ['protocol', 'weights'],
   'integrations/livekit': ['protocol', 'sagemaker', 'runtime'],
 };
 

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { HubHttpError, hubUnreachable, invalidInput } from './errors.ts';
 import { parseRetryAfter, withRetry, type RetryOptions } from './retry.ts';
+import { readWeightsEnv } from './env.ts';
 
 export const DEFAULT_HF_ENDPOINT = 'https://huggingface.co';
 
@@ -69,11 +70,13 @@ export class HubClient {
   readonly #retry: RetryOptions;
 
   constructor(options: HubOptions = {}) {
-    const endpoint = options.endpoint ?? process.env['HF_ENDPOINT'] ?? DEFAULT_HF_ENDPOINT;
+    // The variables only when an option is missing: a bad HF_ENDPOINT must not stop a given endpoint.
+    const env = options.endpoint === undefined || options.token === undefined ? readWeightsEnv() : {};
+    const endpoint = options.endpoint ?? env.HF_ENDPOINT ?? DEFAULT_HF_ENDPOINT;
     if (!/^https?:\/\//.test(endpoint))
       throw invalidInput(`HF endpoint must be an http(s) URL, got ${JSON.stringify(endpoint)}`);
     this.endpoint = endpoint.replace(/\/+$/, '');
-    this.#token = options.token ?? (process.env['HF_TOKEN'] || undefined);
+    this.#token = options.token ?? env.HF_TOKEN;
     this.#retry = options.retry ?? {};
   }
 

@@ -15,6 +15,7 @@ import type { FileResult } from './fs-sink.ts';
 import { assertRelativePath, type HubClient, type RepoFile } from './hub.ts';
 import { MANIFEST_NAME, parseManifest, serializeManifest, type Manifest } from './manifest.ts';
 import { withRetry } from './retry.ts';
+import { readWeightsEnv } from './env.ts';
 import { asDownloadError, createDigestCheck } from './verify.ts';
 
 export const DEFAULT_PART_SIZE = 16 * 1024 * 1024;
@@ -24,8 +25,8 @@ export const DEFAULT_PART_SIZE = 16 * 1024 * 1024;
  * A custom endpoint (a local S3 stand-in) gets path-style addressing, as such servers expect.
  */
 export function s3ClientFromEnv(env: NodeJS.ProcessEnv = process.env): S3Client {
-  const custom =
-    Boolean(env['AWS_ENDPOINT_URL_S3'] || env['AWS_ENDPOINT_URL']) || env['AWS_S3_FORCE_PATH_STYLE'] === 'true';
+  const e = readWeightsEnv(env);
+  const custom = Boolean(e.AWS_ENDPOINT_URL_S3 ?? e.AWS_ENDPOINT_URL) || e.AWS_S3_FORCE_PATH_STYLE === 'true';
   return new S3Client({ forcePathStyle: custom });
 }
 

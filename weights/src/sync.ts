@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { integrityError } from './errors.ts';
+import { readWeightsEnv } from './env.ts';
 import { partialPath, verifyLocalFile, writeFileVerified } from './fs-sink.ts';
 import { COMMIT, HubClient, assertRepoId, type HubOptions, type RepoFile } from './hub.ts';
 import {
@@ -48,7 +49,13 @@ export interface SyncToDirectoryOptions {
 
 /** `<XDG_CACHE_HOME or ~/.cache>/kokoro-speech/models/<repo>/<revision>`. */
 export function defaultModelDir(repo: string, revision: string, env: NodeJS.ProcessEnv = process.env): string {
-  return join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'kokoro-speech', 'models', repo, revision);
+  return join(
+    readWeightsEnv(env).XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+    'kokoro-speech',
+    'models',
+    repo,
+    revision,
+  );
 }
 
 /** Reads `dir/manifest.json`; null when absent or unreadable as a manifest. */

@@ -2,6 +2,7 @@
 // for English (its own normalisation and espeak-ng en, exactly as before), misaki's espeak path for
 // e, f, h, i, p (misaki-espeak.ts on espeak-wasm.ts), a refusal for j and z.
 import { KokoroError } from '@kokoro-speech/protocol/errors';
+import { VOICE_LETTERS } from '@kokoro-speech/protocol';
 import { KokoroTTS } from 'kokoro-js';
 import { EspeakWasm } from './espeak-wasm.ts';
 import { LANGUAGES, type LanguageCode } from './languages.ts';
@@ -21,8 +22,8 @@ class EnglishPhonemes extends KokoroTTS {
   }
 }
 const english = new EnglishPhonemes(null as never, ((phonemes: string) => ({ input_ids: { phonemes } })) as never);
-// Any voice of the right language: only its first letter reaches kokoro-js's phonemiser.
-const ENGLISH_VOICE = { a: 'af_heart', b: 'bf_emma' } as const;
+
+type KokoroVoice = NonNullable<Parameters<KokoroTTS['generate']>[1]>['voice'];
 
 let espeak: Promise<EspeakWasm> | undefined;
 /** espeak-ng's wasm, loaded on the first sentence of an espeak language (~150 ms, ~57 MB). */
@@ -37,7 +38,10 @@ export async function phonemize(text: string, code: LanguageCode): Promise<strin
   const language = LANGUAGES[code];
   switch (language.g2p) {
     case 'kokoro-js':
-      return (await english.generate(text, { voice: ENGLISH_VOICE[code as 'a' | 'b'] })) as unknown as string;
+      // Any voice of the right language: only its first letter reaches kokoro-js's phonemiser.
+      return (await english.generate(text, {
+        voice: VOICE_LETTERS[code].defaultVoice as KokoroVoice,
+      })) as unknown as string;
     case 'espeak-ng': {
       const engine = await loadEspeak();
       return misakiEspeak(text, (piece) => engine.clauses(piece, language.espeakVoice!));

@@ -7,6 +7,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
+/** The benchmarks' entry: main.ts plus SIMULATED_DELAY_* and SCHEDULER (src/testing/bench-main.ts). */
+const BENCH_MAIN = fileURLToPath(new URL('../testing/bench-main.ts', import.meta.url));
 
 export interface ServerProcess {
   port: number;
@@ -26,6 +28,8 @@ export interface ServerProcess {
 export interface ServerProcessOptions {
   /** Every JSON line the server writes on stdout (its logs and metric lines). */
   onLine?: (entry: Record<string, unknown>) => void;
+  /** Run the benchmarks' entry, which reads SIMULATED_DELAY_* and SCHEDULER (default: main.ts). */
+  bench?: boolean;
 }
 
 /** Starts `node src/main.ts serve` with these variables (HOST 127.0.0.1, PORT 0 unless given). */
@@ -33,7 +37,7 @@ export async function startServerProcess(
   env: Record<string, string>,
   options: ServerProcessOptions = {},
 ): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [MAIN, 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, [options.bench ? BENCH_MAIN : MAIN, 'serve'], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,4 +1,4 @@
 // The model-run scheduler shared by every session and request.
-export { Lane, Scheduler } from './scheduler.ts';
+export { Lane, Scheduler, deadlinePolicy } from './scheduler.ts';
 export type { Job, SchedulerOptions, SchedulingPolicy } from './scheduler.ts';
 export { AudioDurationEstimator } from './estimate.ts';

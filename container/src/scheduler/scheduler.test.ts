@@ -1,6 +1,7 @@
 import { describe, expect, jest, test } from '@jest/globals';
 import { AudioDurationEstimator } from './estimate.ts';
-import { type Lane, Scheduler, type SchedulingPolicy } from './scheduler.ts';
+import { deadlinePolicy, type Lane, Scheduler, type SchedulingPolicy } from './scheduler.ts';
+import { fifoPolicy } from '../testing/fifo.ts';
 
 /** A scheduler on a fake clock whose jobs finish only when the test says so. */
 function harness(policy: SchedulingPolicy, concurrency = 1) {
@@ -35,7 +36,7 @@ function harness(policy: SchedulingPolicy, concurrency = 1) {
 
 describe('deadline policy', () => {
   test("a new session's first piece overtakes a long answer that still has audio playing", async () => {
-    const h = harness('deadline');
+    const h = harness(deadlinePolicy);
     let longPlayout = 0;
     const long = h.scheduler.openLane(() => longPlayout);
     const fresh = h.scheduler.openLane(() => 0);
@@ -55,7 +56,7 @@ describe('deadline policy', () => {
   });
 
   test('the session whose audio runs out first goes first', async () => {
-    const h = harness('deadline');
+    const h = harness(deadlinePolicy);
     const playout = { a: 0, b: 0 };
     const a = h.scheduler.openLane(() => playout.a);
     const b = h.scheduler.openLane(() => playout.b);
@@ -72,7 +73,7 @@ describe('deadline policy', () => {
   });
 
   test("a lane's running job pushes its next job's deadline back by its estimated audio", async () => {
-    const h = harness('deadline', 2);
+    const h = harness(deadlinePolicy, 2);
     const a = h.scheduler.openLane(() => 0);
     const b = h.scheduler.openLane(() => 0);
     const other = h.scheduler.openLane(() => 0);
@@ -91,7 +92,7 @@ describe('deadline policy', () => {
   });
 
   test('same-lane jobs run in order, equal deadlines fall back to arrival order', async () => {
-    const h = harness('deadline');
+    const h = harness(deadlinePolicy);
     const a = h.scheduler.openLane(() => 0);
     const b = h.scheduler.openLane(() => 0);
     h.job(a, 'a-1', 0);
@@ -105,7 +106,7 @@ describe('deadline policy', () => {
 
 test('a job is due its lead time before the audio runs out', () => {
   let clock = 0;
-  const s = new Scheduler({ concurrency: 1, policy: 'deadline', now: () => clock, leadMs: () => 150 });
+  const s = new Scheduler({ concurrency: 1, policy: deadlinePolicy, now: () => clock, leadMs: () => 150 });
   const lane = s.openLane(() => 5000);
   const blocker = s.openLane(() => 0);
   blocker.enqueue({ estimatedAudioMs: 0, run: () => new Promise(() => {}) });
@@ -115,7 +116,7 @@ test('a job is due its lead time before the audio runs out', () => {
 });
 
 test('fifo policy runs in arrival order regardless of playback', async () => {
-  const h = harness('fifo');
+  const h = harness(fifoPolicy);
   const long = h.scheduler.openLane(() => h.now() + 60_000);
   const fresh = h.scheduler.openLane(() => 0);
   h.job(long, 'long-1');
@@ -127,7 +128,7 @@ test('fifo policy runs in arrival order regardless of playback', async () => {
 });
 
 test('bounded concurrency, cancel drops queued jobs at once, whenIdle', async () => {
-  const h = harness('deadline', 2);
+  const h = harness(deadlinePolicy, 2);
   const a = h.scheduler.openLane(() => 0);
   for (let i = 1; i <= 5; i++) h.job(a, `a-${i}`);
   expect(h.scheduler.running).toBe(2);
@@ -145,7 +146,7 @@ test('bounded concurrency, cancel drops queued jobs at once, whenIdle', async ()
 
 test('a job that throws does not stall the queue', async () => {
   const errors: unknown[] = [];
-  const s = new Scheduler({ concurrency: 1, policy: 'deadline', onJobError: (e) => errors.push(e) });
+  const s = new Scheduler({ concurrency: 1, policy: deadlinePolicy, onJobError: (e) => errors.push(e) });
   const lane = s.openLane(() => 0);
   const ran: string[] = [];
   lane.enqueue({
@@ -162,7 +163,7 @@ test('a job that throws does not stall the queue', async () => {
 });
 
 test('invalid concurrency is refused', () => {
-  expect(() => new Scheduler({ concurrency: 0, policy: 'fifo' })).toThrow(/concurrency/);
+  expect(() => new Scheduler({ concurrency: 0, policy: fifoPolicy })).toThrow(/concurrency/);
 });
 
 test('duration estimator learns from observations', () => {
@@ -174,7 +175,7 @@ test('duration estimator learns from observations', () => {
 });
 
 test('the default clock is monotonic: a wall-clock jump changes no due time, and busy time counts running jobs', async () => {
-  const scheduler = new Scheduler({ concurrency: 1, policy: 'deadline' });
+  const scheduler = new Scheduler({ concurrency: 1, policy: deadlinePolicy });
   const jump = jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 3_600_000); // the wall clock jumps an hour
   try {
     let release!: () => void;

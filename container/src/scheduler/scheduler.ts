@@ -1,5 +1,5 @@
 // One queue of model runs across all sessions, with bounded concurrency, ordered by playback
-// deadline (or first-come-first-served, kept only for the benchmark's comparison).
+// deadline (a benchmark passes its own order: first-come-first-served, src/testing/fifo.ts).
 //
 // Each session (or POST request) is a Lane: its jobs run in the order they were enqueued. Only a
 // lane's head job competes. Under `deadline`, it must be done when the lane's listener runs out
@@ -8,7 +8,12 @@
 // needs (by default the average run)). A session with nothing audible queued is therefore due
 // "now" (its enqueue time), ahead of sessions that still have audio playing.
 
-export type SchedulingPolicy = 'deadline' | 'fifo';
+/** When a lane's head job is due (lower runs first), from when it was enqueued and its playback
+ *  deadline (computed on demand). */
+export type SchedulingPolicy = (readyAt: number, deadline: () => number) => number;
+
+/** Ours: the head job is due at its playback deadline. */
+export const deadlinePolicy: SchedulingPolicy = (_readyAt, deadline) => deadline();
 
 export interface Job {
   /** Estimated length of the audio this job produces, in ms (places the lane's next job). */
@@ -20,7 +25,8 @@ export interface Job {
 export interface SchedulerOptions {
   /** Model runs in flight at once (>= 1). */
   concurrency: number;
-  policy: SchedulingPolicy;
+  /** Default: deadlinePolicy. */
+  policy?: SchedulingPolicy;
   /** Monotonic clock in ms (default performance.now: a wall-clock jump must not reorder work); tests pass a fake one. */
   now?: () => number;
   /** A job's run() rejected (jobs report their own errors; this is the last resort). */
@@ -90,7 +96,7 @@ export class Scheduler {
       throw new Error(`scheduler concurrency must be an integer >= 1, got ${options.concurrency}`);
     }
     this.concurrency = options.concurrency;
-    this.policy = options.policy;
+    this.policy = options.policy ?? deadlinePolicy;
     this.#now = options.now ?? (() => performance.now());
     this.#onJobError = options.onJobError ?? (() => {});
     this.#leadMs = options.leadMs ?? (() => this.averageRunMs);
@@ -155,11 +161,12 @@ export class Scheduler {
   dueTime(lane: Lane): number {
     const head = lane.queue[0];
     if (!head) return Number.POSITIVE_INFINITY;
-    if (this.policy === 'fifo') return head.readyAt;
-    const playoutEnd = lane.playoutEnd();
-    // audio still being made starts playing no earlier than now
-    const dryAt = lane.runningJobs > 0 ? Math.max(playoutEnd, this.#now()) + lane.runningAudioMs : playoutEnd;
-    return Math.max(head.readyAt, dryAt - this.#leadMs());
+    return this.policy(head.readyAt, () => {
+      const playoutEnd = lane.playoutEnd();
+      // audio still being made starts playing no earlier than now
+      const dryAt = lane.runningJobs > 0 ? Math.max(playoutEnd, this.#now()) + lane.runningAudioMs : playoutEnd;
+      return Math.max(head.readyAt, dryAt - this.#leadMs());
+    });
   }
 
   /** The lane whose head job runs next, or undefined when nothing is queued. */

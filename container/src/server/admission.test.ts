@@ -11,6 +11,7 @@ import { loadKokoroEngine } from '../engine/kokoro-engine.ts';
 import type { Engine } from '../engine/types.ts';
 import { startServer, type RunningServer } from '../index.ts';
 import { TestClient, fixtureModelDir } from '../testing/test-support.ts';
+import { withSimulatedDelay } from '../testing/simulated-delay.ts';
 
 let model: Awaited<ReturnType<typeof fixtureModelDir>>;
 let server: RunningServer;
@@ -39,11 +40,11 @@ beforeAll(async () => {
   server = await startServer({
     engine: held(await loadKokoroEngine({ modelDir: model.dir, prepWorkers: 1 })),
     // 600 ms per model run: a sentence's first audio cannot be ready within 400 ms.
+    wrapEngine: (loaded) => withSimulatedDelay(loaded, 600, 0),
     config: {
       admission: 'on',
       admissionMaxUtilization: 1,
       admissionPriorSpeakingShare: 0,
-      simulatedDelayMs: 600,
       prepWorkers: 1,
       metricsIntervalMs: 200,
       metricsDimensions: { EndpointName: 'kokoro-test', VariantName: 'AllTraffic' },

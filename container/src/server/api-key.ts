@@ -6,6 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { refuseUpgrade } from '@kokoro-speech/protocol/server';
+import { kokoroErrorBody, sendJsonError } from '@kokoro-speech/protocol/server';
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
@@ -28,14 +29,12 @@ const MESSAGE =
 /** 401 in OpenAI's error shape (what its client reads as an AuthenticationError, and does not retry). */
 export function sendOpenAIUnauthorized(res: ServerResponse): void {
   const body = { error: { message: MESSAGE, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } };
-  res.writeHead(401, { 'content-type': 'application/json', ...CHALLENGE }).end(JSON.stringify(body));
+  sendJsonError(res, 401, body, CHALLENGE);
 }
 
 /** 401 in the container protocol's HTTP error shape ({"error":{"code","message"}}). */
 export function sendUnauthorized(res: ServerResponse): void {
-  res
-    .writeHead(401, { 'content-type': 'application/json', ...CHALLENGE })
-    .end(JSON.stringify({ error: { code: 'unauthorized', message: MESSAGE } }));
+  sendJsonError(res, 401, kokoroErrorBody('unauthorized', MESSAGE), CHALLENGE);
 }
 
 /** Refuses a WebSocket upgrade with 401 before the handshake. */

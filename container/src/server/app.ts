@@ -10,8 +10,8 @@ import type { Logger } from '@kokoro-speech/protocol/server';
 import { isVoiceBlend, voiceProblem } from '@kokoro-speech/protocol';
 import type { ServerConfig } from '../config.ts';
 import { loadKokoroEngine } from '../engine/index.ts';
-import { withSimulatedDelay } from '../engine/simulated-delay.ts';
 import type { Engine } from '../engine/types.ts';
+import type { SchedulingPolicy } from '../scheduler/index.ts';
 import { LoadMetrics } from '../metrics/load-metrics.ts';
 import { SpeechError } from '../tts/errors.ts';
 import { SpeechService } from '../tts/speech-service.ts';
@@ -42,6 +42,10 @@ export interface KokoroServerDeps {
   writeMetrics?: (line: string) => void;
   /** Tracing (from OTEL_*): per utterance, spans under the client's `traceparent`; default off. */
   tracing?: Tracing;
+  /** Wraps the loaded engine (a benchmark's simulated GPU delay, src/testing/simulated-delay.ts). */
+  wrapEngine?: (engine: Engine) => Engine;
+  /** The model runs' order; default the playback deadline (a benchmark passes fifo). */
+  schedulingPolicy?: SchedulingPolicy;
 }
 
 export async function startKokoroServer({
@@ -51,6 +55,8 @@ export async function startKokoroServer({
   lexicon: entries,
   writeMetrics = (line) => void process.stdout.write(`${line}\n`),
   tracing,
+  wrapEngine = (loaded) => loaded,
+  schedulingPolicy,
 }: KokoroServerDeps): Promise<KokoroServer> {
   const bootStarted = performance.now();
   const state: ServerState = { service: undefined, closing: false, startedAt: Date.now() };
@@ -80,7 +86,7 @@ export async function startKokoroServer({
         onStage: (stage, ms) => log.info({ stage, ms }, 'startup stage'),
         onWarning: (message, detail) => log.warn(detail, message),
       }));
-    engine = withSimulatedDelay(loaded, config.simulatedDelayMs, config.simulatedDelayPerCharMs);
+    engine = wrapEngine(loaded);
     if (!engine.hasVoice(config.defaultVoice)) {
       throw new SpeechError(
         'unknown_voice',
@@ -94,7 +100,7 @@ export async function startKokoroServer({
     const lexicon = lexiconEntries.length > 0 ? new Lexicon(lexiconEntries, engine.symbols, config.lexicon) : undefined;
     if (lexicon) log.info({ lexicon: config.lexicon, entries: lexicon.size }, 'lexicon loaded');
     const t0 = performance.now();
-    const candidate = new SpeechService(engine, config, log, lexicon);
+    const candidate = new SpeechService(engine, config, log, lexicon, schedulingPolicy);
     if (tracing?.enabled) candidate.spans = new UtteranceSpans(tracing.tracer);
     await warmUp(engine, config.defaultVoice, candidate.prepScheduler.concurrency, (ms, audioMs) =>
       candidate.observeRun(ms, audioMs),
@@ -120,7 +126,6 @@ export async function startKokoroServer({
         ms: Math.round(performance.now() - bootStarted),
         voices: engine.voices.length,
         wordTimings: engine.wordTimings ?? 'estimate',
-        scheduler: config.scheduler,
         maxConcurrentRuns: config.maxConcurrentRuns,
       },
       'startup stage',

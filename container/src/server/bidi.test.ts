@@ -11,8 +11,9 @@ import {
 } from '@kokoro-speech/protocol';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
-import { createLogger } from '../log.ts';
+import { createLogger } from '@kokoro-speech/protocol/server';
 import { TestClient, fixtureModelDir, fixtureSamples, logCapture } from '../testing/test-support.ts';
+import { withSimulatedDelay } from '../testing/simulated-delay.ts';
 
 let model: Awaited<ReturnType<typeof fixtureModelDir>>;
 let engine: KokoroEngine;
@@ -25,8 +26,9 @@ beforeAll(async () => {
   engine = await loadKokoroEngine({ modelDir: model.dir, prepWorkers: 1 });
   server = await startServer({
     engine,
-    logger: createLogger('warn', logs.stream),
-    config: { maxTextChars: 1000, maxWsMessageBytes: 8192, simulatedDelayMs: 15, maxWsBufferedBytes: 1024 * 1024 },
+    logger: createLogger('kokoro-server', 'warn', logs.stream),
+    wrapEngine: (loaded) => withSimulatedDelay(loaded, 15, 0),
+    config: { maxTextChars: 1000, maxWsMessageBytes: 8192, maxWsBufferedBytes: 1024 * 1024 },
   });
 });
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { writeFixtureModel } from '../fixture/index.ts';
 import { loadKokoroEngine } from '../engine/index.ts';
 import { startServer, type RunningServer } from '../index.ts';
-import { createLogger } from '../log.ts';
+import { createLogger } from '@kokoro-speech/protocol/server';
 import { logCapture } from '../testing/test-support.ts';
 import { SLICE_BYTES } from './audio-response.ts';
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
   await writeFixtureModel(dir, { durations: true });
   server = await startServer({
     engine: await loadKokoroEngine({ modelDir: dir, prepWorkers: 1 }),
-    logger: createLogger('info', logs.stream),
+    logger: createLogger('kokoro-server', 'info', logs.stream),
     config: { maxWsBufferedBytes: MAX_BUFFERED },
   });
 });

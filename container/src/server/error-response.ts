@@ -3,7 +3,7 @@
 // refused WebSocket upgrade alike.
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { refuseUpgrade } from '@kokoro-speech/protocol/server';
+import { refuseUpgrade, sendJsonError } from '@kokoro-speech/protocol/server';
 import type { SpeechError } from '../tts/errors.ts';
 
 export interface ErrorResponse {
@@ -20,9 +20,8 @@ export function errorResponse(error: SpeechError): ErrorResponse {
 
 /** Answers `res` with the error (or drops the connection if the audio has already begun). */
 export function sendError(res: ServerResponse, error: SpeechError): void {
-  if (res.headersSent) return void res.destroy();
-  const { status, headers, body } = errorResponse(error);
-  res.writeHead(status, headers).end(body);
+  const { status, headers } = errorResponse(error);
+  sendJsonError(res, status, error.body, headers);
 }
 
 /** Refuses a WebSocket upgrade with the error, before the handshake. */

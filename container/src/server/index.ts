@@ -2,4 +2,3 @@
 export { startKokoroServer } from './app.ts';
 export type { KokoroServer, KokoroServerDeps } from './app.ts';
 export { SpeechError } from '../tts/errors.ts';
-export { withSimulatedDelay } from '../engine/simulated-delay.ts';

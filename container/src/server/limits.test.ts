@@ -3,9 +3,10 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer, type RunningServer } from '../index.ts';
-import { createLogger } from '../log.ts';
+import { createLogger } from '@kokoro-speech/protocol/server';
 import type { AudioEndMessage, ErrorMessage } from '@kokoro-speech/protocol';
 import { TestClient, fixtureModelDir, logCapture } from '../testing/test-support.ts';
+import { withSimulatedDelay } from '../testing/simulated-delay.ts';
 
 let model: Awaited<ReturnType<typeof fixtureModelDir>>;
 let server: RunningServer;
@@ -16,8 +17,9 @@ beforeAll(async () => {
   model = await fixtureModelDir();
   server = await startServer({
     modelDir: model.dir,
-    logger: createLogger('info', logs.stream),
-    config: { maxQueuedTotal: 3, maxQueuedPerSession: 2, maxSessions: 4, simulatedDelayMs: 800, prepWorkers: 1 },
+    logger: createLogger('kokoro-server', 'info', logs.stream),
+    wrapEngine: (loaded) => withSimulatedDelay(loaded, 800, 0),
+    config: { maxQueuedTotal: 3, maxQueuedPerSession: 2, maxSessions: 4, prepWorkers: 1 },
   });
 });
 

@@ -8,6 +8,7 @@ import OpenAI from 'openai';
 import type { AudioEndMessage } from '@kokoro-speech/protocol';
 import { startServer, type RunningServer } from '../index.ts';
 import { TestClient, fixtureModelDir } from '../testing/test-support.ts';
+import { withSimulatedDelay } from '../testing/simulated-delay.ts';
 
 let model: Awaited<ReturnType<typeof fixtureModelDir>>;
 let server: RunningServer;
@@ -17,11 +18,11 @@ beforeAll(async () => {
   server = await startServer({
     modelDir: model.dir,
     // 600 ms per model run: a sentence's first audio cannot be ready within 400 ms.
+    wrapEngine: (loaded) => withSimulatedDelay(loaded, 600, 0),
     config: {
       admission: 'on',
       admissionMaxUtilization: 1,
       admissionPriorSpeakingShare: 0,
-      simulatedDelayMs: 600,
       prepWorkers: 1,
     },
   });

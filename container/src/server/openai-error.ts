@@ -2,6 +2,7 @@
 // "code"}}), with Retry-After on a 503 (the official openai client waits that long, then retries).
 import type { ServerResponse } from 'node:http';
 import { KokoroError } from '@kokoro-speech/protocol/errors';
+import { sendJsonError } from '@kokoro-speech/protocol/server';
 
 /** An error in OpenAI's shape (`{error: {message, type, param, code}}`). */
 export class OpenAIError extends KokoroError {
@@ -31,11 +32,11 @@ export class OpenAIError extends KokoroError {
 }
 
 export function sendOpenAIError(res: ServerResponse, error: OpenAIError): void {
-  if (res.headersSent) return void res.destroy(error);
-  const body = JSON.stringify({
-    error: { message: error.message, type: error.type, param: error.param, code: error.code },
-  });
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (error.retryAfterS !== undefined) headers['retry-after'] = String(error.retryAfterS);
-  res.writeHead(error.status, headers).end(body);
+  const body = { error: { message: error.message, type: error.type, param: error.param, code: error.code } };
+  sendJsonError(
+    res,
+    error.status,
+    body,
+    error.retryAfterS === undefined ? {} : { 'retry-after': String(error.retryAfterS) },
+  );
 }

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../index.ts';
-import { createLogger } from '../log.ts';
+import { createLogger } from '@kokoro-speech/protocol/server';
 import { loadKokoroEngine } from '../engine/index.ts';
 import { fixtureModelDir, logCapture } from '../testing/test-support.ts';
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
   await writeFile(lexicon, JSON.stringify({ entries: [{ word: 'Zed', say: 'and again, '.repeat(40) }] }));
   server = await startServer({
     engine: await loadKokoroEngine({ modelDir: model.dir, prepWorkers: 1 }),
-    logger: createLogger('info', logs.stream),
+    logger: createLogger('kokoro-server', 'info', logs.stream),
     config: { lexicon, maxWsBufferedBytes: MAX_BUFFERED },
   });
 });

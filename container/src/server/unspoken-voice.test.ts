@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import OpenAI from 'openai';
 import { startServer, type RunningServer } from '../index.ts';
-import { createLogger } from '../log.ts';
+import { createLogger } from '@kokoro-speech/protocol/server';
 import { loadKokoroEngine } from '../engine/index.ts';
 import { TestClient, fixtureModelDir, logCapture } from '../testing/test-support.ts';
 import type { ErrorMessage } from '@kokoro-speech/protocol';
@@ -17,7 +17,7 @@ beforeAll(async () => {
   model = await fixtureModelDir();
   server = await startServer({
     engine: await loadKokoroEngine({ modelDir: model.dir, prepWorkers: 1 }),
-    logger: createLogger('info', logs.stream),
+    logger: createLogger('kokoro-server', 'info', logs.stream),
   });
 });
 afterAll(async () => {

@@ -14,7 +14,7 @@ import {
   VoiceBlendError,
   voiceLanguage,
 } from '@kokoro-speech/protocol';
-import { AudioDurationEstimator, Scheduler } from '../scheduler/index.ts';
+import { AudioDurationEstimator, Scheduler, type SchedulingPolicy } from '../scheduler/index.ts';
 import { AdmissionController, type Backlog, type LoadSource } from '../admission/index.ts';
 import { SpeechError } from './errors.ts';
 import type { Lexicon } from '../pronunciation/lexicon.ts';
@@ -64,20 +64,20 @@ export class SpeechService implements LoadSource {
   #modelMsPerAudioMs = 0;
   #prepMsPerAudioMs = 0;
 
-  constructor(engine: Engine, config: ServerConfig, log: Logger, lexicon?: Lexicon) {
+  constructor(engine: Engine, config: ServerConfig, log: Logger, lexicon?: Lexicon, policy?: SchedulingPolicy) {
     this.engine = engine;
     this.lexicon = lexicon;
     this.config = config;
     this.log = log;
     this.scheduler = new Scheduler({
       concurrency: config.maxConcurrentRuns,
-      policy: config.scheduler,
+      ...(policy ? { policy } : {}),
       onJobError: (error) => log.error({ err: error }, 'model run job failed'),
     });
     this.prepScheduler = new Scheduler({
       // the engine's default pool size (cores - 1, 1 to 4) unless PREP_WORKERS says otherwise
       concurrency: config.prepWorkers ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
-      policy: config.scheduler,
+      ...(policy ? { policy } : {}),
       onJobError: (error) => log.error({ err: error }, 'text preparation job failed'),
       // a prepared text still needs its model run before it can play
       leadMs: () => this.prepScheduler.averageRunMs + this.scheduler.averageRunMs,

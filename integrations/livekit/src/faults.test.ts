@@ -18,7 +18,7 @@ import type { StandIn } from './testing/stand-in.ts';
 quietLiveKit();
 let standIn: StandIn;
 beforeAll(async () => {
-  standIn = await startStandIn({ maxSessions: 2, simulatedDelayMs: 250, maxTextChars: 1000 });
+  standIn = await startStandIn({ maxSessions: 2, maxTextChars: 1000 }, { simulatedDelayMs: 250 });
 }, 60_000);
 afterAll(() => standIn?.close());
 

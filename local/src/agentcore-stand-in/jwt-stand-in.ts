@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { createLogger, refuseUpgrade, type Logger } from '@kokoro-speech/protocol/server';
+import { createLogger, refuseUpgrade, sendJsonError, type Logger } from '@kokoro-speech/protocol/server';
 import { isRuntimeSessionId, newRuntimeSessionId } from '../agentcore/agentcore.ts';
 import { bearerOfHeader, bearerOfSubprotocols, WS_BEARER_PROTOCOL } from './bearer.ts';
 import { TokenRefused, type JwtAuthorizer } from './jwt-authorizer.ts';
@@ -140,14 +140,16 @@ export async function startJwtStandIn(options: JwtStandInOptions): Promise<JwtSt
     invoke(req, res, url).catch((err: unknown) => {
       const refusal = err instanceof Refusal ? err : new Refusal(500, 'InternalServerException', String(err));
       log.debug({ path: url.pathname, status: refusal.status }, refusal.message);
-      if (res.headersSent) return res.destroy();
-      res.writeHead(refusal.status, {
-        'content-type': 'application/json',
-        'x-amzn-errortype': refusal.type,
-        ...(refusal.status === 401 ? { 'www-authenticate': 'Bearer error="invalid_token"' } : {}),
-        ...cors(req.headers.origin),
-      });
-      res.end(JSON.stringify({ message: refusal.message }));
+      sendJsonError(
+        res,
+        refusal.status,
+        { message: refusal.message },
+        {
+          'x-amzn-errortype': refusal.type,
+          ...(refusal.status === 401 ? { 'www-authenticate': 'Bearer error="invalid_token"' } : {}),
+          ...cors(req.headers.origin),
+        },
+      );
     });
   });
 

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import WebSocket from 'ws';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
+import { sendJsonError } from '@kokoro-speech/protocol/server';
 
 export const SESSION_HEADER = 'x-amzn-bedrock-agentcore-runtime-session-id';
 
@@ -25,11 +26,7 @@ export function relayInvocation(
     const up = http.request(new URL('/invocations', agent), { method: 'POST', headers });
     res.on('close', () => up.destroy()); // the caller left or barged in: the agent's turn is cancelled
     up.on('error', (err) => {
-      if (!res.headersSent)
-        res
-          .writeHead(502, { 'content-type': 'application/json', ...responseHeaders })
-          .end(JSON.stringify({ message: `the agent is not reachable: ${errorMessage(err)}` }));
-      else res.destroy();
+      sendJsonError(res, 502, { message: `the agent is not reachable: ${errorMessage(err)}` }, responseHeaders);
       resolve();
     });
     up.on('response', (answer) => {

@@ -1,21 +1,9 @@
 // `npm start -- --stt transcribe|openai|local` (or STT_PROVIDER; default local): the agent's
 // speech to text for voice sessions. `--offline` swaps only the local model for its stand-in
 // (`--offline --stt openai` still uses the server STT_OPENAI_BASE_URL names).
-import { readAgentEnv } from '@kokoro-speech/runtime';
+import { readAgentEnv, STT_VARIABLES } from '@kokoro-speech/runtime';
 import { STT_PROVIDERS, sttFromEnv, type SttConfig } from '@kokoro-speech/runtime/stt';
 import { UsageError } from '@kokoro-speech/protocol/errors';
-
-const STT_VARIABLES = [
-  'STT_PROVIDER',
-  'STT_OPENAI_BASE_URL',
-  'STT_OPENAI_MODEL',
-  'STT_OPENAI_API_KEY',
-  'STT_OPENAI_TIMEOUT_SECONDS',
-  'STT_PARTIAL_STABILITY',
-  'STT_LOCAL_MODEL_DIR',
-  'AWS_REGION',
-  'AWS_DEFAULT_REGION',
-] as const;
 
 export function sttSettings(flag: string | undefined, env: NodeJS.ProcessEnv, offline: boolean): SttConfig {
   const choice = flag ?? (env['STT_PROVIDER'] || 'local');

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { refuseUpgrade } from '@kokoro-speech/protocol/server';
+import { refuseUpgrade, sendJsonError } from '@kokoro-speech/protocol/server';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 
 /** Headers of one hop only (RFC 9110 7.6.1), never passed on; Host is the target's own. */
@@ -28,11 +28,7 @@ export function proxyRuntimeRequest(target: URL, req: IncomingMessage, res: Serv
     const up = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: forwarded(req, false) });
     res.on('close', () => up.destroy());
     up.on('error', (err) => {
-      if (!res.headersSent)
-        res
-          .writeHead(502, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ message: `the AgentCore stand-in is not reachable: ${errorMessage(err)}` }));
-      else res.destroy();
+      sendJsonError(res, 502, { message: `the AgentCore stand-in is not reachable: ${errorMessage(err)}` });
       resolve();
     });
     up.on('response', (answer) => {

@@ -5,7 +5,7 @@ import net from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { PassThrough } from 'node:stream';
 import WebSocket from 'ws';
-import { createLogger } from './log.ts';
+import { createLogger } from '@kokoro-speech/protocol/server';
 import { agentServerUpstream } from './upstream.ts';
 import { startWebServer, type PageInfo, type WebServer } from './web-server.ts';
 
@@ -148,7 +148,7 @@ test('what fails on its side goes to its logger (service kokoro-web): the agent 
     port: 0,
     info,
     upstream: agentServerUpstream(new URL(away)),
-    logger: createLogger('debug', sink),
+    logger: createLogger('kokoro-web', 'debug', sink),
   });
   try {
     const turn = await fetch(new URL('/api/invocations', logged.url), { method: 'POST', body: '{"prompt":"hi"}' });

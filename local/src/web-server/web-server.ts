@@ -8,8 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import WebSocket, { WebSocketServer } from 'ws';
-import { readBody, refuseUpgrade } from '@kokoro-speech/protocol/server';
-import { createLogger, type Logger } from './log.ts';
+import { readBody, refuseUpgrade, createLogger, type Logger } from '@kokoro-speech/protocol/server';
 import { isRuntimeSessionId, newRuntimeSessionId } from '../agentcore/agentcore.ts';
 import { originPolicy, refusal } from './origin.ts';
 import { connectSources, localPageConfig, type LocalAuthSettings } from './page-config.ts';
@@ -84,7 +83,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const server = http.createServer();
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   let policy = originPolicy(host, options.port ?? 3000, options.allowedHosts);
-  const log = options.logger ?? createLogger('silent');
+  const log = options.logger ?? createLogger('kokoro-web', 'silent');
   let auth: LocalAuthSettings | undefined;
   const sameOrigin = (): URL | undefined => (auth?.mode === 'same-origin' ? new URL(auth.endpoint) : undefined);
 

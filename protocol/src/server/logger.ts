@@ -8,8 +8,11 @@ export type { Logger };
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** The services that log, one name each on every line (what a Logs Insights query filters on). */
+export type Service = 'kokoro-server' | 'kokoro-agent' | 'sagemaker-local' | 'kokoro-web' | 'agentcore-stand-in';
+
 /** A logger for `service` at `level`, writing to stdout (asynchronously) unless given a stream. */
-export function createLogger(service: string, level: string, destination?: NodeJS.WritableStream): Logger {
+export function createLogger(service: Service, level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
     { level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime },
     destination ?? pino.destination({ fd: 1, sync: false }),

@@ -9,7 +9,7 @@ import { ShownTextStream } from '../text/inline-display.ts';
 import { agentAnswer } from '../conversation/answer.ts';
 import { createAgent } from '../conversation/agents.ts';
 import type { TurnTrace } from '../observability/index.ts';
-import { planFor, type PolicyPlan, type TurnPolicy } from './policies.ts';
+import { planFor, type PolicyPlan, type PolicyPlanner, type TurnPolicy } from './policies.ts';
 import type { SentencePlace } from './sentences.ts';
 import type { AnswerEvent, AnswerSource, PipelineEvent, TurnContext, TurnFailure } from './types.ts';
 import { inTextFrontEnd, llmFailure } from './turn-faults.ts';
@@ -56,7 +56,7 @@ export interface AnswerTurn {
   now(): number;
   emit(event: PipelineEvent): void;
   onTool(event: Extract<AnswerEvent, { type: 'tool_start' | 'tool_end' }>): void;
-  /** Speaks a piece (after the earlier ones; under `reference` also after their audio). */
+  /** Speaks a piece (after the earlier ones; under a waiting policy also after their audio). */
   enqueue(piece: string, waitForPrevious: boolean, place: SentencePlace): void;
   /** The LLM provider's name, for its failures' messages. */
   llmName(): string;
@@ -64,14 +64,14 @@ export interface AnswerTurn {
 
 export class AnswerReader {
   readonly #turn: AnswerTurn;
-  readonly #policy: TurnPolicy;
+  readonly #policy: TurnPolicy | PolicyPlanner;
   /** The model call being read (the tool filler is placed at its cursor). */
   cycle = new CycleText(0);
   firstTokenMs: number | null = null;
   /** An LLM failure: reported after the audio of the text already shown. */
   llmError: TurnFailure | undefined;
 
-  constructor(turn: AnswerTurn, policy: TurnPolicy) {
+  constructor(turn: AnswerTurn, policy: TurnPolicy | PolicyPlanner) {
     this.#turn = turn;
     this.#policy = policy;
   }

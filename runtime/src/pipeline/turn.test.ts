@@ -5,8 +5,8 @@ import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import { startCutProxy } from '../testing/cut-proxy.ts';
 import { turnEventSchema } from '@kokoro-speech/protocol';
 import { runTurn, type PipelineEvent, type TurnContext } from './turn.ts';
-import type { TurnPolicy } from './policies.ts';
-import { RegexSentenceSplitter } from './policies.ts';
+import type { PolicyPlanner, TurnPolicy } from './policies.ts';
+import { referencePolicy, streamNoEarlyFirstPolicy } from '../testing/bench-policies.ts';
 import { sentencesOf, shape, startTestContainer, type TestContainer } from '../testing/harness.ts';
 import { startFakeOpenAI } from '../testing/fake-llm-servers.ts';
 
@@ -27,7 +27,12 @@ beforeAll(async () => {
 });
 afterAll(async () => container?.close());
 
-async function turn(policy: TurnPolicy, overrides: Partial<TurnContext> = {}, prompt = ANSWER, signal?: AbortSignal) {
+async function turn(
+  policy: TurnPolicy | PolicyPlanner,
+  overrides: Partial<TurnContext> = {},
+  prompt = ANSWER,
+  signal?: AbortSignal,
+) {
   const events: PipelineEvent[] = [];
   const result = await runTurn(
     { ...context, ...overrides },
@@ -42,53 +47,55 @@ async function turn(policy: TurnPolicy, overrides: Partial<TurnContext> = {}, pr
 }
 
 describe('runTurn', () => {
-  test.each(['stream', 'stream-no-early-first', 'batch', 'reference'] as const)(
-    '%s: events in order, every sentence spoken once with its audio in between',
-    async (policy) => {
-      const { events, result } = await turn(policy);
-      expect(result.outcome).toBe('completed');
-      // Every event but audio (which carries bytes here) is valid on the wire.
-      for (const e of events) if (e.type !== 'audio') turnEventSchema.parse(e);
-      const s = shape(events);
-      expect(s[0]).toBe('start');
-      expect(s.slice(-2)).toEqual(['metrics', 'done']);
-      expect(
-        events
-          .filter((e) => e.type === 'text')
-          .map((e) => (e as { delta: string }).delta)
-          .join(''),
-      ).toBe(ANSWER);
-      const sentences = sentencesOf(events);
-      expect(sentences.map((x) => x.id)).toEqual(sentences.map((_, i) => `s${i}`));
-      // Nothing lost or duplicated: the sentences joined are the answer (up to whitespace).
-      expect(
-        sentences
-          .map((x) => x.text)
-          .join(' ')
-          .replace(/\s+/g, ' '),
-      ).toBe(ANSWER.replace(/\s+/g, ' '));
-      for (const x of sentences) {
-        expect(x.seqs).toEqual(x.seqs.map((_, i) => i));
-        // pcm_s16le at 24 kHz: 48 bytes per ms; the bytes match the reported duration.
-        expect(x.bytes).toBeGreaterThan(0);
-        expect(x.bytes / 48).toBeCloseTo(x.duration_ms!, 0);
-      }
-      const metrics = events.find((e) => e.type === 'metrics')!;
-      expect(metrics).toMatchObject({ sentences: sentences.length });
-      if (metrics.type !== 'metrics') throw new Error('unreachable');
-      expect(metrics.audio_ms).toBeCloseTo(
-        sentences.reduce((a, x) => a + x.duration_ms!, 0),
-        1,
-      );
-      expect(metrics.first_audio_ms!).toBeGreaterThanOrEqual(metrics.first_sentence_ms!);
-      expect(metrics.first_sentence_ms!).toBeGreaterThanOrEqual(metrics.first_token_ms!);
-      expect(result.sentences.every((t) => t.spoken.length > 0 && t.sentMs! >= t.readyMs)).toBe(true);
-    },
-  );
+  test.each([
+    ['stream', 'stream'],
+    ['stream-no-early-first', streamNoEarlyFirstPolicy],
+    ['batch', 'batch'],
+    ['reference', referencePolicy],
+  ] as const)('%s: events in order, every sentence spoken once with its audio in between', async (_name, policy) => {
+    const { events, result } = await turn(policy);
+    expect(result.outcome).toBe('completed');
+    // Every event but audio (which carries bytes here) is valid on the wire.
+    for (const e of events) if (e.type !== 'audio') turnEventSchema.parse(e);
+    const s = shape(events);
+    expect(s[0]).toBe('start');
+    expect(s.slice(-2)).toEqual(['metrics', 'done']);
+    expect(
+      events
+        .filter((e) => e.type === 'text')
+        .map((e) => (e as { delta: string }).delta)
+        .join(''),
+    ).toBe(ANSWER);
+    const sentences = sentencesOf(events);
+    expect(sentences.map((x) => x.id)).toEqual(sentences.map((_, i) => `s${i}`));
+    // Nothing lost or duplicated: the sentences joined are the answer (up to whitespace).
+    expect(
+      sentences
+        .map((x) => x.text)
+        .join(' ')
+        .replace(/\s+/g, ' '),
+    ).toBe(ANSWER.replace(/\s+/g, ' '));
+    for (const x of sentences) {
+      expect(x.seqs).toEqual(x.seqs.map((_, i) => i));
+      // pcm_s16le at 24 kHz: 48 bytes per ms; the bytes match the reported duration.
+      expect(x.bytes).toBeGreaterThan(0);
+      expect(x.bytes / 48).toBeCloseTo(x.duration_ms!, 0);
+    }
+    const metrics = events.find((e) => e.type === 'metrics')!;
+    expect(metrics).toMatchObject({ sentences: sentences.length });
+    if (metrics.type !== 'metrics') throw new Error('unreachable');
+    expect(metrics.audio_ms).toBeCloseTo(
+      sentences.reduce((a, x) => a + x.duration_ms!, 0),
+      1,
+    );
+    expect(metrics.first_audio_ms!).toBeGreaterThanOrEqual(metrics.first_sentence_ms!);
+    expect(metrics.first_sentence_ms!).toBeGreaterThanOrEqual(metrics.first_token_ms!);
+    expect(result.sentences.every((t) => t.spoken.length > 0 && t.sentMs! >= t.readyMs)).toBe(true);
+  });
 
   test('stream cuts the long first sentence early at a clause; without the early piece it does not', async () => {
     const ours = sentencesOf((await turn('stream')).events);
-    const late = sentencesOf((await turn('stream-no-early-first')).events);
+    const late = sentencesOf((await turn(streamNoEarlyFirstPolicy)).events);
     expect(ours[0]!.text).toBe('Kokoro is a small text to speech model,');
     expect(late[0]!.text).toBe(
       'Kokoro is a small text to speech model, and because it is small it can start speaking very quickly on a single GPU.',
@@ -107,7 +114,7 @@ describe('runTurn', () => {
   });
 
   test('reference sends each sentence only after the previous one has all its audio', async () => {
-    const { events, result } = await turn('reference');
+    const { events, result } = await turn(referencePolicy);
     const ends = new Map<string, number>();
     events.forEach((e, i) => e.type === 'sentence_end' && ends.set(e.id, i));
     expect(result.sentences.length).toBeGreaterThan(3);
@@ -263,15 +270,5 @@ describe('runTurn', () => {
     } finally {
       await fake.close();
     }
-  });
-});
-
-describe('RegexSentenceSplitter (the reference policy)', () => {
-  test('splits only on terminator + whitespace, as the reference does', () => {
-    const s = new RegexSentenceSplitter();
-    expect(s.push('Hello Dr. Smith. It costs $29')).toEqual(['Hello Dr.', 'Smith.']);
-    expect(s.push('.99 today. And')).toEqual(['It costs $29.99 today.']);
-    expect(s.flush()).toEqual(['And']);
-    expect(s.flush()).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // One turn of the voice agent: the agent loop's text deltas -> pieces -> speech text ->
-// TtsSession.speak at once (never waiting for earlier audio, except under the `reference` policy)
+// TtsSession.speak at once (never waiting for earlier audio, except under a benchmark's policy that waits)
 // -> turn events in order: start, text..., then per sentence in audio order: sentence, audio...,
 // sentence_end; `tool` events as tools run; and metrics, error (if any), done. At a tool boundary
 // the text before the tool call is cut and spoken at once, a tool running with nothing playing
@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { normalizeForSpeech } from '../text/index.ts';
 import type { VoiceSettings } from '../tts/types.ts';
 import { OpusTurnOutput } from '../audio/opus-output.ts';
-import type { TurnPolicy } from './policies.ts';
+import type { PolicyPlanner, TurnPolicy } from './policies.ts';
 import { SentenceLedger, type SentencePlace } from './sentences.ts';
 import { NoTurnTrace, type TurnTrace } from '../observability/index.ts';
 import type { PipelineEvent, TurnContext, TurnFailure, TurnOptions, TurnResult } from './types.ts';
@@ -64,7 +64,7 @@ class Turn {
   readonly #abort = new AbortController();
   readonly #ledger: SentenceLedger;
   readonly #trace: TurnTrace;
-  /** Sends utterances in order (under `reference` each link also waits for the previous audio). */
+  /** Sends utterances in order (under a waiting policy each link also waits for the previous audio). */
   #chain: Promise<void> = Promise.resolve();
   #end: EarlyEnd | null = null; // set once: later failures are the first one's consequences
   readonly #ended = Promise.withResolvers<void>();
@@ -86,7 +86,8 @@ class Turn {
     this.#opus = opus;
     this.#out = opus ? (event) => opus.handle(event) : options.emit;
     this.#requestId = options.requestId ?? randomUUID();
-    const policy: TurnPolicy = options.policy ?? (options.request.mode === 'batch' ? 'batch' : 'stream');
+    const policy: TurnPolicy | PolicyPlanner =
+      options.policy ?? (options.request.mode === 'batch' ? 'batch' : 'stream');
     const ledger = new SentenceLedger(
       (event) => this.#emit(event),
       () => this.#now(),

@@ -3,7 +3,7 @@ import type { AudioFormat, SampleRate } from '@kokoro-speech/protocol';
 import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
 import type { MetricsEvent, SpokenLanguage, TurnEvent, TurnRequest } from '@kokoro-speech/protocol';
-import type { TurnPolicy } from './policies.ts';
+import type { PolicyPlanner, TurnPolicy } from './policies.ts';
 import type { ToolBox } from '../tools/toolbox.ts';
 import type { LlmTimeouts } from '../llm/model-watch.ts';
 import type { TurnTrace } from '../observability/index.ts';
@@ -69,8 +69,8 @@ export interface TurnOptions {
   flow?: CallerFlow;
   /** Aborting cancels the turn (caller gone, barge-in). */
   signal?: AbortSignal;
-  /** Default: the request's mode ('stream' unless 'batch'). */
-  policy?: TurnPolicy;
+  /** Default: the request's mode ('stream' unless 'batch'); a benchmark passes its own planner. */
+  policy?: TurnPolicy | PolicyPlanner;
   requestId?: string;
   /** The turn fails with `timeout` after this long (a hung LLM or TTS stream must not hold the caller). */
   timeoutMs?: number;

@@ -4,7 +4,7 @@
 // the caller it belongs to, or one-shot).
 import type { Storage } from '@strands-agents/sdk';
 import { chooseLanguage, type TurnRequest } from '@kokoro-speech/protocol';
-import { createLogger, type Logger } from './log.ts';
+import { createLogger, type Logger } from '@kokoro-speech/protocol/server';
 import type { LlmProvider } from '../llm/types.ts';
 import type { TtsTransport } from '../tts/types.ts';
 import type { PipelineEvent, TurnContext, VoiceDefaults } from '../pipeline/turn.ts';
@@ -146,7 +146,7 @@ export interface AgentCore {
 export function createAgentCore(options: AgentServerOptions): AgentCore {
   const defaults = { ...DEFAULT_VOICE, ...options.defaults };
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const log = options.logger ?? createLogger('silent');
+  const log = options.logger ?? createLogger('kokoro-agent', 'silent');
   const tools = options.tools instanceof ToolBox ? options.tools : new ToolBox(options.tools);
   const sessionOptions: SessionOptions = {
     ...DEFAULT_SESSION_LIMITS,

@@ -1,7 +1,7 @@
 // Errors the agent server answers with before a turn starts: one class carrying the HTTP status
 // and a stable code (the table is in runtime/README.md); one function writes them as JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody } from '@kokoro-speech/protocol/server';
+import { kokoroErrorBody, readBody, sendJsonError } from '@kokoro-speech/protocol/server';
 import { KokoroError } from '@kokoro-speech/protocol/errors';
 
 export type RequestErrorCode =
@@ -27,20 +27,12 @@ export class RequestError extends KokoroError<RequestErrorCode> {
 /** Answers `error` as JSON; returns the status sent (0: none, the response had begun: it is cut). */
 export function sendError(res: ServerResponse, error: unknown, headers: Record<string, string> = {}): number {
   const known = error instanceof RequestError ? error : new RequestError(500, 'internal', 'internal error');
-  if (res.headersSent) {
-    res.destroy();
-    return 0;
-  }
-  const body = JSON.stringify({ error: { code: known.code, message: known.message } });
-  res.writeHead(known.status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
+  const sent = sendJsonError(res, known.status, kokoroErrorBody(known.code, known.message), {
     // RFC 6750: a 401 names the scheme it wants.
     ...(known.status === 401 ? { 'www-authenticate': 'Bearer error="invalid_token"' } : {}),
     ...headers,
   });
-  res.end(body);
-  return known.status;
+  return sent ? known.status : 0;
 }
 
 /** Reads a request body up to `limit` bytes; a bigger one is a 413 without reading the rest, and

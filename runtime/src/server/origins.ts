@@ -6,6 +6,7 @@
 // needs no CORS preflight, or a WebSocket, which has no CORS at all. Allowed origins also get the
 // CORS headers that let their pages read the answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { kokoroErrorBody, sendJsonError } from '@kokoro-speech/protocol/server';
 
 export type OriginAllowList = readonly string[] | '*';
 
@@ -66,11 +67,8 @@ export class OriginPolicy {
   preflight(req: IncomingMessage, res: ServerResponse, methods: string): void {
     const why = this.refusal(req);
     if (why || req.headers.origin === undefined) {
-      const body = JSON.stringify({
-        error: { code: 'forbidden', message: why ?? 'OPTIONS is a CORS preflight and needs an Origin' },
-      });
-      res.writeHead(403, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-      return void res.end(body);
+      const message = why ?? 'OPTIONS is a CORS preflight and needs an Origin';
+      return void sendJsonError(res, 403, kokoroErrorBody('forbidden', message));
     }
     res.writeHead(204, {
       ...this.corsHeaders(req),

@@ -13,7 +13,7 @@ import { EchoProvider } from '../llm/echo.ts';
 import type { LlmProvider } from '../llm/types.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import type { TtsEvent, TtsSession, TtsTransport } from '../tts/types.ts';
-import { createLogger } from './log.ts';
+import { createLogger } from '@kokoro-speech/protocol/server';
 import { startAgentServer, type AgentServer, type AgentServerOptions } from './app.ts';
 import { startTestContainer, until, type TestContainer } from '../testing/harness.ts';
 import { startSessionCounter, type SessionCounter } from '../testing/session-counter.ts';
@@ -53,7 +53,7 @@ async function agent(options: Partial<AgentServerOptions> = {}): Promise<AgentSe
   const server = await startAgentServer({
     llm: echo(),
     tts: tts(),
-    logger: createLogger('info', logs),
+    logger: createLogger('kokoro-agent', 'info', logs),
     llmTimeouts: { firstTokenMs: 1000, idleMs: 1000 },
     ...options,
   });

@@ -23,21 +23,24 @@ export class ContainerProcess {
   readonly wsUrl: string;
   readonly #dir: string;
   readonly #env: Record<string, string>;
+  /** The container's benchmark entry (SIMULATED_DELAY_*, SCHEDULER) instead of its main.ts. */
+  readonly #bench: boolean;
   #child: ChildProcess | null = null;
 
-  private constructor(dir: string, port: number, env: Record<string, string>) {
+  private constructor(dir: string, port: number, env: Record<string, string>, bench: boolean) {
     this.#dir = dir;
     this.#env = env;
+    this.#bench = bench;
     this.port = port;
     this.url = `http://127.0.0.1:${port}`;
     this.wsUrl = `ws://127.0.0.1:${port}/invocations-bidirectional-stream`;
   }
 
   /** Writes the stand-in model, starts the container on a free port and waits until it is healthy. */
-  static async start(env: Record<string, string> = {}): Promise<ContainerProcess> {
+  static async start(env: Record<string, string> = {}, options: { bench?: boolean } = {}): Promise<ContainerProcess> {
     const dir = await mkdtemp(join(tmpdir(), 'kokoro-process-'));
     await writeFixtureModel(dir);
-    const container = new ContainerProcess(dir, await freePort(), env);
+    const container = new ContainerProcess(dir, await freePort(), env, options.bench === true);
     await container.restart();
     return container;
   }
@@ -59,7 +62,8 @@ export class ContainerProcess {
   /** Starts the process on its port (again) and resolves once /ping answers 200. */
   async restart(): Promise<void> {
     if (this.running) throw new Error('the container is running');
-    const main = fileURLToPath(import.meta.resolve('@kokoro-speech/container').replace(/index\.ts$/, 'main.ts'));
+    const entry = this.#bench ? 'testing/bench-main.ts' : 'main.ts';
+    const main = fileURLToPath(import.meta.resolve('@kokoro-speech/container').replace(/index\.ts$/, entry));
     const child = spawn(process.execPath, [main, 'serve'], {
       env: {
         ...process.env,

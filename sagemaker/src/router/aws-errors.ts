@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Http2ServerResponse } from 'node:http2';
+import { sendJsonError } from '@kokoro-speech/protocol/server';
 
 export type AnyResponse = ServerResponse | Http2ServerResponse;
 
@@ -19,12 +20,6 @@ export function sendAwsError(
     res.end();
     return;
   }
-  const body = JSON.stringify({ __type: type, message, Message: message, ...extra });
-  (res as ServerResponse).writeHead(status, {
-    'content-type': 'application/json',
-    'x-amzn-errortype': type,
-    'x-amzn-requestid': randomUUID(),
-    'content-length': Buffer.byteLength(body),
-  });
-  res.end(body);
+  const body = { __type: type, message, Message: message, ...extra };
+  sendJsonError(res, status, body, { 'x-amzn-errortype': type, 'x-amzn-requestid': randomUUID() });
 }

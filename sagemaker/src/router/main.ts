@@ -3,8 +3,7 @@
 // container you develop, on loopback, so that a SageMaker client (ours or the official SDKs) can
 // call it as it would call an endpoint. Requests must be signed with the router's local credentials.
 import { parseArgs } from 'node:util';
-import { handleShutdownSignals, LOG_LEVELS, type LogLevel } from '@kokoro-speech/protocol/server';
-import { createLogger } from './log.ts';
+import { handleShutdownSignals, LOG_LEVELS, type LogLevel, createLogger } from '@kokoro-speech/protocol/server';
 import { LOCAL_ACCESS_KEY_ID, LOCAL_SECRET_ACCESS_KEY } from './credentials.ts';
 import { startLocalSageMakerRouter } from './router.ts';
 import { argumentsOrExit, UsageError } from '../command-line.ts';
@@ -83,7 +82,7 @@ function parse(argv: string[]) {
 const options = argumentsOrExit('sagemaker-local', USAGE, parse);
 let router;
 try {
-  router = await startLocalSageMakerRouter({ ...options, logger: createLogger(options.logLevel) });
+  router = await startLocalSageMakerRouter({ ...options, logger: createLogger('sagemaker-local', options.logLevel) });
 } catch (error) {
   if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
   console.error(`sagemaker-local: ${error.message}\n\n${USAGE}`);

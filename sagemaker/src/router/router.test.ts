@@ -23,7 +23,7 @@ import { createSigner } from '../client/index.ts';
 import { fakeAudio, startFakeContainer } from '@kokoro-speech/protocol/testing';
 import type { FakeContainer } from '@kokoro-speech/protocol/testing';
 import { LOCAL_CREDENTIALS } from './credentials.ts';
-import { createLogger } from './log.ts';
+import { createLogger } from '@kokoro-speech/protocol/server';
 import { startLocalSageMakerRouter } from './router.ts';
 import type { LocalSageMakerRouter } from './router.ts';
 
@@ -251,7 +251,7 @@ describe('router and container failures', () => {
 
   test('what fails on its side goes to its logger: a failing container (warn), a refused request (debug)', async () => {
     const sink = new PassThrough();
-    const logger = createLogger('debug', sink);
+    const logger = createLogger('sagemaker-local', 'debug', sink);
     const lonely = await startLocalSageMakerRouter({ containerUrl: 'http://127.0.0.1:1', logger });
     try {
       await expect(

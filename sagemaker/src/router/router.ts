@@ -15,8 +15,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import type { AwsCredentialIdentity } from '@smithy/types';
 import { BIDI_PATH } from '@kokoro-speech/protocol';
-import { readBody } from '@kokoro-speech/protocol/server';
-import { createLogger, type Logger } from './log.ts';
+import { readBody, createLogger, type Logger } from '@kokoro-speech/protocol/server';
 import { checkBidiInput } from '../client/index.ts';
 import { sendAwsError } from './aws-errors.ts';
 import type { AnyResponse } from './aws-errors.ts';
@@ -139,7 +138,7 @@ export async function startLocalSageMakerRouter(options: LocalSageMakerRouterOpt
   });
   const known = options.credentials ?? [LOCAL_CREDENTIALS];
   const variant = options.variantName ?? 'AllTraffic';
-  const log = options.logger ?? createLogger('silent');
+  const log = options.logger ?? createLogger('sagemaker-local', 'silent');
   const instanceFailed = (instance: Instance) => (reason: string) => {
     log.warn({ instance: instance.http, reason }, 'container instance failed');
     pool.suspect(instance);

@@ -1,11 +1,11 @@
 // Step 2 of the weight sync, run once per file by the Map: stream the file from the Hub into S3
 // while hashing; skip it when an object with the same size and digest is already there.
 import { DEFAULT_PART_SIZE, copyFileToS3, type FileResult } from '@kokoro-speech/weights';
-import { copyInput, hubClient, parseInput, s3Client } from './settings.ts';
+import { copyInput, hubClient, parseInput, s3Client, syncSettings } from './settings.ts';
 
 export async function handler(event: unknown): Promise<FileResult> {
   const input = parseInput(copyInput, event, 'copy');
-  const partMiB = Number(process.env['PART_SIZE_MIB'] ?? 0);
+  const partMiB = syncSettings().PART_SIZE_MIB;
   const started = Date.now();
   const result = await copyFileToS3({
     hub: await hubClient(),
@@ -15,7 +15,7 @@ export async function handler(event: unknown): Promise<FileResult> {
     repo: input.repo,
     commit: input.commit,
     file: input.file,
-    partSize: partMiB > 0 ? partMiB * 1024 * 1024 : DEFAULT_PART_SIZE,
+    partSize: partMiB ? partMiB * 1024 * 1024 : DEFAULT_PART_SIZE,
   });
   console.log(
     JSON.stringify({

@@ -2,7 +2,7 @@
 // sizes and digests. Missing input fields take the defaults the stack set in the environment.
 import { WeightsError, modelKeyPrefix, selectFiles, type RepoFile } from '@kokoro-speech/weights';
 import { z } from 'zod';
-import { hubClient, parseInput } from './settings.ts';
+import { hubClient, parseInput, syncSettings, type SyncEnv } from './settings.ts';
 
 const syncInput = z.object({
   repo: z.string().optional(),
@@ -21,8 +21,8 @@ export interface ResolveOutput {
   totalBytes: number;
 }
 
-function setting(value: string | undefined, envName: string): string {
-  const resolved = value ?? process.env[envName];
+function setting(value: string | undefined, envName: keyof SyncEnv & string, env: SyncEnv): string {
+  const resolved = value ?? (env[envName] as string | undefined);
   if (resolved === undefined || resolved === '')
     throw new WeightsError(
       'InvalidSyncInput',
@@ -34,11 +34,12 @@ function setting(value: string | undefined, envName: string): string {
 
 export async function handler(event: unknown): Promise<ResolveOutput> {
   const input = parseInput(syncInput, event ?? {}, 'resolve');
-  const repo = setting(input.repo, 'DEFAULT_REPO');
-  const revision = setting(input.revision, 'DEFAULT_REVISION');
-  const include = input.include ?? (JSON.parse(process.env['DEFAULT_INCLUDE'] ?? '[]') as string[]);
-  const bucket = setting(input.bucket, 'BUCKET');
-  const prefix = input.prefix ?? process.env['PREFIX'] ?? '';
+  const env = syncSettings();
+  const repo = setting(input.repo, 'DEFAULT_REPO', env);
+  const revision = setting(input.revision, 'DEFAULT_REVISION', env);
+  const include = input.include ?? env.DEFAULT_INCLUDE ?? [];
+  const bucket = setting(input.bucket, 'BUCKET', env);
+  const prefix = input.prefix ?? env.PREFIX ?? '';
 
   const hub = await hubClient();
   const resolved = await hub.resolveRevision(repo, revision);

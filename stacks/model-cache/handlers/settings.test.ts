@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { copyInput, hubToken, parseInput } from './settings.ts';
+import { copyInput, hubToken, parseInput, syncSettings } from './settings.ts';
 
 let server: Server;
 let endpoint: string;
@@ -78,4 +78,20 @@ test('a bad step input names the fields', () => {
       message: expect.stringMatching(/copy input is invalid: commit: .*; file: /),
     }),
   );
+});
+
+test("the Lambdas' variables: parsed, and a bad one (once NaN) fails the step naming it", () => {
+  expect(syncSettings({ PART_SIZE_MIB: '64', DEFAULT_INCLUDE: '["*.json"]', PREFIX: '' })).toEqual({
+    PART_SIZE_MIB: 64,
+    DEFAULT_INCLUDE: ['*.json'],
+  });
+  expect(() => syncSettings({ PART_SIZE_MIB: 'lots' })).toThrow(
+    expect.objectContaining({
+      name: 'InvalidSyncInput',
+      message: expect.stringMatching(/PART_SIZE_MIB: must be a whole number from 5 to 5120, not "lots"/),
+    }),
+  );
+  expect(() => syncSettings({ PART_SIZE_MIB: '1' })).toThrow(/PART_SIZE_MIB: must be a whole number from 5/);
+  expect(() => syncSettings({ DEFAULT_INCLUDE: '*.json' })).toThrow(/DEFAULT_INCLUDE: must be a JSON array/);
+  expect(() => syncSettings({ DEFAULT_INCLUDE: '{"a":1}' })).toThrow(/DEFAULT_INCLUDE: must be a JSON array/);
 });

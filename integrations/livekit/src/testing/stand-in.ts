@@ -9,6 +9,7 @@ import type { AudioFrame } from '@livekit/rtc-node';
 import { startServer } from '@kokoro-speech/container';
 import type { RunningServer, ServerConfig } from '@kokoro-speech/container';
 import { writeFixtureModel } from '@kokoro-speech/container/fixture';
+import { withSimulatedDelay } from '@kokoro-speech/container/testing';
 import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import type { LocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import { WebSocketTransport } from '@kokoro-speech/runtime/tts';
@@ -33,11 +34,16 @@ export function quietLiveKit(): void {
 
 export async function startStandIn(
   config: Partial<ServerConfig> = {},
-  model: { durations?: boolean } = {},
+  model: { durations?: boolean; simulatedDelayMs?: number } = {},
 ): Promise<StandIn> {
   const dir = await mkdtemp(join(tmpdir(), 'kokoro-livekit-'));
-  await writeFixtureModel(dir, model);
-  const container = await startServer({ modelDir: dir, config: { dtype: 'fp32', ...config } });
+  const { simulatedDelayMs: delayMs = 0, ...fixture } = model;
+  await writeFixtureModel(dir, fixture);
+  const container = await startServer({
+    modelDir: dir,
+    config: { dtype: 'fp32', ...config },
+    ...(delayMs > 0 && { wrapEngine: (engine) => withSimulatedDelay(engine, delayMs, 0) }),
+  });
   const route = (port?: number) =>
     startLocalSageMakerRouter({ containerUrl: container.url, endpointName: ENDPOINT, ...(port && { port }) });
   const standIn: StandIn = {

@@ -1,8 +1,9 @@
-// Benchmark aid: an engine decorator that adds wall time to every model run, to mimic a GPU's
-// per-piece latency on a fast stand-in (SIMULATED_DELAY_MS + SIMULATED_DELAY_PER_CHAR_MS per
-// character). It wraps any Engine and never looks at which model is loaded.
+// Benchmark and test aid: an engine decorator that adds wall time to every model run, to mimic a
+// GPU's per-piece latency on a fast stand-in (delayMs + perCharMs per character; the benchmark
+// entry, bench-main.ts, reads them from SIMULATED_DELAY_MS and SIMULATED_DELAY_PER_CHAR_MS). It
+// wraps any Engine and never looks at which model is loaded.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Engine, PreparedPiece, Synthesis } from './types.ts';
+import type { Engine, PreparedPiece, Synthesis } from '../engine/types.ts';
 
 export function withSimulatedDelay(engine: Engine, delayMs: number, perCharMs: number): Engine {
   if (delayMs <= 0 && perCharMs <= 0) return engine;

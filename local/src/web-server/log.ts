@@ -1,8 +1,0 @@
-// The local web server's logger: the project's one factory (protocol/src/server/logger.ts) with this
-// service's name on every line.
-import { createLogger as createServiceLogger, type Logger } from '@kokoro-speech/protocol/server';
-
-export type { Logger };
-
-export const createLogger = (level: string, destination?: NodeJS.WritableStream): Logger =>
-  createServiceLogger('kokoro-web', level, destination);
