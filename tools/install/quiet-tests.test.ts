@@ -1,6 +1,6 @@
-// `npm test` and `npm run jest` silence the one warning every test file would print: Node's
-// ExperimentalWarning for the VM modules jest needs for ES modules (two lines per file). Checked
-// with the scripts' own NODE_OPTIONS on the pinned Node that runs them.
+// `npm test`, `npm run test:unit` and `npm run jest` silence the one warning every test file would
+// print: Node's ExperimentalWarning for the VM modules jest needs for ES modules (two lines per
+// file). Checked with the scripts' own NODE_OPTIONS on the pinned Node that runs them.
 import { describe, expect, test } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -33,7 +33,7 @@ describe('test output without the expected warning', () => {
   test('the ExperimentalWarning of VM modules is silenced by the test scripts, and only it', async () => {
     // Without the switch the warning is there: this is what would fill the output.
     expect(await vmModuleStderr('--experimental-vm-modules')).toContain('ExperimentalWarning: VM Modules');
-    for (const name of ['test', 'jest']) {
+    for (const name of ['test', 'test:unit', 'jest']) {
       const options = nodeOptionsOf(scripts[name]!);
       expect(options.split(' ')).toEqual(['--experimental-vm-modules', '--disable-warning=ExperimentalWarning']);
       expect(await vmModuleStderr(options)).toBe('');

@@ -91,9 +91,7 @@ describe.each<LlmWire>(['openai', 'bedrock'])('an LLM that breaks (%s wire)', (w
     async (_name, fault, code, message) => {
       const { fake, provider } = await llm(wire, { fault, chunkDelayMs: 5 });
       const server = await agent(provider, { firstTokenMs: 1500, idleMs: 1000 });
-      const started = performance.now();
       const { status, events } = await sseTurn(server.url, { prompt: 'Tell me three things.' });
-      const tookMs = performance.now() - started;
       expect(status).toBe(200);
       const error = events.find((e) => e.type === 'error');
       expect(error).toMatchObject({ code, message: expect.stringMatching(message) });
@@ -106,8 +104,8 @@ describe.each<LlmWire>(['openai', 'bedrock'])('an LLM that breaks (%s wire)', (w
       expect(spokenOf(events).replace(/\s+/g, ' ')).toBe(written.trim());
       if (written) expect(sentencesOf(events).every((s) => s.bytes > 0)).toBe(true);
       if (code === 'llm_timeout') await fake.clientGone(); // the stalled request was given up
-      // Bounded: the turn ended within its timeout (plus speaking), not at MAX_TURN_SECONDS.
-      expect(tookMs).toBeLessThan(30_000);
+      // Bounded by the LLM's own bounds: the error's code (above) names the bound that ended the
+      // turn, never MAX_TURN_SECONDS's `timeout` (300 s, ten times this test's timeout).
     },
   );
 });

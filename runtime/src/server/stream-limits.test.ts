@@ -43,17 +43,17 @@ describe('MAX_STREAM_SECONDS', () => {
   test('SSE: an answer that would outlive the stream ends with stream_limit, then done; the session goes on', async () => {
     const server = await agent({ maxStreamMs: 1500 });
     const session = sessionId('sse-limit');
-    const t0 = performance.now();
     const { status, events } = await sseTurn(server.url, { prompt: SLOW, session_id: session });
     expect(status).toBe(200);
     expect(events.slice(-2)).toEqual([
       { type: 'error', code: 'stream_limit', message: expect.stringMatching(/MAX_STREAM_SECONDS/) },
       { type: 'done' },
     ]);
-    expect(performance.now() - t0).toBeLessThan(8000); // well before the answer's ~10 s
     const said = textOf(events);
     expect(said.length).toBeGreaterThan(0);
+    // Cut by the limit, before the answer's end (the echo model cannot write it all sooner than ~10 s).
     expect(SLOW.startsWith(said)).toBe(true);
+    expect(said.length).toBeLessThan(SLOW.length);
     const next = await sseTurn(server.url, { prompt: 'What did I say before?', session_id: session });
     // The conversation goes on (the cut turn is remembered as far as it was delivered).
     expect(textOf(next.events)).toMatch(/^You said: Sentence number 1 takes its time\./);

@@ -61,7 +61,7 @@ describe.each<[string, () => TtsTransport]>([
       tts: transport(),
     });
     agents.push(agent);
-    let restart: Promise<number> | undefined;
+    let restart: Promise<void> | undefined;
     let atKill = 0;
     const seen: PipelineEvent[] = [];
     const { status, events } = await sseTurn(
@@ -73,17 +73,14 @@ describe.each<[string, () => TtsTransport]>([
           if (restart || event.type !== 'audio') return;
           atKill = seen.filter((e) => e.type === 'sentence_end').length;
           restart = (async () => {
-            const killedAt = performance.now();
             await container.kill('SIGKILL');
-            await new Promise((resolve) => setTimeout(resolve, GAP_MS));
+            await new Promise((resolve) => setTimeout(resolve, GAP_MS)); // down for a while: time passing is the point
             await container.restart();
-            return performance.now() - killedAt;
           })();
         },
       },
     );
-    const downMs = await restart!;
-    expect(downMs).toBeGreaterThanOrEqual(GAP_MS);
+    await restart!;
     expect(atKill).toBeLessThan(SENTENCES.length - 10); // killed with most of the answer to come
     expect(status).toBe(200);
     expect(events.filter((e) => e.type === 'error')).toEqual([]);
