@@ -16,6 +16,7 @@ export const PROCESS_TESTS = [
   'sagemaker/src/smoke/main.test.ts',
   'protocol/src/server/shutdown.test.ts',
   'local/src/cli/say.test.ts',
+  'local/src/cli/say-audio.test.ts',
   'local/src/stack/main.test.ts',
   'local/src/stack/start-and-say.test.ts',
   'local/src/stack/start-errors.test.ts',
