@@ -4,7 +4,7 @@
 // and the web server; or, with a runtime ARN or an agent URL, the web server alone in front of
 // that agent. With --auth, a local sign-in and AgentCore stand-in go in front of the agent
 // (auth/local-auth.ts).
-import { createSpeechToText, SileroVad } from '@kokoro-speech/runtime/stt';
+import { SileroVad } from '@kokoro-speech/runtime/stt';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { configFromEnv, startServer } from '@kokoro-speech/container';
 import { startServerProcess } from '@kokoro-speech/container/process';
@@ -33,7 +33,7 @@ import { progressBar } from './progress.ts';
 import { toolInfo } from './tool-info.ts';
 import { consoleServerLogger, formatServerLogLine, type ServerLogOptions } from './server-log.ts';
 import { StartupError } from './startup-error.ts';
-import { createLocalWhisperSpeechToText } from '../stt/local-whisper.ts';
+import { startStt } from './stt-option.ts';
 import { agentCoreUpstream, agentServerUpstream } from '../web-server/upstream.ts';
 import { startWebServer, type PageInfo } from '../web-server/web-server.ts';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
@@ -169,12 +169,7 @@ export async function startLocalStack(options: LocalOptions, hooks: StackHooks =
       // Made here, so that the page and the banner show the tools the agent itself has.
       const tools = new ToolBox({ builtin: options.tools, ...(options.filler ? { filler: options.filler } : {}) });
       // Voice sessions: the STT chosen (--stt), a Silero VAD per session.
-      const stt = await createSpeechToText(options.stt, {
-        local: (c) => createLocalWhisperSpeechToText(c.modelDir ? { modelDir: c.modelDir } : {}),
-      }).catch((error: unknown) => {
-        // The local model could not be had: its message names every way out (--offline, a folder, a mirror).
-        throw new StartupError(errorMessage(error), { cause: error });
-      });
+      const stt = await startStt(options.stt);
       closers.push(() => stt.close());
       const agent = await startAgentServer({
         llm,

@@ -2,8 +2,16 @@
 // speech to text for voice sessions. `--offline` swaps only the local model for its stand-in
 // (`--offline --stt openai` still uses the server STT_OPENAI_BASE_URL names).
 import { readAgentEnv, STT_VARIABLES } from '@kokoro-speech/runtime';
-import { STT_PROVIDERS, sttFromEnv, type SttConfig } from '@kokoro-speech/runtime/stt';
-import { UsageError } from '@kokoro-speech/protocol/errors';
+import {
+  createSpeechToText,
+  STT_PROVIDERS,
+  sttFromEnv,
+  type SpeechToText,
+  type SttConfig,
+} from '@kokoro-speech/runtime/stt';
+import { errorMessage, UsageError } from '@kokoro-speech/protocol/errors';
+import { createLocalWhisperSpeechToText } from '../stt/local-whisper.ts';
+import { StartupError } from './startup-error.ts';
 
 export function sttSettings(flag: string | undefined, env: NodeJS.ProcessEnv, offline: boolean): SttConfig {
   const choice = flag ?? (env['STT_PROVIDER'] || 'local');
@@ -17,4 +25,16 @@ export function sttSettings(flag: string | undefined, env: NodeJS.ProcessEnv, of
   const config = sttFromEnv(e, problems, { provider: choice as SttConfig['provider'], given, offline });
   if (!config || problems.length > 0) throw new UsageError(problems.join('; '));
   return config;
+}
+
+/** The agent's STT, the local model made in this process; one that cannot be had stops the start. */
+export async function startStt(config: SttConfig): Promise<SpeechToText> {
+  try {
+    return await createSpeechToText(config, {
+      local: (c) => createLocalWhisperSpeechToText(c.modelDir ? { modelDir: c.modelDir } : {}),
+    });
+  } catch (error) {
+    // Its message names every way out (--offline, a folder, a mirror, another provider).
+    throw new StartupError(errorMessage(error), { cause: error });
+  }
 }
