@@ -7,7 +7,9 @@
 // the silence that ends the turn (the end-of-turn time, or the VAD's own end-of-speech silence
 // where that is longer: an utterance provider hears nothing before the VAD's end) and the
 // container's own synthesis time (its sentence_end synthesis_ms), leaving our overhead. Then, with --memory MINUTES (default 10), one session takes
-// that much speech as fast as the agent answers, printing RSS and heap as it goes.
+// that much speech as fast as the agent answers, printing RSS and heap as it goes. Before that,
+// preemptive generation off and on (--preemptive-runs N, 0 to skip) through the Transcribe
+// provider against its stand-in, with an LLM whose first token takes --llm-first-token ms.
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
@@ -21,6 +23,9 @@ import { SileroVad } from '../src/stt/silero-vad.ts';
 import { createOfflineSpeechToText } from '../src/stt/offline.ts';
 import { SPEECH_GATE_DEFAULTS } from '../src/stt/speech-gate.ts';
 import { DEFAULT_VOICE_OPTIONS, type VoiceOptions } from '../src/voice/voice-options.ts';
+import { LOCAL_ACCESS_KEY_ID, LOCAL_SECRET_ACCESS_KEY } from '@kokoro-speech/sagemaker/router';
+import { startFakeTranscribeStreaming } from '../src/testing/fake-transcribe-streaming.ts';
+import { createTranscribeSpeechToText } from '../src/stt/transcribe.ts';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,6 +34,9 @@ const arg = (name: string, fallback: string) => {
 const RUNS = Number(arg('runs', '12'));
 const END_OF_TURN = arg('end-of-turn', '300,500,800').split(',').map(Number);
 const MEMORY_MINUTES = Number(arg('memory', '10'));
+const PREEMPTIVE_RUNS = Number(arg('preemptive-runs', String(RUNS)));
+const LLM_FIRST_TOKEN_MS = Number(arg('llm-first-token', '400'));
+const FINAL_LAG_MS = Number(arg('final-lag', '300'));
 
 const container = await startTestContainer();
 const speech = await speak('What time does the library open on Sundays?');
@@ -155,6 +163,59 @@ for (const endOfTurnMs of END_OF_TURN) {
   console.log(
     `| ${endOfTurnMs} | ${cell(runs.map((r) => r.endpointing))} | ${cell(runs.map((r) => r.llm))} | ${cell(runs.map((r) => r.tts))} | ${cell(runs.map((r) => r.total))} | ${cell(runs.map((r) => r.synthesis))} | ${cell(overhead)} |`,
   );
+}
+
+if (PREEMPTIVE_RUNS > 0) {
+  // Preemptive generation (VOICE_PREEMPTIVE) through the Transcribe provider and its stand-in: a
+  // partial with every word stable as the speech ends, the final FINAL_LAG_MS later; the echo LLM
+  // takes LLM_FIRST_TOKEN_MS to its first token (a hosted model's order). Off and on, same script.
+  const words = 'What time does the library open on Sundays?';
+  const end = (LEAD.length + speechEnd) / 16_000;
+  const transcribe = await startFakeTranscribeStreaming({
+    script: () => ({
+      steps: [
+        { atSeconds: end - 0.6, partial: 'What time does the', stableWords: 2 },
+        { atSeconds: end + 0.05, partial: words, stableWords: 99 },
+        { atSeconds: end + FINAL_LAG_MS / 1000, final: words },
+      ],
+    }),
+  });
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL_TRANSCRIBE_STREAMING: transcribe.url,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: LOCAL_ACCESS_KEY_ID,
+    AWS_SECRET_ACCESS_KEY: LOCAL_SECRET_ACCESS_KEY,
+  });
+  const stt = createTranscribeSpeechToText();
+  const eot = DEFAULT_VOICE_OPTIONS.endOfTurnMs;
+  console.log('');
+  console.log(
+    `preemptive generation: Transcribe stand-in (stable partial at the end of speech, final ${FINAL_LAG_MS} ms later), LLM first token ${LLM_FIRST_TOKEN_MS} ms, VOICE_END_OF_TURN_MS ${eot}; ms, p50 / p95`,
+  );
+  console.log(
+    "| VOICE_PREEMPTIVE | final transcript | LLM first sentence (from the turn's start) | end of speech -> first audio |",
+  );
+  console.log('|---|---:|---:|---:|');
+  const totals: Record<string, number[]> = {};
+  for (const preemptive of [false, true]) {
+    const server = await startAgentServer({
+      llm: new EchoProvider({ firstTokenMs: LLM_FIRST_TOKEN_MS, tokensPerSecond: 100_000 }),
+      tts: new WebSocketTransport({ url: container.server.wsUrl }),
+      voice: { stt, createVad: () => SileroVad.load(), options: { endOfTurnMs: eot, preemptive } },
+    });
+    await spokenTurn(server.wsUrl, eot); // warm-up
+    const runs: Run[] = [];
+    for (let r = 0; r < PREEMPTIVE_RUNS; r++) runs.push(await spokenTurn(server.wsUrl, eot));
+    await server.close();
+    totals[String(preemptive)] = runs.map((r) => r.total);
+    console.log(
+      `| ${preemptive ? 'on' : 'off'} | ${cell(runs.map((r) => r.endpointing))} | ${cell(runs.map((r) => r.llm))} | ${cell(runs.map((r) => r.total))} |`,
+    );
+  }
+  const saved = pct(totals['false']!, 50) - pct(totals['true']!, 50);
+  console.log(`preemptive generation saves ${saved.toFixed(0)} ms at p50 (end of speech -> first audio)`);
+  await stt.close();
+  await transcribe.close();
 }
 
 if (MEMORY_MINUTES > 0) {

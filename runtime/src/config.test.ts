@@ -168,6 +168,14 @@ describe('loadConfig: what each variable takes', () => {
     ]);
   });
 
+  test('VOICE_* settings reach the voice sessions; VOICE_PREEMPTIVE is on or off', () => {
+    const env = { KOKORO_URL: 'ws://k', VOICE_END_OF_TURN_MS: '300' };
+    expect(loadConfig({ ...env, VOICE_PREEMPTIVE: 'on' }).voice).toEqual({ endOfTurnMs: 300, preemptive: true });
+    expect(loadConfig({ ...env, VOICE_PREEMPTIVE: 'off' }).voice).toEqual({ endOfTurnMs: 300, preemptive: false });
+    expect(loadConfig(env).voice).toEqual({ endOfTurnMs: 300 });
+    expect(() => loadConfig({ ...env, VOICE_PREEMPTIVE: 'yes' })).toThrow('VOICE_PREEMPTIVE: must be one of on, off');
+  });
+
   test('KOKORO_VOICE takes a blend; a malformed one is refused at start, with its position', () => {
     expect(loadConfig({ KOKORO_URL: 'ws://k', KOKORO_VOICE: 'af_bella(2)+af_sky' }).defaults.voice).toBe(
       'af_bella(2)+af_sky',

@@ -74,6 +74,7 @@ function voiceConfig(e: ReturnType<typeof readAgentEnv>, problems: string[]) {
     maxAheadMs: e.VOICE_MAX_AHEAD_MS,
     noSpeechMs: e.VOICE_NO_SPEECH_MS,
     sttTimeoutMs: e.VOICE_STT_TIMEOUT_MS,
+    preemptive: e.VOICE_PREEMPTIVE === undefined ? undefined : e.VOICE_PREEMPTIVE === 'on',
   });
   return stt ? { stt, ...(options ? { voice: options } : {}) } : {};
 }

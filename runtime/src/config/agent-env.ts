@@ -83,6 +83,7 @@ export const AGENT_ENV = {
   VOICE_MAX_AHEAD_MS: int(1_000, 600_000),
   VOICE_NO_SPEECH_MS: int(1_000, 3_600_000),
   VOICE_STT_TIMEOUT_MS: int(500, 120_000),
+  VOICE_PREEMPTIVE: oneOf(['on', 'off']),
   // Voice and limits
   // A voice or a blend (`af_bella(2)+af_sky(1)`): a malformed blend, or one of a language not
   // spoken here (ja, zh), is refused at start, named.

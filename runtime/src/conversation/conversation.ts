@@ -14,6 +14,7 @@ import { Transcript } from './transcript.ts';
 import type { LlmTimeouts } from '../llm/model-watch.ts';
 import type { SpokenLanguage } from '@kokoro-speech/protocol';
 import { systemPromptFor } from '../llm/language-prompt.ts';
+import { PreemptiveAnswer } from './preemptive-answer.ts';
 
 export interface ConversationDeps {
   recipe: AgentRecipe;
@@ -31,7 +32,7 @@ export interface ConversationDeps {
 /** One turn of a conversation, kept so that a playback report arriving later can cut it. */
 export class TurnRecord {
   readonly sessionId: string;
-  readonly transcript = new Transcript();
+  readonly transcript: Transcript;
   result: TurnResult | undefined;
   /** A playback report that came while the turn ran. */
   reportedMs: number | undefined;
@@ -42,9 +43,10 @@ export class TurnRecord {
   cut: { played_ms: number; stored: string } | null = null;
   readonly #conversation: Conversation;
 
-  constructor(conversation: Conversation) {
+  constructor(conversation: Conversation, transcript = new Transcript()) {
     this.#conversation = conversation;
     this.sessionId = conversation.id;
+    this.transcript = transcript;
   }
 
   /** The caller played `ms` of this turn's audio (from its first sample). */
@@ -72,6 +74,8 @@ export class Conversation {
   #active = 0;
   #last: TurnRecord | undefined;
   #saving: Promise<void> = Promise.resolve();
+  /** An answer started before its turn (preemptive-answer.ts), until a turn adopts or discards it. */
+  #preempted: PreemptiveAnswer | undefined;
 
   constructor(id: string, deps: ConversationDeps) {
     this.id = id;
@@ -115,6 +119,39 @@ export class Conversation {
   }
 
   /**
+   * Starts answering `prompt` before its turn (preemptive generation), held until a turn with the
+   * same prompt and language adopts it; undefined while a turn runs or waits. One held at a time:
+   * an earlier one is discarded first (its history restored before this one reads it).
+   */
+  preempt(request: { prompt: string; language?: SpokenLanguage }): PreemptiveAnswer | undefined {
+    if (this.#active > 0) return undefined;
+    const earlier = this.#preempted;
+    const ready = () => this.#ready();
+    const { provider, llmTimeouts } = this.#deps;
+    const language = request.language ?? 'en';
+    const systemPrompt = systemPromptFor(this.#deps.recipe.systemPrompt, language);
+    let before: Message[] | undefined;
+    const answer = new PreemptiveAnswer(
+      request.prompt,
+      language,
+      async function* (signal, transcript) {
+        await earlier?.discard();
+        signal.throwIfAborted();
+        const agent = await ready();
+        before = agent.messages.slice();
+        if (systemPrompt !== undefined) agent.systemPrompt = systemPrompt;
+        else delete agent.systemPrompt;
+        yield* agentAnswer(agent, request.prompt, signal, provider, transcript, llmTimeouts);
+      },
+      () => {
+        if (before && this.#resolved) this.#resolved.messages.splice(0, Infinity, ...before);
+      },
+    );
+    this.#preempted = answer;
+    return answer;
+  }
+
+  /**
    * Runs one turn of this conversation: cancels the running turn (barge-in) and waits for it,
    * applies the caller's report on the previous turn, then `run`s this one with the session's
    * agent as its answer source. `onRecord` gets the turn's record before it runs (for a cancel
@@ -139,7 +176,13 @@ export class Conversation {
     this.#tail = over;
     try {
       await previous;
-      const record = new TurnRecord(this);
+      const held = this.#preempted;
+      this.#preempted = undefined;
+      // Adopted only for the words it started on, and with no playback report to apply first.
+      const fits = held?.prompt === request.prompt && held.language === (request.language ?? 'en');
+      const adopted = fits && held.usable && request.previousPlayedMs === undefined ? held : undefined;
+      if (held && !adopted) await held.discard();
+      const record = new TurnRecord(this, adopted?.transcript);
       onRecord?.(record);
       if (request.previousPlayedMs !== undefined) this.#last?.report(request.previousPlayedMs);
       // The agent is made inside the answer: a failure to make it (an MCP server down) is then an
@@ -148,13 +191,15 @@ export class Conversation {
       const { provider, llmTimeouts } = this.#deps;
       // The session's language is each turn's (its voice's): the system prompt says which.
       const systemPrompt = systemPromptFor(this.#deps.recipe.systemPrompt, request.language ?? 'en');
-      const answer: AnswerSource = async function* (s) {
-        const agent = await ready();
-        // (a restored or earlier turn's prompt is replaced; none configured and English: none)
-        if (systemPrompt !== undefined) agent.systemPrompt = systemPrompt;
-        else delete agent.systemPrompt;
-        yield* agentAnswer(agent, request.prompt, s, provider, record.transcript, llmTimeouts);
-      };
+      const answer: AnswerSource =
+        adopted?.adopt() ??
+        async function* (s) {
+          const agent = await ready();
+          // (a restored or earlier turn's prompt is replaced; none configured and English: none)
+          if (systemPrompt !== undefined) agent.systemPrompt = systemPrompt;
+          else delete agent.systemPrompt;
+          yield* agentAnswer(agent, request.prompt, s, provider, record.transcript, llmTimeouts);
+        };
       const result = await run(answer, controller.signal);
       if (this.#resolved) this.#settle(this.#resolved, record, result);
       else record.result = result;
@@ -240,5 +285,7 @@ export class Conversation {
   /** Cancels the running turn (shutdown, eviction of a busy conversation). */
   cancel(reason: Error): void {
     this.#newest?.abort(reason);
+    void this.#preempted?.discard();
+    this.#preempted = undefined;
   }
 }

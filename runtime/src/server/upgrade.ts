@@ -14,6 +14,7 @@ import { traceparentHeader, upgradeSession } from './session-header.ts';
 import { chooseSubprotocol, identityOf, type CallerIdentity } from './identity.ts';
 import { WsSession } from './ws-session.ts';
 import { openVoice } from './voice-open.ts';
+import { preemptAnswer } from './voice-preempt.ts';
 
 /** Serves WebSocket turns on `server`'s upgrades; the returned server holds the connections. */
 export function acceptWebSockets(server: Server, core: AgentCore): WebSocketServer {
@@ -79,6 +80,10 @@ export function acceptWebSockets(server: Server, core: AgentCore): WebSocketServ
           traceparent,
           ...(voice ? { voice } : {}),
         });
+      },
+      preempt: (request) => {
+        const named = request.session_id ?? header;
+        return preemptAnswer(core, request, { sessionId: named ?? connection, caller, persist: named !== undefined });
       },
       openVoice: (listen, host) =>
         openVoice(core.voice, listen, host, {

@@ -24,6 +24,7 @@ import { WsFrames } from './ws-frames.ts';
 import { WsLifetime, endingMessage, type WsEnding } from './ws-lifetime.ts';
 import { WsVoice, type OpenVoice } from './ws-voice.ts';
 import type { VoiceEvent, VoiceTurnFacts } from '../voice/voice-session.ts';
+import type { HeldAnswer } from '../voice/preemptive-turn.ts';
 
 export type StartTurn = (
   request: TurnRequest,
@@ -50,6 +51,8 @@ export interface WsSessionOptions {
   onOversize?: (type: string, bytes: number) => void;
   /** Opens a voice session on `listen` (absent: refused with `stt_unavailable`). */
   openVoice?: OpenVoice;
+  /** Starts a voice turn's answer ahead of its turn (VOICE_PREEMPTIVE: src/voice/preemptive-turn.ts). */
+  preempt?: (request: TurnRequest) => HeldAnswer | undefined;
   /** A bug around a turn (not the turn's own failure, which is its error event): for the log. */
   onTurnError?: (error: unknown) => void;
 }
@@ -105,6 +108,7 @@ export class WsSession {
       run: (request, facts) => void this.#run(request, facts),
       speaking: () => this.#current !== null && !this.#current.controller.signal.aborted,
       cancel: (playedMs) => this.#cancel(playedMs),
+      preempt: (request) => (this.#current || this.#ending ? undefined : options.preempt?.(request)),
     });
     this.#lifetime = new WsLifetime(this.#streams, (code) => void this.#end(code));
     socket.on('message', (data: Buffer, isBinary: boolean) => this.#onMessage(data, isBinary));

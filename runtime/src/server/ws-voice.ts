@@ -6,6 +6,7 @@ import type { ListenMessage, TurnRequest } from '@kokoro-speech/protocol';
 import { RequestError } from './errors.ts';
 import type { VoiceSettings } from './voice-open.ts';
 import type { VoiceEvent, VoiceHost, VoiceSession, VoiceTurnFacts } from '../voice/voice-session.ts';
+import type { HeldAnswer } from '../voice/preemptive-turn.ts';
 
 export type OpenVoice = (listen: ListenMessage, host: VoiceHost) => { session: VoiceSession; settings: VoiceSettings };
 
@@ -14,6 +15,8 @@ export interface WsVoiceHost {
   send(event: VoiceEvent): void;
   run(request: TurnRequest, facts: VoiceTurnFacts): void;
   speaking(): boolean;
+  /** Starts answering this turn request ahead of its turn (VOICE_PREEMPTIVE); absent: never. */
+  preempt?(request: TurnRequest): HeldAnswer | undefined;
   /** A cancel with this `played_ms` (or none). */
   cancel(playedMs: number | undefined): void;
 }
@@ -72,17 +75,18 @@ export class WsVoice {
     if (this.#session) throw new RequestError(400, 'invalid_request', 'listen: a voice session is already open');
     if (!this.#open) throw new RequestError(503, 'stt_unavailable', 'this agent has no speech-to-text (STT_PROVIDER)');
     let first = true;
+    // previous_played_ms of the listen applies to the first voice turn only.
+    const request = (prompt: string): TurnRequest => {
+      const { previous_played_ms, ...rest } = settings;
+      return { ...rest, ...(first && previous_played_ms !== undefined ? { previous_played_ms } : {}), prompt };
+    };
     const { session, settings } = this.#open(message, {
       send: (event) => this.#host.send(event),
       speaking: () => this.#host.speaking(),
       cut: (playedMs) => this.#host.cancel(playedMs),
+      preempt: (prompt) => this.#host.preempt?.(request(prompt)),
       turn: (prompt, facts) => {
-        // previous_played_ms of the listen applies to the first voice turn only.
-        const { previous_played_ms, ...rest } = settings;
-        this.#host.run(
-          { ...rest, ...(first && previous_played_ms !== undefined ? { previous_played_ms } : {}), prompt },
-          facts,
-        );
+        this.#host.run(request(prompt), facts);
         first = false;
       },
     });

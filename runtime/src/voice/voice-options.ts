@@ -12,6 +12,9 @@ export interface VoiceOptions {
   noSpeechMs: number;
   /** The STT must answer an utterance within this long after its end (VOICE_STT_TIMEOUT_MS). */
   sttTimeoutMs: number;
+  /** Start the LLM on stable words before the end of the turn, discarded if the turn's words
+   *  differ (VOICE_PREEMPTIVE; preemptive-turn.ts). */
+  preemptive: boolean;
 }
 
 /**
@@ -25,4 +28,5 @@ export const DEFAULT_VOICE_OPTIONS: VoiceOptions = {
   maxAheadMs: 10_000,
   noSpeechMs: 30_000,
   sttTimeoutMs: 10_000,
+  preemptive: false,
 };

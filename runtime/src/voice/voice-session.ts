@@ -12,6 +12,7 @@ import { TurnTaking, type CustomerTurn } from './turn-taking.ts';
 import { UpstreamAudio } from './upstream-audio.ts';
 import type { VoiceOptions } from './voice-options.ts';
 import { ArrivalClock } from './arrival-clock.ts';
+import { PreemptiveTurn } from './preemptive-turn.ts';
 import type { VoiceHost, VoiceSessionSetup, VoiceTurnFacts } from './voice-types.ts';
 
 export type { VoiceEvent, VoiceHost, VoiceSessionSetup, VoiceTurnFacts } from './voice-types.ts';
@@ -26,6 +27,7 @@ export class VoiceSession {
   readonly #upstream: UpstreamAudio;
   readonly #taking: TurnTaking;
   readonly #arrivals = new ArrivalClock();
+  readonly #preempt: PreemptiveTurn;
   #stt: SttStream | null = null;
   /** The session's sample at which the STT stream's audio starts (a stream reopened after a
    *  failure counts its samples from 0; the VAD counts the session's). */
@@ -59,6 +61,8 @@ export class VoiceSession {
       maxAheadMs: setup.options.maxAheadMs,
     });
     this.#taking = new TurnTaking(samples(setup.options.endOfTurnMs));
+    const preempt = setup.options.preemptive ? host.preempt?.bind(host) : undefined;
+    this.#preempt = new PreemptiveTurn(preempt);
     this.#vadChain = setup.vad.then(
       () => undefined,
       (error: unknown) => {
@@ -131,6 +135,7 @@ export class VoiceSession {
   /** The socket closed (or the session ended): everything stops, nothing more is sent. */
   close(): void {
     this.#closed = true;
+    this.#preempt.discard();
     clearTimeout(this.#fallback);
     clearTimeout(this.#sttWait);
     this.#stt?.close();
@@ -179,6 +184,8 @@ export class VoiceSession {
     if (event.type === 'partial') {
       if (this.#host.speaking()) return; // not a turn until it cuts the agent
       this.#taking.partial(event.text);
+      const allStable = event.stable.trim() === event.text.trim();
+      this.#preempt.partial(this.#taking.text, allStable, this.#taking.inSpeech);
       this.#host.send({ type: 'transcript', text: this.#taking.text, final: false });
       return;
     }
@@ -187,9 +194,12 @@ export class VoiceSession {
       return;
     }
     this.#taking.final(event.text, endSample);
+    this.#preempt.final(this.#taking.text);
     this.#finalAt = performance.now();
     if (event.text.trim() !== '') this.#host.send({ type: 'transcript', text: this.#taking.text, final: false });
-    this.#clock(this.#upstream.samples);
+    // The VAD's clock, not the arrivals': audio sent ahead of real time is still unheard by the VAD,
+    // and a turn ended on it would be cut by its own speech once the VAD hears that.
+    this.#clock(this.#upstream.samples - this.#queued);
   }
 
   #sttFailed(stream: SttStream, code: string, message: string): void {
@@ -229,6 +239,7 @@ export class VoiceSession {
       } else {
         this.#stt?.speechEnd(Math.max(0, event.sample - this.#sttBase));
         this.#taking.speechEnd();
+        this.#preempt.speechEnd();
         if (this.#onset !== null) this.#backchannelEnd = event.sample; // too short to cut
         this.#onset = null;
         this.#lastSpeech = event.sample;
@@ -244,6 +255,7 @@ export class VoiceSession {
     if (this.#closed || this.#ending) return;
     if (this.#onset !== null && this.#host.speaking() && ms(end - this.#onset) >= this.#o.bargeInMinMs) {
       this.#taking.drop(); // words before the cut were over the agent
+      this.#preempt.discard();
       this.bargeIn(undefined);
     }
     const turn = this.#taking.due(end);
@@ -275,6 +287,7 @@ export class VoiceSession {
     clearTimeout(this.#fallback);
     this.#fallback = undefined;
     this.#turns++;
+    this.#preempt.turn(turn.text); // a held answer for these words is the turn's
     this.#host.send({ type: 'transcript', text: turn.text, final: true });
     const facts = { endOfSpeechAt: this.#arrivals.at(turn.endSample), transcriptAt: this.#finalAt, bargeIns: 0 };
     this.#facts = facts;

@@ -3,6 +3,7 @@
 import type { SpeechToText, VoiceActivityDetector } from '../stt/types.ts';
 import type { TurnLanguage, VoiceInput } from '@kokoro-speech/protocol';
 import type { VoiceOptions } from './voice-options.ts';
+import type { HeldAnswer } from './preemptive-turn.ts';
 
 /** What the turn runner reports of a voice turn (metrics, trace); times are performance.now() ms. */
 export interface VoiceTurnFacts {
@@ -25,6 +26,9 @@ export interface VoiceHost {
   send(event: VoiceEvent): void;
   /** Runs a turn with the customer's words as its prompt (a running turn is cut first). */
   turn(prompt: string, facts: VoiceTurnFacts): void;
+  /** Starts answering `prompt` ahead of its turn (VOICE_PREEMPTIVE), held until a turn with the
+   *  same prompt adopts it; undefined when it cannot (a turn is running). Absent: never. */
+  preempt?(prompt: string): HeldAnswer | undefined;
   /** A turn is running and not cut. */
   speaking(): boolean;
   /** Cuts the running turn as a cancel does; `playedMs` when the caller knows what it played. */
