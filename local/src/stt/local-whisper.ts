@@ -6,14 +6,14 @@
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 import { TURN_LANGUAGES, type TurnLanguage } from '@kokoro-speech/protocol';
 import { openUtteranceStream, SttError, type SpeechToText, type UtteranceLimits } from '@kokoro-speech/runtime/stt';
-import { defaultModelDir, syncToDirectory } from '@kokoro-speech/weights';
+import { defaultModelDir, readLocalManifest, syncToDirectory } from '@kokoro-speech/weights';
 
 export const WHISPER_ONNX_REPO = 'onnx-community/whisper-base';
 /**
- * The revision downloaded. Not yet a commit: the Hub could not be reached when this was written,
- * so `main` is resolved to its commit at the first download and the manifest records which one;
- * every file is still checked against the Hub's digests for that commit. (docs/design/voice-in.md
- * says what the lead is to pin.)
+ * The revision of the first download. Not a commit in the code (the Hub could not be reached when
+ * this was written): `main` is resolved at the first download, every file checked against the
+ * Hub's digests for that commit, and the manifest's commit is what later starts use
+ * (docs/design/voice-in.md#local-model).
  */
 export const WHISPER_ONNX_REVISION = 'main';
 
@@ -97,10 +97,14 @@ async function fetchWhisper(options: LocalWhisperOptions): Promise<string> {
   const env = options.env ?? process.env;
   const endpoint = env['HF_ENDPOINT'] || 'https://huggingface.co';
   const dir = defaultModelDir(WHISPER_ONNX_REPO, WHISPER_ONNX_REVISION, env);
+  // Pinned at the first download: the manifest then names the commit `main` was, and every later
+  // start asks for that commit, which a complete folder serves without the network.
+  const before = await readLocalManifest(dir);
+  const revision = before?.repo === WHISPER_ONNX_REPO ? before.commit : WHISPER_ONNX_REVISION;
   try {
     await syncToDirectory({
       repo: WHISPER_ONNX_REPO,
-      revision: WHISPER_ONNX_REVISION,
+      revision,
       include: [...WHISPER_ONNX_FILES],
       dir,
       hub: {
@@ -113,7 +117,7 @@ async function fetchWhisper(options: LocalWhisperOptions): Promise<string> {
     throw new SttError(
       'stt_unavailable',
       [
-        `Could not get the local speech-to-text model (${WHISPER_ONNX_REPO} @ ${WHISPER_ONNX_REVISION}) from ${endpoint}: ${errorMessage(error)}`,
+        `Could not get the local speech-to-text model (${WHISPER_ONNX_REPO} @ ${revision}) from ${endpoint}: ${errorMessage(error)}`,
         'Options:',
         '  npm start -- --offline                   a stand-in that needs no weights (it says how long you spoke)',
         `  STT_LOCAL_MODEL_DIR=/path npm start      a folder holding ${WHISPER_ONNX_FILES.join(', ')}`,
