@@ -7,13 +7,14 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import type { AudioEndMessage } from '@kokoro-speech/protocol';
-import { loadKokoroEngine } from '../engine/kokoro-engine.ts';
 import type { Engine } from '../engine/types.ts';
-import { startServer, type RunningServer } from '../index.ts';
-import { TestClient, fixtureModelDir } from '../testing/test-support.ts';
+import type { RunningServer } from '../index.ts';
+import { TestClient } from '../testing/test-support.ts';
+import { aroundRuns } from '../testing/around-runs.ts';
+import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.ts';
 import { withSimulatedDelay } from '../testing/simulated-delay.ts';
 
-let model: Awaited<ReturnType<typeof fixtureModelDir>>;
+let fixture: FixtureServer;
 let server: RunningServer;
 const metricLines: string[] = [];
 /** While set, model runs wait for it: the admitted session's first piece stays pending for as long
@@ -22,23 +23,15 @@ let hold: PromiseWithResolvers<void> | undefined;
 
 /** The engine, with every model run waiting for `hold` when one is set. */
 function held(engine: Engine): Engine {
-  return new Proxy(engine, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target) as unknown;
-      if (typeof value !== 'function') return value;
-      if (prop !== 'synthesize' && prop !== 'synthesizeTimed') return value.bind(target);
-      return async (...args: unknown[]) => {
-        await hold?.promise;
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
+  return aroundRuns(engine, async (_piece, run) => {
+    await hold?.promise;
+    return run();
   });
 }
 
 beforeAll(async () => {
-  model = await fixtureModelDir();
-  server = await startServer({
-    engine: held(await loadKokoroEngine({ modelDir: model.dir, prepWorkers: 1 })),
+  fixture = await startFixtureServer({
+    wrap: held,
     // 600 ms per model run: a sentence's first audio cannot be ready within 400 ms.
     wrapEngine: (loaded) => withSimulatedDelay(loaded, 600, 0),
     config: {
@@ -51,12 +44,10 @@ beforeAll(async () => {
     },
     writeMetrics: (line) => metricLines.push(line),
   });
+  server = fixture.server;
 });
 
-afterAll(async () => {
-  await server?.close();
-  await model?.remove();
-});
+afterAll(() => fixture?.close());
 
 /** The answer to one upgrade: 101, or the refusal's status, headers and body. */
 function upgrade(): Promise<{ status: number; retryAfter?: string; body?: string; ws?: WebSocket }> {

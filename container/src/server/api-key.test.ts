@@ -4,28 +4,24 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import OpenAI from 'openai';
 import WebSocket from 'ws';
-import { startServer, type RunningServer } from '../index.ts';
+import type { RunningServer } from '../index.ts';
 import { createLogger } from '@kokoro-speech/protocol/server';
-import { loadKokoroEngine } from '../engine/index.ts';
-import { TestClient, fixtureModelDir, logCapture } from '../testing/test-support.ts';
+import { TestClient, logCapture } from '../testing/test-support.ts';
+import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.ts';
 
 const KEY = 'kokoro-test-key-5f1c9a';
-let model: Awaited<ReturnType<typeof fixtureModelDir>>;
+let fixture: FixtureServer;
 let server: RunningServer;
 const logs = logCapture();
 
 beforeAll(async () => {
-  model = await fixtureModelDir();
-  server = await startServer({
-    engine: await loadKokoroEngine({ modelDir: model.dir, prepWorkers: 1 }),
+  fixture = await startFixtureServer({
     logger: createLogger('kokoro-server', 'info', logs.stream),
     config: { apiKey: KEY },
   });
+  server = fixture.server;
 });
-afterAll(async () => {
-  await server?.close();
-  await model?.remove();
-});
+afterAll(() => fixture?.close());
 
 const openai = (apiKey: string) => new OpenAI({ baseURL: `${server.url}/v1`, apiKey });
 

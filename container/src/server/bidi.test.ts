@@ -1,8 +1,8 @@
 // The bidirectional protocol v1 over a real loopback WebSocket, on the stand-in model through the
 // real engine. A small simulated model delay keeps utterances in flight long enough to cancel.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
-import { startServer, type RunningServer } from '../index.ts';
+import type { KokoroEngine } from '../engine/index.ts';
+import type { RunningServer } from '../index.ts';
 import {
   MAX_AUDIO_FRAME_BYTES,
   type AudioEndMessage,
@@ -12,37 +12,27 @@ import {
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { createLogger } from '@kokoro-speech/protocol/server';
-import { TestClient, fixtureModelDir, fixtureSamples, logCapture } from '../testing/test-support.ts';
+import { fixtureSamples, logCapture } from '../testing/test-support.ts';
+import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.ts';
 import { withSimulatedDelay } from '../testing/simulated-delay.ts';
 
-let model: Awaited<ReturnType<typeof fixtureModelDir>>;
+let fixture: FixtureServer;
 let engine: KokoroEngine;
 let server: RunningServer;
 const logs = logCapture();
-const clients: TestClient[] = [];
 
 beforeAll(async () => {
-  model = await fixtureModelDir();
-  engine = await loadKokoroEngine({ modelDir: model.dir, prepWorkers: 1 });
-  server = await startServer({
-    engine,
+  fixture = await startFixtureServer({
     logger: createLogger('kokoro-server', 'warn', logs.stream),
     wrapEngine: (loaded) => withSimulatedDelay(loaded, 15, 0),
     config: { maxTextChars: 1000, maxWsMessageBytes: 8192, maxWsBufferedBytes: 1024 * 1024 },
   });
+  ({ engine, server } = fixture);
 });
 
-afterAll(async () => {
-  for (const c of clients) c.ws.terminate();
-  await server?.close();
-  await model?.remove();
-});
+afterAll(() => fixture?.close());
 
-const connect = async () => {
-  const c = await TestClient.connect(server.wsUrl);
-  clients.push(c);
-  return c;
-};
+const connect = () => fixture.connect();
 
 async function samplesFor(text: string, speed = 1): Promise<number> {
   const pieces = await engine.prepare(text, 'af_heart');

@@ -12,7 +12,9 @@ import { Stream } from 'openai/core/streaming';
 import type { WordsMessage } from '@kokoro-speech/protocol';
 import { writeFixtureModel } from '../fixture/index.ts';
 import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
-import type { Engine, PreparedPiece } from '../engine/types.ts';
+import type { Engine } from '../engine/types.ts';
+import { aroundRuns } from '../testing/around-runs.ts';
+import { postJson } from '../testing/fixture-server.ts';
 import { startServer, type RunningServer } from '../index.ts';
 import { TestClient } from '../testing/test-support.ts';
 
@@ -26,21 +28,10 @@ let client: OpenAI;
 let failSecond = false;
 
 function failing(real: KokoroEngine): Engine {
-  const check = (piece: PreparedPiece) => {
+  return aroundRuns(real, async (piece, run) => {
     if (failSecond && piece.text.startsWith('Afterwards')) throw new Error('the model broke on the second sentence');
-  };
-  return {
-    sampleRate: real.sampleRate,
-    voices: real.voices,
-    wordTimings: real.wordTimings,
-    voiceInfo: real.voiceInfo,
-    refusedVoices: real.refusedVoices,
-    hasVoice: (voice) => real.hasVoice(voice),
-    prepare: (text, voice) => real.prepare(text, voice),
-    synthesize: async (piece, voice, speed) => (check(piece), real.synthesize(piece, voice, speed)),
-    synthesizeTimed: async (piece, voice, speed) => (check(piece), real.synthesizeTimed(piece, voice, speed)),
-    close: () => real.close(),
-  };
+    return run();
+  });
 }
 
 beforeAll(async () => {
@@ -55,12 +46,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const post = (path: string, body: unknown) =>
-  fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+const post = (path: string, body: unknown) => postJson(server, path, body);
 
 async function bytesOf(body: Record<string, unknown>): Promise<Buffer> {
   const res = await post('/v1/audio/speech', { model: 'kokoro', voice: 'af_heart', input: INPUT, ...body });

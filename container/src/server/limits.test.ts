@@ -2,38 +2,29 @@
 // simulated model delay (a generic engine decorator) keeps work queued long enough to see it.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startServer, type RunningServer } from '../index.ts';
+import type { RunningServer } from '../index.ts';
 import { createLogger } from '@kokoro-speech/protocol/server';
 import type { AudioEndMessage, ErrorMessage } from '@kokoro-speech/protocol';
-import { TestClient, fixtureModelDir, logCapture } from '../testing/test-support.ts';
+import { logCapture } from '../testing/test-support.ts';
+import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.ts';
 import { withSimulatedDelay } from '../testing/simulated-delay.ts';
 
-let model: Awaited<ReturnType<typeof fixtureModelDir>>;
+let fixture: FixtureServer;
 let server: RunningServer;
 const logs = logCapture();
-const clients: TestClient[] = [];
 
 beforeAll(async () => {
-  model = await fixtureModelDir();
-  server = await startServer({
-    modelDir: model.dir,
+  fixture = await startFixtureServer({
     logger: createLogger('kokoro-server', 'info', logs.stream),
     wrapEngine: (loaded) => withSimulatedDelay(loaded, 800, 0),
     config: { maxQueuedTotal: 3, maxQueuedPerSession: 2, maxSessions: 4, prepWorkers: 1 },
   });
+  server = fixture.server;
 });
 
-afterAll(async () => {
-  for (const c of clients) c.ws.terminate();
-  await server?.close();
-  await model?.remove();
-});
+afterAll(() => fixture?.close());
 
-const connect = async () => {
-  const c = await TestClient.connect(server.wsUrl);
-  clients.push(c);
-  return c;
-};
+const connect = () => fixture.connect();
 const post = (text: string, signal?: AbortSignal) =>
   fetch(`${server.url}/invocations`, { method: 'POST', body: JSON.stringify({ text }), ...(signal ? { signal } : {}) });
 
@@ -106,8 +97,8 @@ test('an HTTP client that goes away mid-request frees its work', async () => {
 });
 
 test('sessions beyond MAX_SESSIONS get overloaded and a 1013 close', async () => {
-  for (const c of clients) c.ws.terminate();
-  await logLine(() => logs.lines.filter((l) => l.msg === 'session closed').length === clients.length);
+  for (const c of fixture.clients) c.ws.terminate();
+  await logLine(() => logs.lines.filter((l) => l.msg === 'session closed').length === fixture.clients.length);
   const open = await Promise.all([connect(), connect(), connect(), connect()]);
   const ws = new (await import('ws')).default(server.wsUrl);
   const first = new Promise<string>((resolve) => ws.once('message', (d: Buffer) => resolve(d.toString())));

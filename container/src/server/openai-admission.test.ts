@@ -6,17 +6,16 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import OpenAI from 'openai';
 import type { AudioEndMessage } from '@kokoro-speech/protocol';
-import { startServer, type RunningServer } from '../index.ts';
-import { TestClient, fixtureModelDir } from '../testing/test-support.ts';
+import type { RunningServer } from '../index.ts';
+import { TestClient } from '../testing/test-support.ts';
+import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.ts';
 import { withSimulatedDelay } from '../testing/simulated-delay.ts';
 
-let model: Awaited<ReturnType<typeof fixtureModelDir>>;
+let fixture: FixtureServer;
 let server: RunningServer;
 
 beforeAll(async () => {
-  model = await fixtureModelDir();
-  server = await startServer({
-    modelDir: model.dir,
+  fixture = await startFixtureServer({
     // 600 ms per model run: a sentence's first audio cannot be ready within 400 ms.
     wrapEngine: (loaded) => withSimulatedDelay(loaded, 600, 0),
     config: {
@@ -26,12 +25,10 @@ beforeAll(async () => {
       prepWorkers: 1,
     },
   });
+  server = fixture.server;
 });
 
-afterAll(async () => {
-  await server?.close();
-  await model?.remove();
-});
+afterAll(() => fixture?.close());
 
 /** An admitted session whose first answer is queued (its error to the nonsense comes after it). */
 async function busySession(): Promise<TestClient> {

@@ -7,7 +7,8 @@ import { FLACDecoder } from '@wasm-audio-decoders/flac';
 import { MPEGDecoder } from 'mpg123-decoder';
 import OpenAI from 'openai';
 import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
-import type { Engine, PreparedPiece } from '../engine/types.ts';
+import type { Engine } from '../engine/types.ts';
+import { aroundRuns } from '../testing/around-runs.ts';
 import { startServer, type RunningServer } from '../index.ts';
 import { fixtureModelDir } from '../testing/test-support.ts';
 
@@ -21,23 +22,13 @@ let onSecond: (() => void) | null = null;
 
 /** The real engine, with a hold on later pieces so that a test can see what was sent before them. */
 function holding(real: KokoroEngine): Engine {
-  const hold = async (piece: PreparedPiece) => {
-    if (!gate || !piece.text.startsWith('Afterwards')) return;
-    await gate;
-    onSecond?.();
-  };
-  return {
-    sampleRate: real.sampleRate,
-    voices: real.voices,
-    wordTimings: real.wordTimings,
-    voiceInfo: real.voiceInfo,
-    refusedVoices: real.refusedVoices,
-    hasVoice: (voice) => real.hasVoice(voice),
-    prepare: (text, voice) => real.prepare(text, voice),
-    synthesize: async (piece, voice, speed) => (await hold(piece), real.synthesize(piece, voice, speed)),
-    synthesizeTimed: async (piece, voice, speed) => (await hold(piece), real.synthesizeTimed(piece, voice, speed)),
-    close: () => real.close(),
-  };
+  return aroundRuns(real, async (piece, run) => {
+    if (gate && piece.text.startsWith('Afterwards')) {
+      await gate;
+      onSecond?.();
+    }
+    return run();
+  });
 }
 
 const INPUT = 'Hello from Kokoro, in a compressed format. Afterwards a second sentence follows the first one.';

@@ -15,6 +15,8 @@ import type {
 } from '@kokoro-speech/protocol';
 import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
 import type { Engine, PreparedPiece } from '../engine/types.ts';
+import { aroundRuns } from '../testing/around-runs.ts';
+import { postJson } from '../testing/fixture-server.ts';
 import { kokoroVocab } from '../fixture/tokenizer.ts';
 import { startServer, type RunningServer } from '../index.ts';
 import { fixtureModelDir, fixtureSamples, TestClient } from '../testing/test-support.ts';
@@ -30,17 +32,7 @@ const ids = (phonemes: string) => [...phonemes].map((ch) => vocab[ch]!);
 
 /** The real engine, recording the pieces it is run with (the tokens sent to the model). */
 function recording(inner: KokoroEngine): Engine {
-  return {
-    sampleRate: inner.sampleRate,
-    voices: inner.voices,
-    wordTimings: inner.wordTimings,
-    symbols: inner.symbols,
-    hasVoice: (voice) => inner.hasVoice(voice),
-    prepare: (text, voice) => inner.prepare(text, voice),
-    synthesize: (piece, voice, speed) => (runs.push(piece), inner.synthesize(piece, voice, speed)),
-    synthesizeTimed: (piece, voice, speed) => (runs.push(piece), inner.synthesizeTimed(piece, voice, speed)),
-    close: () => inner.close(),
-  };
+  return aroundRuns(inner, (piece, run) => (runs.push(piece), run()));
 }
 
 beforeAll(async () => {
@@ -65,12 +57,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const post = (path: string, body: unknown) =>
-  fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+const post = (path: string, body: unknown) => postJson(server, path, body);
 async function phonemize(body: object): Promise<PhonemizeResponse> {
   const res = await post('/v1/phonemize', body);
   expect(res.status).toBe(200);

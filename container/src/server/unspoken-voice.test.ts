@@ -3,27 +3,21 @@
 // client would retry; each request, refusals included, gets one log line with the status it was sent.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import OpenAI from 'openai';
-import { startServer, type RunningServer } from '../index.ts';
+import type { RunningServer } from '../index.ts';
 import { createLogger } from '@kokoro-speech/protocol/server';
-import { loadKokoroEngine } from '../engine/index.ts';
-import { TestClient, fixtureModelDir, logCapture } from '../testing/test-support.ts';
+import { TestClient, logCapture } from '../testing/test-support.ts';
+import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.ts';
 import type { ErrorMessage } from '@kokoro-speech/protocol';
 
-let model: Awaited<ReturnType<typeof fixtureModelDir>>;
+let fixture: FixtureServer;
 let server: RunningServer;
 const logs = logCapture();
 
 beforeAll(async () => {
-  model = await fixtureModelDir();
-  server = await startServer({
-    engine: await loadKokoroEngine({ modelDir: model.dir, prepWorkers: 1 }),
-    logger: createLogger('kokoro-server', 'info', logs.stream),
-  });
+  fixture = await startFixtureServer({ logger: createLogger('kokoro-server', 'info', logs.stream) });
+  server = fixture.server;
 });
-afterAll(async () => {
-  await server?.close();
-  await model?.remove();
-});
+afterAll(() => fixture?.close());
 
 const done = (route: string) => logs.lines.filter((l) => l.msg === 'request done' && l.route === route);
 

@@ -1,0 +1,61 @@
+// Test support: a suite's server on the stand-in model folder with the real engine (one prep
+// worker), the WebSocket clients the suite opened on it, and one close for all of them.
+import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
+import type { Engine } from '../engine/types.ts';
+import { startServer, type RunningServer, type StartServerOptions } from '../index.ts';
+import { fixtureModelDir, TestClient } from './test-support.ts';
+
+export interface FixtureServer {
+  server: RunningServer;
+  /** The engine as loaded, before `wrap` (for the samples a text should make). */
+  engine: KokoroEngine;
+  /** Every client `connect` opened, in order. */
+  clients: TestClient[];
+  /** A protocol v1 client on the server, terminated by `close`. */
+  connect(): Promise<TestClient>;
+  /** Terminates the clients, closes the server and removes the model folder. */
+  close(): Promise<void>;
+}
+
+export type FixtureServerOptions = Omit<StartServerOptions, 'engine' | 'modelDir'> & {
+  /** Wraps the loaded engine before the server gets it (recording, holding or failing model runs). */
+  wrap?: (engine: KokoroEngine) => Engine;
+};
+
+export async function startFixtureServer(options: FixtureServerOptions = {}): Promise<FixtureServer> {
+  const { wrap, ...start } = options;
+  const model = await fixtureModelDir();
+  let engine: KokoroEngine;
+  let server: RunningServer;
+  try {
+    engine = await loadKokoroEngine({ modelDir: model.dir, prepWorkers: 1 });
+    server = await startServer({ ...start, engine: wrap ? wrap(engine) : engine });
+  } catch (error) {
+    await model.remove();
+    throw error;
+  }
+  const clients: TestClient[] = [];
+  return {
+    server,
+    engine,
+    clients,
+    async connect() {
+      const client = await TestClient.connect(server.wsUrl);
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      for (const client of clients) client.ws.terminate();
+      await server.close();
+      await model.remove();
+    },
+  };
+}
+
+/** POSTs `body` as JSON to `path` on `server`. */
+export const postJson = (server: RunningServer, path: string, body: unknown) =>
+  fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
