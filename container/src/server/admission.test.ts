@@ -3,19 +3,16 @@
 // the upgrade (503 + Retry-After, the reason in the body) and POSTs get 503 too, a flood of
 // connects is refused without touching the admitted session, which plays to the end; once its
 // queue is done, a new session is admitted. The load lines (Embedded Metric Format) count it all.
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { expect, test } from '@jest/globals';
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import type { AudioEndMessage } from '@kokoro-speech/protocol';
 import type { Engine } from '../engine/types.ts';
-import type { RunningServer } from '../index.ts';
 import { TestClient } from '../testing/test-support.ts';
 import { aroundRuns } from '../testing/around-runs.ts';
-import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.ts';
+import { suiteServer } from '../testing/fixture-server.ts';
 import { withSimulatedDelay } from '../testing/simulated-delay.ts';
 
-let fixture: FixtureServer;
-let server: RunningServer;
 const metricLines: string[] = [];
 /** While set, model runs wait for it: the admitted session's first piece stays pending for as long
  *  as the test needs (a flood of 100 upgrades on a loaded machine can outlast any fixed delay). */
@@ -29,30 +26,25 @@ function held(engine: Engine): Engine {
   });
 }
 
-beforeAll(async () => {
-  fixture = await startFixtureServer({
-    wrap: held,
-    // 600 ms per model run: a sentence's first audio cannot be ready within 400 ms.
-    wrapEngine: (loaded) => withSimulatedDelay(loaded, 600, 0),
-    config: {
-      admission: 'on',
-      admissionMaxUtilization: 1,
-      admissionPriorSpeakingShare: 0,
-      prepWorkers: 1,
-      metricsIntervalMs: 200,
-      metricsDimensions: { EndpointName: 'kokoro-test', VariantName: 'AllTraffic' },
-    },
-    writeMetrics: (line) => metricLines.push(line),
-  });
-  server = fixture.server;
-});
-
-afterAll(() => fixture?.close());
+const fixture = suiteServer(() => ({
+  wrap: held,
+  // 600 ms per model run: a sentence's first audio cannot be ready within 400 ms.
+  wrapEngine: (loaded) => withSimulatedDelay(loaded, 600, 0),
+  config: {
+    admission: 'on',
+    admissionMaxUtilization: 1,
+    admissionPriorSpeakingShare: 0,
+    prepWorkers: 1,
+    metricsIntervalMs: 200,
+    metricsDimensions: { EndpointName: 'kokoro-test', VariantName: 'AllTraffic' },
+  },
+  writeMetrics: (line) => metricLines.push(line),
+}));
 
 /** The answer to one upgrade: 101, or the refusal's status, headers and body. */
 function upgrade(): Promise<{ status: number; retryAfter?: string; body?: string; ws?: WebSocket }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(server.wsUrl);
+    const ws = new WebSocket(fixture.server.wsUrl);
     ws.once('unexpected-response', (_req, res: IncomingMessage) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -70,7 +62,7 @@ function upgrade(): Promise<{ status: number; retryAfter?: string; body?: string
 }
 
 test('refuses newcomers while an admitted session would run late, never the admitted session', async () => {
-  const a = await TestClient.connect(server.wsUrl);
+  const a = await TestClient.connect(fixture.server.wsUrl);
   hold = Promise.withResolvers();
   a.send({ type: 'text', text: 'This first answer takes the model longer than its deadline.', id: 'a0' });
   a.send({ type: 'nonsense' }); // messages are handled in order: once its error is back, a0 is queued
@@ -83,7 +75,10 @@ test('refuses newcomers while an admitted session would run late, never the admi
   expect(body.error).toMatchObject({ code: 'overloaded', retry_after_s: Number(refused.retryAfter) });
   expect(body.error.message).toMatch(/ADMISSION_FIRST_AUDIO_MS=400/);
 
-  const post = await fetch(`${server.url}/invocations`, { method: 'POST', body: JSON.stringify({ text: 'Hi.' }) });
+  const post = await fetch(`${fixture.server.url}/invocations`, {
+    method: 'POST',
+    body: JSON.stringify({ text: 'Hi.' }),
+  });
   expect(post.status).toBe(503);
   expect(Number(post.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   expect(((await post.json()) as { error: { code: string } }).error.code).toBe('overloaded');

@@ -1,29 +1,22 @@
 // KOKORO_API_KEY on a real server: the official `openai` client with the right key speaks, with a
 // wrong one gets a 401 AuthenticationError it does not retry; POST /invocations and the WebSocket
 // upgrade are refused 401 without the key; /ping always answers; the key is never logged.
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { expect, test } from '@jest/globals';
 import OpenAI from 'openai';
 import WebSocket from 'ws';
-import type { RunningServer } from '../index.ts';
 import { createLogger } from '@kokoro-speech/protocol/server';
 import { TestClient, logCapture } from '../testing/test-support.ts';
-import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.ts';
+import { suiteServer } from '../testing/fixture-server.ts';
 
 const KEY = 'kokoro-test-key-5f1c9a';
-let fixture: FixtureServer;
-let server: RunningServer;
 const logs = logCapture();
 
-beforeAll(async () => {
-  fixture = await startFixtureServer({
-    logger: createLogger('kokoro-server', 'info', logs.stream),
-    config: { apiKey: KEY },
-  });
-  server = fixture.server;
-});
-afterAll(() => fixture?.close());
+const fixture = suiteServer(() => ({
+  logger: createLogger('kokoro-server', 'info', logs.stream),
+  config: { apiKey: KEY },
+}));
 
-const openai = (apiKey: string) => new OpenAI({ baseURL: `${server.url}/v1`, apiKey });
+const openai = (apiKey: string) => new OpenAI({ baseURL: `${fixture.server.url}/v1`, apiKey });
 
 test('the openai client with the key speaks; with a wrong key it gets 401 invalid_api_key, asked once', async () => {
   const speech = await openai(KEY).audio.speech.create({
@@ -50,19 +43,22 @@ test('the openai client with the key speaks; with a wrong key it gets 401 invali
 });
 
 test('protocol routes answer 401 in their own error shape; /ping needs no key', async () => {
-  expect((await fetch(`${server.url}/ping`)).status).toBe(200);
-  const res = await fetch(`${server.url}/invocations`, { method: 'POST', body: JSON.stringify({ text: 'Hi.' }) });
+  expect((await fetch(`${fixture.server.url}/ping`)).status).toBe(200);
+  const res = await fetch(`${fixture.server.url}/invocations`, {
+    method: 'POST',
+    body: JSON.stringify({ text: 'Hi.' }),
+  });
   expect(res.status).toBe(401);
   expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
   expect(await res.json()).toMatchObject({ error: { code: 'unauthorized' } });
-  const ok = await fetch(`${server.url}/invocations`, {
+  const ok = await fetch(`${fixture.server.url}/invocations`, {
     method: 'POST',
     headers: { authorization: `Bearer ${KEY}` },
     body: JSON.stringify({ text: 'Hi.' }),
   });
   expect(ok.status).toBe(200);
   await ok.arrayBuffer();
-  const phonemes = await fetch(`${server.url}/v1/phonemize`, {
+  const phonemes = await fetch(`${fixture.server.url}/v1/phonemize`, {
     method: 'POST',
     headers: { authorization: `Bearer ${KEY}x` },
     body: JSON.stringify({ text: 'Hi.' }),
@@ -72,7 +68,7 @@ test('protocol routes answer 401 in their own error shape; /ping needs no key', 
 
 test('the WebSocket upgrade is refused 401 without the key and opens with it', async () => {
   const status = await new Promise<number>((resolve, reject) => {
-    const ws = new WebSocket(server.wsUrl);
+    const ws = new WebSocket(fixture.server.wsUrl);
     ws.once('unexpected-response', (req, res) => {
       resolve(res.statusCode ?? 0);
       req.destroy(); // with this listener, ending the refused request is ours to do
@@ -81,7 +77,7 @@ test('the WebSocket upgrade is refused 401 without the key and opens with it', a
     ws.once('error', () => {}); // the refusal also surfaces as an error after unexpected-response
   });
   expect(status).toBe(401);
-  const ws = new WebSocket(server.wsUrl, { headers: { authorization: `Bearer ${KEY}` } });
+  const ws = new WebSocket(fixture.server.wsUrl, { headers: { authorization: `Bearer ${KEY}` } });
   const client = new TestClient(ws);
   await client.next((m) => m.type === 'ready');
   await client.close();

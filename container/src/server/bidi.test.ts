@@ -1,8 +1,6 @@
 // The bidirectional protocol v1 over a real loopback WebSocket, on the stand-in model through the
-// real engine. A small simulated model delay keeps utterances in flight long enough to cancel.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { KokoroEngine } from '../engine/index.ts';
-import type { RunningServer } from '../index.ts';
+// real fixture.engine. A small simulated model delay keeps utterances in flight long enough to cancel.
+import { describe, expect, test } from '@jest/globals';
 import {
   MAX_AUDIO_FRAME_BYTES,
   type AudioEndMessage,
@@ -13,29 +11,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { createLogger } from '@kokoro-speech/protocol/server';
 import { fixtureSamples, logCapture } from '../testing/test-support.ts';
-import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.ts';
+import { suiteServer } from '../testing/fixture-server.ts';
 import { withSimulatedDelay } from '../testing/simulated-delay.ts';
 
-let fixture: FixtureServer;
-let engine: KokoroEngine;
-let server: RunningServer;
 const logs = logCapture();
 
-beforeAll(async () => {
-  fixture = await startFixtureServer({
-    logger: createLogger('kokoro-server', 'warn', logs.stream),
-    wrapEngine: (loaded) => withSimulatedDelay(loaded, 15, 0),
-    config: { maxTextChars: 1000, maxWsMessageBytes: 8192, maxWsBufferedBytes: 1024 * 1024 },
-  });
-  ({ engine, server } = fixture);
-});
-
-afterAll(() => fixture?.close());
+const fixture = suiteServer(() => ({
+  logger: createLogger('kokoro-server', 'warn', logs.stream),
+  wrapEngine: (loaded) => withSimulatedDelay(loaded, 15, 0),
+  config: { maxTextChars: 1000, maxWsMessageBytes: 8192, maxWsBufferedBytes: 1024 * 1024 },
+}));
 
 const connect = () => fixture.connect();
 
 async function samplesFor(text: string, speed = 1): Promise<number> {
-  const pieces = await engine.prepare(text, 'af_heart');
+  const pieces = await fixture.engine.prepare(text, 'af_heart');
   return pieces.reduce((n, p) => n + fixtureSamples(p.tokenIds.length, speed), 0);
 }
 
@@ -158,7 +148,7 @@ test('ready says tracing; a text with a traceparent is spoken, a malformed one t
 });
 
 test('a client that stops reading its audio is dropped, and the server carries on', async () => {
-  const ws = new WebSocket(server.wsUrl);
+  const ws = new WebSocket(fixture.server.wsUrl);
   let raw: { resume(): void } | undefined;
   ws.once('upgrade', (res) => {
     raw = res.socket;

@@ -1,32 +1,28 @@
 // Limits, overload, vanishing clients and graceful shutdown over real loopback connections. The
 // simulated model delay (a generic engine decorator) keeps work queued long enough to see it.
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { expect, test } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RunningServer } from '../index.ts';
 import { createLogger } from '@kokoro-speech/protocol/server';
 import type { AudioEndMessage, ErrorMessage } from '@kokoro-speech/protocol';
 import { logCapture } from '../testing/test-support.ts';
-import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.ts';
+import { suiteServer } from '../testing/fixture-server.ts';
 import { withSimulatedDelay } from '../testing/simulated-delay.ts';
 
-let fixture: FixtureServer;
-let server: RunningServer;
 const logs = logCapture();
 
-beforeAll(async () => {
-  fixture = await startFixtureServer({
-    logger: createLogger('kokoro-server', 'info', logs.stream),
-    wrapEngine: (loaded) => withSimulatedDelay(loaded, 800, 0),
-    config: { maxQueuedTotal: 3, maxQueuedPerSession: 2, maxSessions: 4, prepWorkers: 1 },
-  });
-  server = fixture.server;
-});
-
-afterAll(() => fixture?.close());
+const fixture = suiteServer(() => ({
+  logger: createLogger('kokoro-server', 'info', logs.stream),
+  wrapEngine: (loaded) => withSimulatedDelay(loaded, 800, 0),
+  config: { maxQueuedTotal: 3, maxQueuedPerSession: 2, maxSessions: 4, prepWorkers: 1 },
+}));
 
 const connect = () => fixture.connect();
 const post = (text: string, signal?: AbortSignal) =>
-  fetch(`${server.url}/invocations`, { method: 'POST', body: JSON.stringify({ text }), ...(signal ? { signal } : {}) });
+  fetch(`${fixture.server.url}/invocations`, {
+    method: 'POST',
+    body: JSON.stringify({ text }),
+    ...(signal ? { signal } : {}),
+  });
 
 /** Waits for a structured log line (the server logs once it has released a session's work). */
 async function logLine(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
@@ -100,7 +96,7 @@ test('sessions beyond MAX_SESSIONS get overloaded and a 1013 close', async () =>
   for (const c of fixture.clients) c.ws.terminate();
   await logLine(() => logs.lines.filter((l) => l.msg === 'session closed').length === fixture.clients.length);
   const open = await Promise.all([connect(), connect(), connect(), connect()]);
-  const ws = new (await import('ws')).default(server.wsUrl);
+  const ws = new (await import('ws')).default(fixture.server.wsUrl);
   const first = new Promise<string>((resolve) => ws.once('message', (d: Buffer) => resolve(d.toString())));
   const code = await new Promise<number>((resolve) => ws.once('close', resolve));
   expect(JSON.parse(await first)).toMatchObject({ type: 'error', id: null, code: 'overloaded' });
@@ -115,8 +111,8 @@ test('graceful shutdown: /ping turns 503, in-flight audio finishes, then session
   c.send({ type: 'nonsense' });
   await c.next((m) => m.type === 'error');
   expect(c.messages.some((m) => m.type === 'audio_end')).toBe(false);
-  const closing = server.close();
-  const ping = await fetch(`${server.url}/ping`).then(
+  const closing = fixture.server.close();
+  const ping = await fetch(`${fixture.server.url}/ping`).then(
     (r) => r.status,
     () => 'refused',
   );

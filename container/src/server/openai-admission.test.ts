@@ -3,36 +3,27 @@
 // simulated model is slower than its deadline) it is refused before its body is read, with 503,
 // Retry-After and the reason in OpenAI's error shape; the model and voice lists (no synthesis)
 // still answer. The official openai client retries a 503 after Retry-After and gets its audio.
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { expect, test } from '@jest/globals';
 import OpenAI from 'openai';
 import type { AudioEndMessage } from '@kokoro-speech/protocol';
-import type { RunningServer } from '../index.ts';
 import { TestClient } from '../testing/test-support.ts';
-import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.ts';
+import { suiteServer } from '../testing/fixture-server.ts';
 import { withSimulatedDelay } from '../testing/simulated-delay.ts';
 
-let fixture: FixtureServer;
-let server: RunningServer;
-
-beforeAll(async () => {
-  fixture = await startFixtureServer({
-    // 600 ms per model run: a sentence's first audio cannot be ready within 400 ms.
-    wrapEngine: (loaded) => withSimulatedDelay(loaded, 600, 0),
-    config: {
-      admission: 'on',
-      admissionMaxUtilization: 1,
-      admissionPriorSpeakingShare: 0,
-      prepWorkers: 1,
-    },
-  });
-  server = fixture.server;
-});
-
-afterAll(() => fixture?.close());
+const fixture = suiteServer(() => ({
+  // 600 ms per model run: a sentence's first audio cannot be ready within 400 ms.
+  wrapEngine: (loaded) => withSimulatedDelay(loaded, 600, 0),
+  config: {
+    admission: 'on',
+    admissionMaxUtilization: 1,
+    admissionPriorSpeakingShare: 0,
+    prepWorkers: 1,
+  },
+}));
 
 /** An admitted session whose first answer is queued (its error to the nonsense comes after it). */
 async function busySession(): Promise<TestClient> {
-  const a = await TestClient.connect(server.wsUrl);
+  const a = await TestClient.connect(fixture.server.wsUrl);
   a.send({ type: 'text', text: 'This first answer takes the model longer than its deadline.', id: 'a0' });
   a.send({ type: 'nonsense' });
   await a.next((m) => m.type === 'error');
@@ -44,7 +35,7 @@ async function bytesOf(response: Response): Promise<number> {
 }
 
 test('refused with 503 + Retry-After in OpenAI error shape while an admitted session would run late', async () => {
-  const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'not-needed', maxRetries: 0 });
+  const client = new OpenAI({ baseURL: `${fixture.server.url}/v1`, apiKey: 'not-needed', maxRetries: 0 });
   const a = await busySession();
 
   const error = await client.audio.speech
@@ -62,8 +53,8 @@ test('refused with 503 + Retry-After in OpenAI error shape while an admitted ses
   expect(Number(e.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
 
   // The lists are no synthesis work: they answer while speech is refused.
-  expect((await fetch(`${server.url}/v1/models`)).status).toBe(200);
-  expect((await fetch(`${server.url}/v1/audio/voices`)).status).toBe(200);
+  expect((await fetch(`${fixture.server.url}/v1/models`)).status).toBe(200);
+  expect((await fetch(`${fixture.server.url}/v1/audio/voices`)).status).toBe(200);
 
   // The admitted session is untouched and plays to the end; then a request fits.
   const end = await a.next<AudioEndMessage>((m) => m.type === 'audio_end');
@@ -83,7 +74,7 @@ test('refused with 503 + Retry-After in OpenAI error shape while an admitted ses
 test("the openai client's own retry waits Retry-After and then gets the audio", async () => {
   const statuses: number[] = [];
   const client = new OpenAI({
-    baseURL: `${server.url}/v1`,
+    baseURL: `${fixture.server.url}/v1`,
     apiKey: 'not-needed',
     maxRetries: 2,
     fetch: async (url, init) => {

@@ -1,30 +1,23 @@
 // A voice of a language this deployment does not speak (Japanese, Mandarin; a blend led by one) is
 // the caller's mistake on every route: 400 unsupported_language, never a 5xx the official `openai`
 // client would retry; each request, refusals included, gets one log line with the status it was sent.
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { expect, test } from '@jest/globals';
 import OpenAI from 'openai';
-import type { RunningServer } from '../index.ts';
 import { createLogger } from '@kokoro-speech/protocol/server';
 import { TestClient, logCapture } from '../testing/test-support.ts';
-import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.ts';
+import { suiteServer } from '../testing/fixture-server.ts';
 import type { ErrorMessage } from '@kokoro-speech/protocol';
 
-let fixture: FixtureServer;
-let server: RunningServer;
 const logs = logCapture();
 
-beforeAll(async () => {
-  fixture = await startFixtureServer({ logger: createLogger('kokoro-server', 'info', logs.stream) });
-  server = fixture.server;
-});
-afterAll(() => fixture?.close());
+const fixture = suiteServer(() => ({ logger: createLogger('kokoro-server', 'info', logs.stream) }));
 
 const done = (route: string) => logs.lines.filter((l) => l.msg === 'request done' && l.route === route);
 
 test.each(['jf_alpha', 'zm_yunxi', 'zf_xiaobei(2)+af_heart(1)'])(
   'the openai client (default retries) gets one 400 unsupported_language for %s',
   async (voice) => {
-    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'unused' }); // maxRetries 2
+    const client = new OpenAI({ baseURL: `${fixture.server.url}/v1`, apiKey: 'unused' }); // maxRetries 2
     const before = done('POST /v1/audio/speech').length;
     const error = await client.audio.speech.create({ model: 'tts-1', voice, input: 'Hello.' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
@@ -38,7 +31,7 @@ test.each(['jf_alpha', 'zm_yunxi', 'zf_xiaobei(2)+af_heart(1)'])(
 
 test('POST /invocations: 400 unsupported_language, logged as 400', async () => {
   const before = done('POST /invocations').length;
-  const res = await fetch(`${server.url}/invocations`, {
+  const res = await fetch(`${fixture.server.url}/invocations`, {
     method: 'POST',
     body: JSON.stringify({ text: 'こんにちは。', voice: 'jf_alpha' }),
   });
@@ -50,7 +43,7 @@ test('POST /invocations: 400 unsupported_language, logged as 400', async () => {
 });
 
 test('the WebSocket: the utterance fails with its id, the session goes on', async () => {
-  const c = await TestClient.connect(server.wsUrl);
+  const c = await TestClient.connect(fixture.server.wsUrl);
   c.send({ type: 'config', voice: 'zf_xiaobei+af_heart' });
   c.send({ type: 'text', text: '你好。', id: 'zh' });
   expect(await c.next<ErrorMessage>((m) => m.type === 'error')).toMatchObject({
@@ -64,7 +57,7 @@ test('the WebSocket: the utterance fails with its id, the session goes on', asyn
 });
 
 test('an OpenAI request refused before its handler (405) gets a log line with the status sent', async () => {
-  const res = await fetch(`${server.url}/v1/audio/speech`);
+  const res = await fetch(`${fixture.server.url}/v1/audio/speech`);
   expect(res.status).toBe(405);
   await logs.next((l) => l.msg === 'request done' && l.route === 'GET /v1/audio/speech');
   expect(logs.lines.find((l) => l.route === 'GET /v1/audio/speech')).toMatchObject({

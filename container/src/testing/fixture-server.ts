@@ -1,5 +1,6 @@
 // Test support: a suite's server on the stand-in model folder with the real engine (one prep
 // worker), the WebSocket clients the suite opened on it, and one close for all of them.
+import { afterAll, beforeAll } from '@jest/globals';
 import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
 import type { Engine } from '../engine/types.ts';
 import { startServer, type RunningServer, type StartServerOptions } from '../index.ts';
@@ -59,3 +60,29 @@ export const postJson = (server: RunningServer, path: string, body: unknown) =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
+
+/** The suite's fixture server: started before its tests (options read then), closed after them. */
+export function suiteServer(options: () => FixtureServerOptions = () => ({})): FixtureServer {
+  let fixture: FixtureServer | undefined;
+  beforeAll(async () => {
+    fixture = await startFixtureServer(options());
+  });
+  afterAll(() => fixture?.close());
+  const started = () => {
+    if (!fixture) throw new Error('the suite server is not started yet (use it inside a test)');
+    return fixture;
+  };
+  return {
+    get server() {
+      return started().server;
+    },
+    get engine() {
+      return started().engine;
+    },
+    get clients() {
+      return started().clients;
+    },
+    connect: () => started().connect(),
+    close: () => started().close(),
+  };
+}
