@@ -10,8 +10,7 @@ import type { AudioEndMessage } from '@kokoro-speech/protocol';
 import type { Engine } from '../engine/types.ts';
 import { TestClient } from '../testing/test-support.ts';
 import { aroundRuns } from '../testing/around-runs.ts';
-import { suiteServer } from '../testing/fixture-server.ts';
-import { withSimulatedDelay } from '../testing/simulated-delay.ts';
+import { lateAdmission, suiteServer } from '../testing/fixture-server.ts';
 
 const metricLines: string[] = [];
 /** While set, model runs wait for it: the admitted session's first piece stays pending for as long
@@ -27,14 +26,10 @@ function held(engine: Engine): Engine {
 }
 
 const fixture = suiteServer(() => ({
+  ...lateAdmission,
   wrap: held,
-  // 600 ms per model run: a sentence's first audio cannot be ready within 400 ms.
-  wrapEngine: (loaded) => withSimulatedDelay(loaded, 600, 0),
   config: {
-    admission: 'on',
-    admissionMaxUtilization: 1,
-    admissionPriorSpeakingShare: 0,
-    prepWorkers: 1,
+    ...lateAdmission.config,
     metricsIntervalMs: 200,
     metricsDimensions: { EndpointName: 'kokoro-test', VariantName: 'AllTraffic' },
   },

@@ -7,19 +7,9 @@ import { expect, test } from '@jest/globals';
 import OpenAI from 'openai';
 import type { AudioEndMessage } from '@kokoro-speech/protocol';
 import { TestClient } from '../testing/test-support.ts';
-import { suiteServer } from '../testing/fixture-server.ts';
-import { withSimulatedDelay } from '../testing/simulated-delay.ts';
+import { lateAdmission, suiteServer } from '../testing/fixture-server.ts';
 
-const fixture = suiteServer(() => ({
-  // 600 ms per model run: a sentence's first audio cannot be ready within 400 ms.
-  wrapEngine: (loaded) => withSimulatedDelay(loaded, 600, 0),
-  config: {
-    admission: 'on',
-    admissionMaxUtilization: 1,
-    admissionPriorSpeakingShare: 0,
-    prepWorkers: 1,
-  },
-}));
+const fixture = suiteServer(() => lateAdmission);
 
 /** An admitted session whose first answer is queued (its error to the nonsense comes after it). */
 async function busySession(): Promise<TestClient> {

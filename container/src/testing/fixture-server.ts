@@ -5,6 +5,7 @@ import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
 import type { Engine } from '../engine/types.ts';
 import { startServer, type RunningServer, type StartServerOptions } from '../index.ts';
 import { fixtureModelDir, TestClient } from './test-support.ts';
+import { withSimulatedDelay } from './simulated-delay.ts';
 
 export interface FixtureServer {
   server: RunningServer;
@@ -86,3 +87,10 @@ export function suiteServer(options: () => FixtureServerOptions = () => ({})): F
     close: () => started().close(),
   };
 }
+
+/** Admission on, every model run 600 ms long: a sentence's first audio cannot be ready within
+ *  ADMISSION_FIRST_AUDIO_MS (400 ms), so an admitted session at work makes newcomers late. */
+export const lateAdmission = {
+  wrapEngine: (loaded: Engine) => withSimulatedDelay(loaded, 600, 0),
+  config: { admission: 'on', admissionMaxUtilization: 1, admissionPriorSpeakingShare: 0, prepWorkers: 1 },
+} satisfies FixtureServerOptions;
