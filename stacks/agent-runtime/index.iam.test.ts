@@ -1,22 +1,17 @@
 // agent-runtime under Pulumi mocks with inboundAuth iam: SigV4 callers only (the say CLI), so no
 // authorizer, no web stack read, and Authorization (the SigV4 signature then) is not passed on.
 import { beforeAll, expect, test } from '@jest/globals';
-import { endpointOutputs, foundationOutputs } from '../shared/outputs.ts';
-import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
+import { endpointOutputs } from '../shared/outputs.ts';
+import { account, fakeOutputs, organization, type ProgramRun } from '../testing/mocks.ts';
+import { FOUNDATION_STACK, agentFoundation, runAgentRuntime } from '../testing/agent-runtime-run.ts';
 
 let run: ProgramRun;
 
 beforeAll(async () => {
-  run = await runProgram(new URL('./index.ts', import.meta.url), {
-    project: 'kokoro-agent-runtime',
-    config: { 'kokoro-agent-runtime:inboundAuth': 'iam' },
+  run = await runAgentRuntime({
+    config: { inboundAuth: 'iam' },
     stackOutputs: {
-      [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
-        sttProvider: 'transcribe',
-        region,
-        agentRuntimeRoleArn: `arn:aws:iam::${account}:role/agentcore`,
-        bedrockModelIds: ['us.anthropic.claude-haiku-4-5-20251001-v1:0'],
-      }),
+      [FOUNDATION_STACK]: agentFoundation({ agentRuntimeRoleArn: `arn:aws:iam::${account}:role/agentcore` }),
       [`${organization}/kokoro-endpoint/dev`]: fakeOutputs(endpointOutputs),
     },
   });

@@ -4,10 +4,11 @@
 // contract states them (docs/design/observability.md), not imported, so a typo on either side fails.
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { LOAD_METRIC_NAMESPACE, LOAD_RATIO_METRIC, REFUSALS_METRIC } from '../endpoint/autoscaling.ts';
-import { endpointOutputs, foundationOutputs } from '../shared/outputs.ts';
+import { endpointOutputs } from '../shared/outputs.ts';
 import { policyDocumentsOf } from '../testing/iam-reference.ts';
 import { policyViolations } from '../testing/policy-check.ts';
-import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
+import { account, fakeOutputs, organization, region, type ProgramRun } from '../testing/mocks.ts';
+import { FOUNDATION_STACK, agentFoundation, runAgentRuntime } from '../testing/agent-runtime-run.ts';
 
 const topic = `arn:aws:sns:${region}:${account}:oncall`;
 const runtimeArn = `arn:aws:bedrock-agentcore:${region}:${account}:runtime/kokoro_dev_agent-AbCdE12345`;
@@ -15,15 +16,10 @@ const service = { Service: 'kokoro_dev_agent' };
 let run: ProgramRun;
 
 beforeAll(async () => {
-  run = await runProgram(new URL('./index.ts', import.meta.url), {
-    project: 'kokoro-agent-runtime',
-    config: { 'kokoro-agent-runtime:inboundAuth': 'iam' },
+  run = await runAgentRuntime({
+    config: { inboundAuth: 'iam' },
     stackOutputs: {
-      [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
-        sttProvider: 'transcribe',
-        region,
-        bedrockModelIds: ['us.anthropic.claude-haiku-4-5-20251001-v1:0'],
-      }),
+      [FOUNDATION_STACK]: agentFoundation(),
       [`${organization}/kokoro-endpoint/dev`]: fakeOutputs(endpointOutputs, {
         endpointName: 'kokoro-dev-tts',
         variantName: 'AllTraffic',

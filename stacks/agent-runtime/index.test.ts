@@ -7,7 +7,8 @@ import { promisify } from 'node:util';
 import { agentRuntimeOutputs, endpointOutputs, foundationOutputs } from '../shared/outputs.ts';
 import { policyViolations } from '../testing/policy-check.ts';
 import { policyDocumentsOf, referenceProblems } from '../testing/iam-reference.ts';
-import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
+import { account, fakeOutputs, organization, region, type ProgramRun } from '../testing/mocks.ts';
+import { FOUNDATION_STACK, agentFoundation, runAgentRuntime } from '../testing/agent-runtime-run.ts';
 import { authorizerConfiguration, cognitoDiscoveryUrl, invokeUrl } from './agent-runtime.ts';
 
 const repositoryUrl = `${account}.dkr.ecr.${region}.amazonaws.com/agent`;
@@ -15,17 +16,14 @@ const runtimeArn = `arn:aws:bedrock-agentcore:${region}:${account}:runtime/kokor
 let run: ProgramRun;
 
 beforeAll(async () => {
-  run = await runProgram(new URL('./index.ts', import.meta.url), {
-    project: 'kokoro-agent-runtime',
+  run = await runAgentRuntime({
     config: {
-      'kokoro-agent-runtime:cognitoUserPoolId': 'us-east-1_AbC123',
-      'kokoro-agent-runtime:jwtAllowedClients': JSON.stringify(['web-client']),
-      'kokoro-agent-runtime:endpointStack': 'other-org/kokoro-endpoint/prod',
+      cognitoUserPoolId: 'us-east-1_AbC123',
+      jwtAllowedClients: JSON.stringify(['web-client']),
+      endpointStack: 'other-org/kokoro-endpoint/prod',
     },
     stackOutputs: {
-      [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
-        sttProvider: 'transcribe',
-        region,
+      [FOUNDATION_STACK]: agentFoundation({
         runtimeRepositoryUrl: repositoryUrl,
         agentRuntimeRoleArn: `arn:aws:iam::${account}:role/agentcore`,
         bedrockModelIds: ['us.anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-micro-v1:0'],

@@ -2,33 +2,29 @@
 // OTLP log group), Transaction Search on (its resource policy checked against AWS's reference),
 // another retention, alarm thresholds and an alarm topic of its own.
 import { beforeAll, expect, test } from '@jest/globals';
-import { endpointOutputs, foundationOutputs } from '../shared/outputs.ts';
+import { endpointOutputs } from '../shared/outputs.ts';
 import { policyDocumentsOf, referenceProblems } from '../testing/iam-reference.ts';
 import { policyViolations } from '../testing/policy-check.ts';
-import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
+import { account, fakeOutputs, organization, region, type ProgramRun } from '../testing/mocks.ts';
+import { FOUNDATION_STACK, agentFoundation, runAgentRuntime } from '../testing/agent-runtime-run.ts';
 
 const ownTopic = `arn:aws:sns:${region}:${account}:agent-oncall`;
 let run: ProgramRun;
 
 beforeAll(async () => {
-  run = await runProgram(new URL('./index.ts', import.meta.url), {
-    project: 'kokoro-agent-runtime',
+  run = await runAgentRuntime({
     config: {
-      'kokoro-agent-runtime:inboundAuth': 'iam',
-      'kokoro-agent-runtime:tracing': 'false',
-      'kokoro-agent-runtime:transactionSearch': 'true',
-      'kokoro-agent-runtime:logRetentionDays': '90',
-      'kokoro-agent-runtime:firstAudioP95AlarmMs': '1200',
-      'kokoro-agent-runtime:errorRateAlarm': '0.2',
-      'kokoro-agent-runtime:errorRateMinTurns': '25',
-      'kokoro-agent-runtime:alarmTopicArn': ownTopic,
+      inboundAuth: 'iam',
+      tracing: 'false',
+      transactionSearch: 'true',
+      logRetentionDays: '90',
+      firstAudioP95AlarmMs: '1200',
+      errorRateAlarm: '0.2',
+      errorRateMinTurns: '25',
+      alarmTopicArn: ownTopic,
     },
     stackOutputs: {
-      [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
-        sttProvider: 'transcribe',
-        region,
-        bedrockModelIds: ['us.anthropic.claude-haiku-4-5-20251001-v1:0'],
-      }),
+      [FOUNDATION_STACK]: agentFoundation(),
       [`${organization}/kokoro-endpoint/dev`]: fakeOutputs(endpointOutputs, { alarmTopicArn: '' }),
     },
   });

@@ -2,23 +2,18 @@
 // from the web layer's outputs (its user pool's discovery URL, the page's client id), and the
 // runtime passes the caller's bearer token on to the agent.
 import { beforeAll, expect, test } from '@jest/globals';
-import { agentRuntimeOutputs, endpointOutputs, foundationOutputs, webOutputs } from '../shared/outputs.ts';
+import { agentRuntimeOutputs, endpointOutputs, webOutputs } from '../shared/outputs.ts';
 import { policyViolations } from '../testing/policy-check.ts';
-import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
+import { account, fakeOutputs, organization, region, type ProgramRun } from '../testing/mocks.ts';
+import { FOUNDATION_STACK, agentFoundation, runAgentRuntime } from '../testing/agent-runtime-run.ts';
 
 const discoveryUrl = `https://cognito-idp.${region}.amazonaws.com/${region}_WebPool9/.well-known/openid-configuration`;
 let run: ProgramRun;
 
 beforeAll(async () => {
-  run = await runProgram(new URL('./index.ts', import.meta.url), {
-    project: 'kokoro-agent-runtime',
+  run = await runAgentRuntime({
     stackOutputs: {
-      [`${organization}/kokoro-foundation/dev`]: fakeOutputs(foundationOutputs, {
-        sttProvider: 'transcribe',
-        region,
-        agentRuntimeRoleArn: `arn:aws:iam::${account}:role/agentcore`,
-        bedrockModelIds: ['us.anthropic.claude-haiku-4-5-20251001-v1:0'],
-      }),
+      [FOUNDATION_STACK]: agentFoundation({ agentRuntimeRoleArn: `arn:aws:iam::${account}:role/agentcore` }),
       [`${organization}/kokoro-endpoint/dev`]: fakeOutputs(endpointOutputs),
       [`${organization}/kokoro-web/dev`]: fakeOutputs(webOutputs, {
         jwtDiscoveryUrl: discoveryUrl,
