@@ -1,15 +1,10 @@
 // The local router against the fake protocol-v1 peer: signatures (request and events), frame
 // mapping both ways, fragmentation, ModelStreamError on container close, the response-stream call.
-import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { connect } from 'node:http2';
-import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
-import { WebSocketServer } from 'ws';
 import { InvokeEndpointWithResponseStreamCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { HttpRequest } from '@smithy/protocol-http';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import { openBidiStream } from '../client/index.ts';
-import type { BidiStream } from '../client/index.ts';
+import { fromUtf8 } from '@smithy/util-utf8';
 import {
   codec,
   encodePayloadPart,
@@ -20,60 +15,15 @@ import {
 } from '../client/index.ts';
 import type { ResponseEvent } from '../client/index.ts';
 import { createSigner } from '../client/index.ts';
-import { fakeAudio, startFakeContainer } from '@kokoro-speech/protocol/testing';
-import type { FakeContainer } from '@kokoro-speech/protocol/testing';
+import { fakeAudio } from '@kokoro-speech/protocol/testing';
 import { LOCAL_CREDENTIALS } from './credentials.ts';
-import { createLogger } from '@kokoro-speech/protocol/server';
-import { startLocalSageMakerRouter } from './router.ts';
-import type { LocalSageMakerRouter } from './router.ts';
+import { json, NAME, read, REGION, suiteRouter } from '../testing/router-suite.ts';
 
-const REGION = 'us-east-1';
-const NAME = 'kokoro-local';
-let fake: FakeContainer;
-let router: LocalSageMakerRouter;
-
-beforeAll(async () => {
-  fake = await startFakeContainer();
-  router = await startLocalSageMakerRouter({ containerUrl: fake.url, endpointName: NAME });
-});
-afterAll(async () => {
-  await router.close();
-  await fake.close();
-});
-
-const open = (overrides: Partial<Parameters<typeof openBidiStream>[0]> = {}) =>
-  openBidiStream({
-    endpointName: NAME,
-    region: REGION,
-    endpoint: router.url,
-    credentials: LOCAL_CREDENTIALS,
-    ...overrides,
-  });
-const json = (value: object) => fromUtf8(JSON.stringify(value));
-
-const iterators = new WeakMap<BidiStream, AsyncIterator<ResponseEvent>>();
-
-/** Reads response events until `until` says stop; JSON parts are parsed. */
-async function read(
-  stream: BidiStream,
-  until: (event: ResponseEvent, parsed: unknown) => boolean,
-): Promise<Array<{ event: ResponseEvent; parsed: unknown }>> {
-  const seen: Array<{ event: ResponseEvent; parsed: unknown }> = [];
-  // One iterator per stream, advanced by hand: a `break` out of for-await would end the stream.
-  let iterator = iterators.get(stream);
-  if (!iterator) iterators.set(stream, (iterator = stream.responses[Symbol.asyncIterator]()));
-  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-    const event = next.value;
-    const parsed = event.type === 'PayloadPart' && event.dataType === 'UTF8' ? JSON.parse(toUtf8(event.bytes)) : null;
-    seen.push({ event, parsed });
-    if (until(event, parsed)) break;
-  }
-  return seen;
-}
+const suite = suiteRouter();
 
 describe('bidirectional stream through the local router', () => {
   test('maps container frames to PayloadParts (text -> UTF8, binary -> BINARY) and the end event closes cleanly', async () => {
-    const stream = await open();
+    const stream = await suite.open();
     stream.send({ bytes: json({ type: 'config', sample_rate: 24000 }), dataType: 'UTF8' });
     stream.send({ bytes: json({ type: 'text', text: 'Hello there.', id: 'a' }), dataType: 'UTF8' });
     stream.send({ bytes: json({ type: 'end' }), dataType: 'UTF8' });
@@ -96,8 +46,8 @@ describe('bidirectional stream through the local router', () => {
   });
 
   test('maps client PayloadParts to frames: UTF8 -> text, BINARY and absent -> binary, PARTIAL..COMPLETE -> one message', async () => {
-    fake.received.length = 0;
-    const stream = await open();
+    suite.fake.received.length = 0;
+    const stream = await suite.open();
     stream.send({ bytes: json({ type: 'config', speed: 1 }), dataType: 'UTF8' });
     stream.send({ bytes: json({ type: 'config', speed: 1.1 }), dataType: 'BINARY' });
     stream.send({ bytes: json({ type: 'config', speed: 1.2 }) });
@@ -107,7 +57,7 @@ describe('bidirectional stream through the local router', () => {
     stream.send({ bytes: whole.subarray(20), dataType: 'UTF8', completionState: 'COMPLETE' });
     stream.send({ bytes: json({ type: 'end' }), dataType: 'UTF8' });
     await read(stream, (_, parsed) => (parsed as { type?: string } | null)?.type === 'done');
-    expect(fake.received).toEqual([
+    expect(suite.fake.received).toEqual([
       { binary: false, message: { type: 'config', speed: 1 } },
       { binary: true, message: { type: 'config', speed: 1.1 } },
       { binary: true, message: { type: 'config', speed: 1.2 } },
@@ -118,9 +68,9 @@ describe('bidirectional stream through the local router', () => {
   });
 
   test('a container-side close reaches the client as a ModelStreamError', async () => {
-    const stream = await open();
+    const stream = await suite.open();
     await read(stream, (_, parsed) => (parsed as { type?: string } | null)?.type === 'ready');
-    fake.closeSessions(1011);
+    suite.fake.closeSessions(1011);
     const seen = await read(stream, () => false);
     expect(seen.at(-1)?.event).toMatchObject({
       type: 'ModelStreamError',
@@ -131,25 +81,29 @@ describe('bidirectional stream through the local router', () => {
   });
 
   test('a request signed with a wrong secret or an unknown key is rejected with 403', async () => {
-    await expect(open({ credentials: { ...LOCAL_CREDENTIALS, secretAccessKey: 'wrong' } })).rejects.toMatchObject({
-      status: 403,
-      code: 'InvalidSignatureException',
-    });
-    await expect(open({ credentials: { accessKeyId: 'AKIAOTHER', secretAccessKey: 'x' } })).rejects.toMatchObject({
-      status: 403,
-      code: 'UnrecognizedClientException',
-    });
+    await expect(suite.open({ credentials: { ...LOCAL_CREDENTIALS, secretAccessKey: 'wrong' } })).rejects.toMatchObject(
+      {
+        status: 403,
+        code: 'InvalidSignatureException',
+      },
+    );
+    await expect(suite.open({ credentials: { accessKeyId: 'AKIAOTHER', secretAccessKey: 'x' } })).rejects.toMatchObject(
+      {
+        status: 403,
+        code: 'UnrecognizedClientException',
+      },
+    );
   });
 
   test('an unknown endpoint name is a ValidationError', async () => {
-    await expect(open({ endpointName: 'other' })).rejects.toMatchObject({ status: 400, code: 'ValidationError' });
+    await expect(suite.open({ endpointName: 'other' })).rejects.toMatchObject({ status: 400, code: 'ValidationError' });
   });
 
   test('a tampered event is rejected: the router answers InvalidSignatureException and ends the stream', async () => {
     // Hand-built client: a correctly signed request, then one good event and one whose payload
     // was changed after signing.
     const signer = createSigner(LOCAL_CREDENTIALS, REGION);
-    const url = new URL(router.url);
+    const url = new URL(suite.router.url);
     const request = await signer.sign(
       new HttpRequest({
         method: 'POST',
@@ -177,7 +131,7 @@ describe('bidirectional stream through the local router', () => {
         body: sent,
       });
     };
-    const session = connect(router.url);
+    const session = connect(suite.router.url);
     const h2 = session.request({ ...request.headers, ':method': 'POST', ':path': request.path });
     h2.write(await signEvent(encodePayloadPart({ bytes: json({ type: 'config' }), dataType: 'UTF8' })));
     const honest = encodePayloadPart({ bytes: json({ type: 'text', text: 'Hi.' }), dataType: 'UTF8' });
@@ -187,7 +141,7 @@ describe('bidirectional stream through the local router', () => {
     for await (const message of readMessages(h2)) events.push(decodeResponseEvent(message)!);
     session.close();
     expect(events.at(-1)).toMatchObject({ type: 'exception', name: 'InvalidSignatureException' });
-    expect(fake.received.some(({ message }) => JSON.stringify(message).includes('Bye'))).toBe(false);
+    expect(suite.fake.received.some(({ message }) => JSON.stringify(message).includes('Bye'))).toBe(false);
   });
 });
 
@@ -195,7 +149,7 @@ describe('response-stream call through the local router (the SDK client)', () =>
   const client = (secret = LOCAL_CREDENTIALS.secretAccessKey) =>
     new SageMakerRuntimeClient({
       region: REGION,
-      endpoint: router.url,
+      endpoint: suite.router.url,
       credentials: { ...LOCAL_CREDENTIALS, secretAccessKey: secret },
     });
 
@@ -223,246 +177,5 @@ describe('response-stream call through the local router (the SDK client)', () =>
     });
     const bad = new InvokeEndpointWithResponseStreamCommand({ EndpointName: NAME, Body: fromUtf8('{"text":""}') });
     await expect(client().send(bad)).rejects.toMatchObject({ name: 'ModelError', OriginalStatusCode: 400 });
-  });
-});
-
-describe('router and container failures', () => {
-  test('an unreachable container is a 424 ModelError on both calls', async () => {
-    const lonely = await startLocalSageMakerRouter({ containerUrl: 'http://127.0.0.1:1' });
-    try {
-      await expect(
-        openBidiStream({ endpointName: NAME, region: REGION, endpoint: lonely.url, credentials: LOCAL_CREDENTIALS }),
-      ).rejects.toMatchObject({ status: 424, code: 'ModelError' });
-      const client = new SageMakerRuntimeClient({
-        region: REGION,
-        endpoint: lonely.url,
-        credentials: LOCAL_CREDENTIALS,
-        maxAttempts: 1,
-      });
-      await expect(
-        client.send(
-          new InvokeEndpointWithResponseStreamCommand({ EndpointName: NAME, Body: fromUtf8('{"text":"x"}') }),
-        ),
-      ).rejects.toMatchObject({ name: 'ModelError' });
-    } finally {
-      await lonely.close();
-    }
-  });
-
-  test('what fails on its side goes to its logger: a failing container (warn), a refused request (debug)', async () => {
-    const sink = new PassThrough();
-    const logger = createLogger('sagemaker-local', 'debug', sink);
-    const lonely = await startLocalSageMakerRouter({ containerUrl: 'http://127.0.0.1:1', logger });
-    try {
-      await expect(
-        openBidiStream({ endpointName: NAME, region: REGION, endpoint: lonely.url, credentials: LOCAL_CREDENTIALS }),
-      ).rejects.toMatchObject({ status: 424 });
-      expect((await fetch(`${lonely.url}/nowhere`, { method: 'POST' })).status).toBe(404);
-    } finally {
-      await lonely.close();
-    }
-    const lines = String(sink.read() ?? '')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
-    expect(lines).toEqual([
-      expect.objectContaining({
-        level: 40,
-        service: 'sagemaker-local',
-        msg: 'container instance failed',
-        instance: 'http://127.0.0.1:1',
-        reason: expect.stringMatching(/^cannot reach its WebSocket at ws:\/\/127\.0\.0\.1:1\/.+: /),
-      }),
-      expect.objectContaining({
-        level: 20,
-        msg: 'no operation at POST /nowhere',
-        status: 404,
-        code: 'UnknownOperationException',
-      }),
-    ]);
-  });
-
-  test('the router pings the container and ends the stream with ModelStreamError when pongs stop', async () => {
-    const pings: number[] = [];
-    const silent = new WebSocketServer({ port: 0, host: '127.0.0.1', autoPong: false });
-    await new Promise((resolve) => silent.once('listening', resolve));
-    silent.on('connection', (ws) => {
-      ws.on('ping', () => pings.push(Date.now()));
-      ws.send(JSON.stringify({ type: 'ready', protocol: 1, sample_rate: 24000, format: 'pcm_s16le', voices: [] }));
-    });
-    const pinging = await startLocalSageMakerRouter({
-      containerUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
-      pingIntervalMs: 10,
-    });
-    const stream = await openBidiStream({
-      endpointName: NAME,
-      region: REGION,
-      endpoint: pinging.url,
-      credentials: LOCAL_CREDENTIALS,
-    });
-    const seen = await read(stream, () => false);
-    expect(pings.length).toBe(5);
-    expect(seen.at(-1)?.event).toMatchObject({ type: 'ModelStreamError' });
-    stream.close();
-    await pinging.close();
-    await new Promise((resolve) => silent.close(resolve));
-  });
-});
-
-describe('the modelled behaviours AWS documents and those the router infers', () => {
-  test('X-Amzn-Invoked-Production-Variant on both operations; a target variant the endpoint lacks is a ValidationError', async () => {
-    const stream = await open();
-    expect(stream.invokedProductionVariant).toBe('AllTraffic');
-    stream.close();
-    const targeted = await open({ targetVariant: 'AllTraffic' });
-    expect(targeted.invokedProductionVariant).toBe('AllTraffic');
-    targeted.close();
-    await expect(open({ targetVariant: 'blue' })).rejects.toMatchObject({
-      status: 400,
-      code: 'ValidationError',
-      message: expect.stringContaining('no production variant blue'),
-    });
-    const response = await new SageMakerRuntimeClient({
-      region: REGION,
-      endpoint: router.url,
-      credentials: LOCAL_CREDENTIALS,
-    }).send(new InvokeEndpointWithResponseStreamCommand({ EndpointName: NAME, Body: fromUtf8('{"text":"Hi."}') }));
-    expect(response.InvokedProductionVariant).toBe('AllTraffic');
-    for await (const _ of response.Body!);
-    const blue = await startLocalSageMakerRouter({ containerUrl: fake.url, variantName: 'blue' });
-    try {
-      const s = await openBidiStream({
-        endpointName: NAME,
-        region: REGION,
-        endpoint: blue.url,
-        credentials: LOCAL_CREDENTIALS,
-      });
-      expect(s.invokedProductionVariant).toBe('blue');
-      s.close();
-    } finally {
-      await blue.close();
-    }
-  });
-
-  test('container messages over maxResponsePartBytes come back as PARTIAL..COMPLETE parts of one DataType', async () => {
-    const splitting = await startLocalSageMakerRouter({ containerUrl: fake.url, maxResponsePartBytes: 50 });
-    try {
-      const stream = await openBidiStream({
-        endpointName: NAME,
-        region: REGION,
-        endpoint: splitting.url,
-        credentials: LOCAL_CREDENTIALS,
-      });
-      stream.send({ bytes: json({ type: 'config' }), dataType: 'UTF8' });
-      stream.send({ bytes: json({ type: 'text', text: 'Split into parts.', id: 's' }), dataType: 'UTF8' });
-      stream.send({ bytes: json({ type: 'end' }), dataType: 'UTF8' });
-      const messages: Array<{ dataType: string | undefined; bytes: Buffer; parts: number }> = [];
-      let run: Array<Extract<ResponseEvent, { type: 'PayloadPart' }>> = [];
-      for await (const event of stream.responses) {
-        if (event.type !== 'PayloadPart') throw new Error(`unexpected ${event.type}`);
-        expect(event.bytes.byteLength).toBeLessThanOrEqual(50);
-        run.push(event);
-        if (event.completionState === 'PARTIAL') continue;
-        // A run is PARTIAL..PARTIAL then COMPLETE, or one part with no CompletionState.
-        expect(run.map((p) => p.completionState)).toEqual(
-          run.length === 1 ? [undefined] : [...run.slice(1).map(() => 'PARTIAL'), 'COMPLETE'],
-        );
-        expect(new Set(run.map((p) => p.dataType)).size).toBe(1);
-        messages.push({ dataType: event.dataType, bytes: Buffer.concat(run.map((p) => p.bytes)), parts: run.length });
-        run = [];
-        if (event.dataType === 'UTF8' && JSON.parse(messages.at(-1)!.bytes.toString()).type === 'done') break;
-      }
-      stream.close();
-      const text = messages.filter((m) => m.dataType === 'UTF8').map((m) => JSON.parse(m.bytes.toString()).type);
-      expect(text).toEqual(['ready', 'audio_start', 'audio_end', 'done']);
-      expect(Buffer.concat(messages.filter((m) => m.dataType === 'BINARY').map((m) => m.bytes))).toEqual(
-        fakeAudio('Split into parts.'),
-      );
-      expect(messages.some((m) => m.parts > 1)).toBe(true);
-      expect(messages.some((m) => m.parts === 1)).toBe(true); // {"type":"done"} fits in one part
-    } finally {
-      await splitting.close();
-    }
-  });
-
-  test('a stream lives until maxStreamLifetimeMs, then ends with ModelStreamError ModelInvocationTimeExceeded; the container socket closes', async () => {
-    const closed = Promise.withResolvers<number>();
-    const peer = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-    await new Promise((resolve) => peer.once('listening', resolve));
-    peer.on('connection', (ws) => {
-      ws.send(JSON.stringify({ type: 'ready', protocol: 1, sample_rate: 24000, format: 'pcm_s16le', voices: [] }));
-      // An echo: the answer to a message shows that the stream is still open.
-      ws.on('message', (data) => ws.send(data.toString()));
-      ws.on('close', (code) => closed.resolve(code));
-    });
-    const limited = await startLocalSageMakerRouter({
-      containerUrl: `http://127.0.0.1:${(peer.address() as AddressInfo).port}`,
-      maxStreamLifetimeMs: 150,
-    });
-    // The router's lifetime timer runs on a clock the test moves, so the stream's last moment is
-    // checked exactly, whatever the machine's load: open at 149 ms, ended at 150.
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance', 'Date'] });
-    try {
-      const stream = await openBidiStream({
-        endpointName: NAME,
-        region: REGION,
-        endpoint: limited.url,
-        credentials: LOCAL_CREDENTIALS,
-      });
-      expect((await read(stream, () => true)).map(({ parsed }) => parsed)).toMatchObject([{ type: 'ready' }]);
-      jest.advanceTimersByTime(149);
-      stream.send({ bytes: json({ type: 'still-open' }), dataType: 'UTF8' });
-      expect((await read(stream, () => true)).map(({ parsed }) => parsed)).toEqual([{ type: 'still-open' }]);
-      jest.advanceTimersByTime(1);
-      const seen = await read(stream, () => false);
-      expect(seen.map(({ event }) => event.type)).toEqual(['ModelStreamError']);
-      expect(seen.at(-1)!.event).toMatchObject({
-        errorCode: 'ModelInvocationTimeExceeded',
-        message: expect.stringContaining('maximum duration of 150 ms'),
-      });
-      await closed.promise;
-      stream.close();
-    } finally {
-      jest.useRealTimers();
-      await limited.close();
-      await new Promise((resolve) => peer.close(resolve));
-    }
-  });
-
-  test('a host header that differs from :authority is refused (RFC 9113 section 8.3.1)', async () => {
-    const session = connect(router.url);
-    const h2 = session.request({
-      ':method': 'POST',
-      ':path': `/endpoints/${NAME}/invocations-bidirectional-stream`,
-      ':authority': new URL(router.url).host,
-      host: 'elsewhere.example:8443',
-    });
-    h2.end();
-    const [status, headers] = await new Promise<[number, Record<string, unknown>]>((resolve) =>
-      h2.on('response', (h) => resolve([Number(h[':status']), h])),
-    );
-    const chunks: Buffer[] = [];
-    for await (const chunk of h2) chunks.push(chunk as Buffer);
-    session.close();
-    expect(status).toBe(400);
-    expect(headers['x-amzn-errortype']).toBe('InputValidationError');
-    expect(JSON.parse(Buffer.concat(chunks).toString()).Message).toMatch(/differs from :authority/);
-  });
-
-  test('a malformed percent-encoding in the endpoint name is a 400, not a crash', async () => {
-    const response = await fetch(`${router.url}/endpoints/%zz/invocations-response-stream`, {
-      method: 'POST',
-      body: '{}',
-    });
-    expect(response.status).toBe(400);
-    expect(response.headers.get('x-amzn-errortype')).toBe('InputValidationError');
-    expect((await fetch(`${router.url}/ping`)).status).toBe(200); // still serving
-  });
-
-  test('bad router options are refused with the option named', async () => {
-    const start = (extra: object) => startLocalSageMakerRouter({ containerUrl: fake.url, ...extra });
-    await expect(start({ maxResponsePartBytes: 0 })).rejects.toThrow(/maxResponsePartBytes/);
-    await expect(start({ maxStreamLifetimeMs: 2 ** 31 })).rejects.toThrow(/maxStreamLifetimeMs/);
-    await expect(start({ variantName: '-blue' })).rejects.toThrow(/variantName: X-Amzn-SageMaker-Target-Variant/);
   });
 });
