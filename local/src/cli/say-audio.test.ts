@@ -8,7 +8,6 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   concatPcm,
   resample,
@@ -19,8 +18,8 @@ import {
 } from '@kokoro-speech/runtime/testing';
 import { parseWav } from '../caller/wav.ts';
 import { testWav } from '../testing/test-wav.ts';
+import { ROOT, runNpm } from '../testing/npm-run.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const ENV = { ...process.env, ECHO_FIRST_TOKEN_MS: '0', LLM_PROVIDER: 'echo', NODE_OPTIONS: '' };
 const QUESTION = 'What time does the library open on Sundays?';
 
@@ -57,17 +56,7 @@ async function startStack(args: string[], env: NodeJS.ProcessEnv): Promise<Stack
   return stack;
 }
 
-function say(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', 'say', '--', ...args], { cwd: ROOT, env: ENV });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const say = (args: string[]) => runNpm(['run', 'say', '--', ...args], ENV);
 
 /** 16 kHz mono speech as a 22.05 kHz stereo file (the right channel a little quieter). */
 function stereoFile(pcm: Int16Array): Buffer {

@@ -8,36 +8,19 @@ import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { readOggOpus } from '@kokoro-speech/protocol/audio';
 import { parseWav } from '../caller/wav.ts';
+import { ECHO_ENV, ROOT, runNpm } from '../testing/npm-run.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const ENV = {
-  ...process.env,
-  ECHO_FIRST_TOKEN_MS: '20',
-  ECHO_TOKENS_PER_SECOND: '400',
-  LLM_PROVIDER: 'echo',
-  NODE_OPTIONS: '',
-};
+const ENV = ECHO_ENV;
 
 let server: ChildProcess;
 let output = '';
 let url: URL;
 let scratch: string;
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', args, { cwd: ROOT, env: ENV });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[]) => runNpm(args, ENV);
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'say-'));

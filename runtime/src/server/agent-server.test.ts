@@ -6,46 +6,33 @@ import { OpenAIProvider } from '../llm/openai.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import { SageMakerBidiTransport } from '../tts/sagemaker-bidi-transport.ts';
 import { SageMakerResponseStreamTransport } from '../tts/response-stream-transport.ts';
-import {
-  LOCAL_CREDENTIALS,
-  startLocalSageMakerRouter,
-  type LocalSageMakerRouter,
-} from '@kokoro-speech/sagemaker/router';
 import type { TtsTransport } from '../tts/types.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
 import { turnEventSchema } from '@kokoro-speech/protocol';
 import type { PipelineEvent } from '../pipeline/turn.ts';
-import { sentencesOf, shape, startTestContainer, type TestContainer } from '../testing/harness.ts';
+import { joinedText, sentencesOf, shape, textOf } from '../testing/harness.ts';
 import { sseTurn, WsCaller } from '../testing/turn-clients.ts';
 import { startFakeOpenAI } from '../testing/fake-llm-servers.ts';
-import { TEST_RESPONSE_PART_BYTES } from '../testing/routed-fake.ts';
+import { localEndpoint, startRoutedContainer, type RoutedContainer } from '../testing/routed-container.ts';
 
 const PROMPT =
   'Streaming speech starts speaking early, because the first clause of a long sentence is spoken at once. ' +
   'The rest follows in whole sentences. It costs $3.50 a month.\n\nThat is all.';
 const fastEcho = new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 3000 });
 
-let container: TestContainer;
-let router: LocalSageMakerRouter;
+let routed: RoutedContainer;
 const agents: AgentServer[] = [];
 async function agent(tts: TtsTransport, extra: Partial<Parameters<typeof startAgentServer>[0]> = {}) {
   const server = await startAgentServer({ llm: fastEcho, tts, ...extra });
   agents.push(server);
   return server;
 }
-const direct = () => new WebSocketTransport({ url: container.server.wsUrl });
+const direct = () => new WebSocketTransport({ url: routed.container.server.wsUrl });
 
-beforeAll(async () => {
-  container = await startTestContainer();
-  router = await startLocalSageMakerRouter({
-    containerUrl: container.server.url,
-    maxResponsePartBytes: TEST_RESPONSE_PART_BYTES,
-  });
-});
+beforeAll(async () => void (routed = await startRoutedContainer()));
 afterAll(async () => {
   await Promise.all(agents.map((a) => a.close()));
-  await router?.close();
-  await container?.close();
+  await routed?.close();
 });
 
 function checkTurn(events: PipelineEvent[]) {
@@ -53,19 +40,9 @@ function checkTurn(events: PipelineEvent[]) {
   const s = shape(events);
   expect(s[0]).toBe('start');
   expect(s.slice(-2)).toEqual(['metrics', 'done']);
-  expect(
-    events
-      .filter((e) => e.type === 'text')
-      .map((e) => (e as { delta: string }).delta)
-      .join(''),
-  ).toBe(PROMPT);
+  expect(textOf(events)).toBe(PROMPT);
   const sentences = sentencesOf(events);
-  expect(
-    sentences
-      .map((x) => x.text)
-      .join(' ')
-      .replace(/\s+/g, ' '),
-  ).toBe(PROMPT.replace(/\s+/g, ' '));
+  expect(joinedText(sentences)).toBe(PROMPT.replace(/\s+/g, ' '));
   expect(sentences[0]!.text).toBe('Streaming speech starts speaking early,');
   for (const x of sentences) {
     expect(x.seqs).toEqual(x.seqs.map((_, i) => i));
@@ -79,25 +56,10 @@ function checkTurn(events: PipelineEvent[]) {
 
 describe.each([
   ['direct WebSocket', () => direct()],
-  [
-    'SageMaker bidi stream via the local router',
-    () =>
-      new SageMakerBidiTransport({
-        endpointName: 'kokoro-local',
-        region: 'us-east-1',
-        endpoint: router.url,
-        credentials: LOCAL_CREDENTIALS,
-      }),
-  ],
+  ['SageMaker bidi stream via the local router', () => new SageMakerBidiTransport(localEndpoint(routed.router))],
   [
     'SageMaker response streams via the local router',
-    () =>
-      new SageMakerResponseStreamTransport({
-        endpointName: 'kokoro-local',
-        region: 'us-east-1',
-        endpoint: router.url,
-        credentials: LOCAL_CREDENTIALS,
-      }),
+    () => new SageMakerResponseStreamTransport(localEndpoint(routed.router)),
   ],
 ])('agent server, TTS over %s', (_name, transport) => {
   let server: AgentServer;
@@ -142,18 +104,9 @@ describe('agent server: concurrency', () => {
     ];
     const turns = await Promise.all(prompts.map((prompt) => sseTurn(server.url, { prompt })));
     turns.forEach(({ events }, i) => {
-      const text = events
-        .filter((e) => e.type === 'text')
-        .map((e) => (e as { delta: string }).delta)
-        .join('');
-      expect(text).toBe(prompts[i]);
+      expect(textOf(events)).toBe(prompts[i]);
       const sentences = sentencesOf(events);
-      expect(
-        sentences
-          .map((x) => x.text)
-          .join(' ')
-          .replace(/\s+/g, ' '),
-      ).toBe(prompts[i]!.replace(/\s+/g, ' '));
+      expect(joinedText(sentences)).toBe(prompts[i]!.replace(/\s+/g, ' '));
       for (const x of sentences) expect(x.bytes / 48).toBeCloseTo(x.duration_ms!, 0);
     });
     const ids = turns.map(({ events }) => (events[0] as { request_id: string }).request_id);
