@@ -1,20 +1,10 @@
 // A real test container (harness.ts) behind the local SageMaker router, and where the agent's
 // SageMaker transports find it: the end-to-end tests' TTS over every transport the agent has.
-import {
-  LOCAL_CREDENTIALS,
-  startLocalSageMakerRouter,
-  type LocalSageMakerRouter,
-} from '@kokoro-speech/sagemaker/router';
+import { startLocalSageMakerRouter, type LocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import { startTestContainer, type TestContainer } from './harness.ts';
 import { TEST_RESPONSE_PART_BYTES } from './routed-fake.ts';
 
-/** The SageMaker transports' options for the local router (any endpoint name reaches its container). */
-export const localEndpoint = (router: { url: string }) => ({
-  endpointName: 'kokoro-local',
-  region: 'us-east-1',
-  endpoint: router.url,
-  credentials: LOCAL_CREDENTIALS,
-});
+export { localEndpoint } from './routed-fake.ts';
 
 export interface RoutedContainer {
   container: TestContainer;
