@@ -6,7 +6,7 @@ import type { TtsTransport } from '../tts/types.ts';
 import { startCutProxy } from './cut-proxy.ts';
 import { fakeAudio, startFakeContainer } from '@kokoro-speech/protocol/testing';
 import type { FakeContainer, FakeContainerOptions } from '@kokoro-speech/protocol/testing';
-import type { SuiteTarget } from './transport-suite.ts';
+import type { SuiteTarget } from './transport-collect.ts';
 
 export interface RoutedFake {
   fake: FakeContainer;
