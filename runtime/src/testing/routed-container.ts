@@ -1,6 +1,11 @@
 // A real test container (harness.ts) behind the local SageMaker router, and where the agent's
 // SageMaker transports find it: the end-to-end tests' TTS over every transport the agent has.
+import { afterAll, beforeAll } from '@jest/globals';
 import { startLocalSageMakerRouter, type LocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import type { LlmProvider } from '../llm/types.ts';
+import { startAgentServer, type AgentServer, type AgentServerOptions } from '../server/app.ts';
+import { WebSocketTransport } from '../tts/websocket-transport.ts';
+import type { TtsTransport } from '../tts/types.ts';
 import { startTestContainer, type TestContainer } from './harness.ts';
 import { TEST_RESPONSE_PART_BYTES } from './routed-fake.ts';
 
@@ -29,6 +34,30 @@ export async function startRoutedContainer(): Promise<RoutedContainer> {
     close: async () => {
       await router.close();
       await container.close();
+    },
+  };
+}
+
+/**
+ * For a test file: a routed test container for all its tests, and agent servers on `llm` started
+ * on demand, closed with it after the last test.
+ */
+export function routedAgents(llm: LlmProvider) {
+  let routed: RoutedContainer | undefined;
+  const agents: AgentServer[] = [];
+  beforeAll(async () => void (routed = await startRoutedContainer()));
+  afterAll(async () => {
+    await Promise.all(agents.map((a) => a.close()));
+    await routed?.close();
+  });
+  return {
+    routed: () => routed!,
+    /** A transport straight to the container's WebSocket. */
+    direct: () => new WebSocketTransport({ url: routed!.container.server.wsUrl }),
+    agent: async (tts: TtsTransport, extra: Partial<AgentServerOptions> = {}) => {
+      const server = await startAgentServer({ llm, tts, ...extra });
+      agents.push(server);
+      return server;
     },
   };
 }
