@@ -3,7 +3,6 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { EchoProvider } from '../llm/echo.ts';
 import { OpenAIProvider } from '../llm/openai.ts';
-import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import { SageMakerBidiTransport } from '../tts/sagemaker-bidi-transport.ts';
 import { SageMakerResponseStreamTransport } from '../tts/response-stream-transport.ts';
 import type { AgentServer } from './app.ts';
