@@ -1,5 +1,7 @@
 // The repository's commands as a user runs them, from its root, in a child process.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository's root (with a trailing slash). */
@@ -28,4 +30,35 @@ export function runNpm(
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** The root package's `start` script: the command `npm start` runs. */
+export async function startScript(): Promise<string> {
+  return (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts
+    .start;
+}
+
+export interface StartedStack {
+  child: ChildProcess;
+  /** The page's address, as printed. */
+  url: URL;
+  /** All it has written so far (stdout and stderr). */
+  output(): string;
+}
+
+/** `npm start`'s command (the start script's: node local/src/stack/main.ts ARGS), up once it prints its address. */
+export async function startNpmStart(args: string[], env: NodeJS.ProcessEnv): Promise<StartedStack> {
+  const child = spawn(join(ROOT, 'node_modules/.bin/node'), ['local/src/stack/main.ts', ...args], { cwd: ROOT, env });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d));
+  child.stderr.on('data', (d: Buffer) => (output += d));
+  const url = await new Promise<URL>((resolve, reject) => {
+    const seen = () => {
+      const m = /Open (http:\/\/127\.0\.0\.1:\d+\/) in your browser/.exec(output);
+      if (m) resolve(new URL(m[1]!));
+    };
+    child.stdout.on('data', seen);
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code}):\n${output}`)));
+  });
+  return { child, url, output: () => output };
 }
