@@ -7,34 +7,24 @@ import { networkInterfaces } from 'node:os';
 import { MAX_PROMPT_CHARS } from '@kokoro-speech/protocol';
 import { agentServerUpstream } from '../src/web-server/upstream.ts';
 import { startWebServer, type WebServer } from '../src/web-server/web-server.ts';
+// What drives the page, then the suite with its stack, and the texts asked.
 import {
   answerText,
   ask,
-  browser,
   openPage,
   pageErrors,
   playedOut,
-  PROMPT,
-  SHORT,
-  stack,
   turns,
   until,
   untilDone,
-  usePageStack,
-  type PageDocument,
 } from '../src/testing/page-driver.ts';
-import { CHROMIUM, hasChromium, launchChromium } from '../src/testing/chromium.ts';
-
-const haveChromium = hasChromium();
-if (!haveChromium)
-  console.warn(`SKIPPED: browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-const suite = haveChromium ? describe : describe.skip;
+import { browser, pageSuite, PROMPT, SHORT, stack } from '../src/testing/page-driver.ts';
+import type { PageDocument } from '../src/testing/page-driver.ts';
+import { launchChromium } from '../src/testing/chromium.ts';
 
 declare const document: PageDocument;
 
-suite('the page in Chromium: tools, words, voices, access', () => {
-  usePageStack();
-
+pageSuite('the page in Chromium: tools, words, voices, access', () => {
   test('tool calls show on the timeline and under the answer', async () => {
     const page = await openPage();
     await ask(page, 'ws', 'Let me work it out.<tool name="calculate">{"expression": "6 * 7"}</tool> It is {result}.');

@@ -1,41 +1,28 @@
 // The page in Debian's Chromium (playwright-core), against the real local stack on loopback
 // (stand-in model, echo LLM): each transport streams text and plays every sample in order, the
 // timeline renders, and barge-in silences the old turn at once with nothing stale played after.
-import { describe, expect, test } from '@jest/globals';
+import { expect, test } from '@jest/globals';
 import { TurnRecorder } from '../src/caller/timeline.ts';
 import { streamTurn } from '../src/caller/turn-client.ts';
+// What drives the page, then the suite with its stack, and the texts asked.
 import {
   answerText,
   ask,
-  browser,
-  LONG,
   openPage,
   pageErrors,
   playedOut,
-  PROMPT,
   report,
-  SHORT,
-  stack,
   turns,
   until,
   untilDone,
-  usePageStack,
-  type PageDocument,
-  type PageWindow,
 } from '../src/testing/page-driver.ts';
-import { CHROMIUM, hasChromium } from '../src/testing/chromium.ts';
-
-const haveChromium = hasChromium();
-if (!haveChromium)
-  console.warn(`SKIPPED: browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-const suite = haveChromium ? describe : describe.skip;
+import { browser, LONG, pageSuite, PROMPT, SHORT, stack } from '../src/testing/page-driver.ts';
+import type { PageDocument, PageWindow } from '../src/testing/page-driver.ts';
 
 declare const window: PageWindow;
 declare const document: PageDocument;
 
-suite('the page in Chromium', () => {
-  usePageStack();
-
+pageSuite('the page in Chromium', () => {
   for (const [transport, format] of [
     ['sse', 'opus'],
     ['ws', 'opus'],

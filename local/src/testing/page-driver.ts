@@ -1,9 +1,9 @@
 // Driving the page in Debian's Chromium (playwright-core) against the real local stack, for the
 // page's browser tests: the stack and the browser for a suite, a page opened once its set-up shows,
 // a prompt sent, and the page's and its audio worklet's state polled from here.
-import { afterAll, beforeAll, expect } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './chromium.ts';
+import { CHROMIUM, hasChromium, launchChromium } from './chromium.ts';
 import { parseLocalOptions } from '../stack/options.ts';
 import { startLocalStack, type LocalStack } from '../stack/stack.ts';
 
@@ -78,7 +78,7 @@ export let stack: LocalStack;
 export let browser: Browser;
 
 /** The local stack (stand-in model, the echo LLM, the calculator) and Chromium, for a test file's suite. */
-export function usePageStack(): void {
+function usePageStack(): void {
   beforeAll(async () => {
     stack = await startLocalStack(
       parseLocalOptions(['--offline', '--port', '0', '--llm', 'echo', '--tools', 'calculator'], {
@@ -147,3 +147,14 @@ export async function ask(page: Page, transport: 'sse' | 'ws', prompt: string, f
 export const answerText = async (page: Page) => ((await page.locator('#answer').textContent()) ?? '').trim();
 export const untilDone = (page: Page, n: number) =>
   until(page, `turn ${n} is done`, (_r, t) => t[n - 1]?.doneAt != null);
+
+/** The page's tests in a suite with the stack and Chromium up; skipped, saying why, without Debian's Chromium. */
+export function pageSuite(name: string, tests: () => void): void {
+  const haveChromium = hasChromium();
+  if (!haveChromium)
+    console.warn(`SKIPPED: browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  (haveChromium ? describe : describe.skip)(name, () => {
+    usePageStack();
+    tests();
+  });
+}
