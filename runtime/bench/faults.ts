@@ -8,8 +8,6 @@
 // and 15 s, TTS_RECONNECT_BUDGET_MS 5000) except where a row says otherwise. The container runs
 // in its own process on the stand-in model; the agent, the fake LLMs and the callers share this one.
 // Usage: npm run -w runtime faults [-- --only NAME]
-import { readdirSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
@@ -25,23 +23,12 @@ import { ContainerProcess } from '../src/testing/container-process.ts';
 import { startFakeOpenAI, type FakeFault } from '../src/testing/fake-llm-servers.ts';
 import { startFakeLlm } from '../src/testing/fake-llm-provider.ts';
 import { slowSseCaller } from '../src/testing/slow-caller.ts';
-import { sentencesOf } from '../src/testing/harness.ts';
+import { sentencesOf, textOf } from '../src/testing/harness.ts';
 import { sseTurn } from '../src/testing/turn-clients.ts';
-import type { PipelineEvent } from '../src/pipeline/turn.ts';
+import { faultRows, s1 } from './fault-rows.ts';
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
-const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('run with node --expose-gc (npm run -w runtime faults does)');
-
-const MiB = 1024 * 1024;
-const heap = () => {
-  gc();
-  return process.memoryUsage().heapUsed;
-};
-const fds = () => readdirSync('/proc/self/fd').length;
-const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const mib = (bytes: number) => (bytes / MiB).toFixed(1);
-
+const { scenario, printRows } = faultRows(values.only);
 const sentence = (i: number) => `Sentence ${i} of an answer far longer than any buffer the agent keeps for a caller. `;
 /** ~73,000 characters: over an hour of speech at Kokoro's pace. */
 const LONG = Array.from({ length: 900 }, (_, i) => sentence(i)).join('');
@@ -75,46 +62,6 @@ async function healthy(server: AgentServer, withinMs = 120_000): Promise<void> {
     if (ping.status === 'Healthy') return;
   }
   throw new Error('the agent did not go back to Healthy');
-}
-
-interface Row {
-  scenario: string;
-  outcome: string;
-  timeMs: number;
-  heap: [number, number, number];
-  rss: [number, number];
-  fds: [number, number];
-}
-const rows: Row[] = [];
-
-/** Runs one scenario with the heap sampled while it lasts; it returns its outcome and time. */
-async function scenario(name: string, run: () => Promise<{ outcome: string; timeMs: number }>): Promise<void> {
-  if (values.only && !name.includes(values.only)) return;
-  await sleep(200);
-  const heapBefore = heap();
-  const rssBefore = process.memoryUsage().rss;
-  const fdsBefore = fds();
-  let peak = heapBefore;
-  const sampler = setInterval(() => (peak = Math.max(peak, heap())), 1000);
-  let result: { outcome: string; timeMs: number };
-  try {
-    result = await run();
-  } catch (error) {
-    result = { outcome: `FAILED: ${(error as Error).message}`, timeMs: NaN };
-  } finally {
-    clearInterval(sampler);
-  }
-  await sleep(1500); // sockets closing, timers of the closed turns
-  const after = heap();
-  const row: Row = {
-    scenario: name,
-    ...result,
-    heap: [heapBefore, peak, after],
-    rss: [rssBefore, process.memoryUsage().rss],
-    fds: [fdsBefore, fds()],
-  };
-  rows.push(row);
-  console.error(`${name}: ${row.outcome} (${s1(row.timeMs)})`);
 }
 
 // ---- callers that stop reading ----
@@ -197,11 +144,6 @@ await scenario('SSE caller reads at 200 KB/s (24 sentences, ~5.5 MB)', async () 
 
 // ---- LLMs that stall or break ----
 
-const textOf = (events: PipelineEvent[]) =>
-  events
-    .filter((e) => e.type === 'text')
-    .map((e) => (e as { delta: string }).delta)
-    .join('');
 const ANSWER = 'The first sentence arrives whole. The second one too. The third is never finished by the model.';
 
 for (const wire of ['openai', 'bedrock'] as const) {
@@ -336,16 +278,4 @@ await fakeOpenAI.close();
 await router.close();
 await container.close();
 
-console.log(
-  `\n${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load average ${loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' ')} (1, 5, 15 min) at the end\n`,
-);
-console.log(
-  '| fault | what the caller gets | time to it | live heap before / highest / after (MiB) | RSS before / after (MiB) | fds before / after |',
-);
-console.log('|---|---|---|---|---|---|');
-for (const r of rows)
-  console.log(
-    `| ${r.scenario} | ${r.outcome} | ${s1(r.timeMs)} | ${mib(r.heap[0])} / ${mib(r.heap[1])} / ${mib(r.heap[2])} | ${mib(r.rss[0])} / ${mib(r.rss[1])} | ${r.fds[0]} / ${r.fds[1]} |`,
-  );
+printRows();

@@ -2,11 +2,9 @@
 // HTTP as a browser does), SSE and WebSocket calls as the page and the CLI make them, and a
 // recording peer in the agent's place that shows what was passed on, and that nothing was.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import WebSocket, { WebSocketServer } from 'ws';
 import { startLocalOidcProvider, type LocalOidcProvider } from '../auth/oidc-provider.ts';
 import { signInOverHttp } from '../testing/sign-in-over-http.ts';
+import { connect, recordingAgent, SESSION_HEADER, tampered, untilExpired } from '../testing/jwt-peers.ts';
 import { bearerSubprotocols, WS_BEARER_PROTOCOL } from './bearer.ts';
 import { createJwtAuthorizer } from './jwt-authorizer.ts';
 import { startJwtStandIn, type JwtStandIn } from './jwt-stand-in.ts';
@@ -14,48 +12,6 @@ import { startJwtStandIn, type JwtStandIn } from './jwt-stand-in.ts';
 const ARN = 'arn:aws:bedrock-agentcore:us-east-1:123456789012:runtime/kokoro_test-0123456789';
 const SESSION = 'test-session-0123456789abcdefghijklmnop';
 const REDIRECT = 'http://127.0.0.1:3999/';
-const SESSION_HEADER = 'x-amzn-bedrock-agentcore-runtime-session-id';
-
-/** In the agent's place: records each call's headers; a session named "refused-..." gets a 403. */
-interface Seen {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-}
-async function recordingAgent(): Promise<{ url: URL; seen: Seen[]; close(): Promise<void> }> {
-  const seen: Seen[] = [];
-  const server = http.createServer((req, res) => {
-    seen.push({ path: req.url ?? '', headers: req.headers });
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end('event: done\ndata: {"type":"done"}\n\n');
-    });
-  });
-  const wss = new WebSocketServer({ noServer: true });
-  server.on('upgrade', (req, socket, head) => {
-    seen.push({ path: req.url ?? '', headers: req.headers });
-    if (String(req.headers[SESSION_HEADER]).startsWith('refused-')) {
-      socket.end(
-        'HTTP/1.1 403 Forbidden\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"error":{"code":"forbidden","message":"not yours"}}',
-      );
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      ws.send('hello from the agent');
-      ws.on('message', (data) => ws.send(`echo ${data}`));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
-    seen,
-    async close() {
-      for (const c of wss.clients) c.terminate();
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
 
 let provider: LocalOidcProvider;
 let otherIssuer: LocalOidcProvider;
@@ -109,39 +65,6 @@ const invoke = (headers: Record<string, string>, arn?: string) =>
     headers: { 'content-type': 'application/json', [SESSION_HEADER]: SESSION, ...headers },
     body: '{"prompt":"hi"}',
   });
-
-/** Opens the WebSocket; the handshake's status and body when refused. */
-function connect(
-  url: string,
-  options: { protocols?: string[]; headers?: Record<string, string> } = {},
-): Promise<{ ws: WebSocket; got: string[] } | { status: number; body: string; headers: http.IncomingHttpHeaders }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, options.protocols ?? [], { headers: options.headers ?? {} });
-    const got: string[] = []; // from the start: a first frame can come in with the handshake's answer
-    ws.on('message', (d) => got.push(String(d)));
-    ws.once('open', () => resolve({ ws, got }));
-    ws.once('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-    });
-    ws.once('error', reject);
-  });
-}
-
-/** The token with its payload changed (another sub) and the signature kept. */
-function tampered(token: string): string {
-  const [head, payload, signature] = token.split('.');
-  const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
-  claims.sub = '9e4d2b17-3c58-4f0a-8e61-b0b000000002';
-  return [head, Buffer.from(JSON.stringify(claims)).toString('base64url'), signature].join('.');
-}
-
-async function untilExpired(token: string): Promise<void> {
-  const { exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
-  const wait = exp * 1000 - Date.now() + 50;
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-}
 
 describe('accepted calls reach the agent with the token in Authorization', () => {
   test('SSE: the answer streams back; the agent gets the bearer token and the session id; a browser may read it', async () => {

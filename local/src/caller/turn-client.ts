@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { WsTurnFramer } from '@kokoro-speech/protocol/ws-framing';
 import { turnEventSchema, voicesEventSchema, type TurnEvent, type TurnRequest } from '@kokoro-speech/protocol';
 import { AgentCoreTarget, newRuntimeSessionId } from '../agentcore/agentcore.ts';
+import { closeAgentSocket, openAgentSocket, withSlash } from './agent-socket.ts';
 
 export type Transport = 'sse' | 'ws';
 
@@ -133,12 +134,7 @@ function postSse(
 }
 
 async function runWs(options: TurnOptions, emit: Emit, onSocket: (s: Socket) => void): Promise<void> {
-  const url =
-    options.target instanceof URL
-      ? wsUrl(options.target, options.sessionId)
-      : await options.target.presignWebSocket(options.sessionId ?? newRuntimeSessionId());
-  const ws = new WebSocket(url, { perMessageDeflate: false });
-  ws.binaryType = 'nodebuffer';
+  const ws = await openAgentSocket(options.target, options.sessionId);
   ws.on('upgrade', (res) => onSocket(res.socket));
   const abort = (): void => {
     if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'cancel' }));
@@ -175,10 +171,7 @@ async function runWs(options: TurnOptions, emit: Emit, onSocket: (s: Socket) => 
       });
     });
   } finally {
-    options.signal?.removeEventListener('abort', abort);
-    ws.removeAllListeners('close');
-    ws.on('error', () => {});
-    ws.close();
+    closeAgentSocket(ws, options.signal, abort);
   }
 }
 
@@ -205,18 +198,4 @@ export async function listVoices(
   const parsed = voicesEventSchema.omit({ type: true }).safeParse(JSON.parse(text));
   if (!parsed.success) throw new Error(`not a voice list: ${text.slice(0, 300)}`);
   return parsed.data;
-}
-
-function withSlash(base: URL): URL {
-  const u = new URL(base);
-  if (!u.pathname.endsWith('/')) u.pathname += '/';
-  return u;
-}
-
-/** The agent's turn WebSocket under an http(s) base URL (the session as a query parameter). */
-export function wsUrl(base: URL, sessionId: string | undefined): string {
-  const u = new URL('ws', withSlash(base));
-  u.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
-  if (sessionId !== undefined) u.searchParams.set('session', sessionId);
-  return u.toString();
 }

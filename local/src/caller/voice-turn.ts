@@ -6,8 +6,9 @@
 import WebSocket from 'ws';
 import { WsTurnFramer } from '@kokoro-speech/protocol/ws-framing';
 import type { TurnRequest } from '@kokoro-speech/protocol';
-import { newRuntimeSessionId, type AgentCoreTarget } from '../agentcore/agentcore.ts';
-import { parseEvent, wsUrl, type ClientEvent } from './turn-client.ts';
+import type { AgentCoreTarget } from '../agentcore/agentcore.ts';
+import { closeAgentSocket, openAgentSocket } from './agent-socket.ts';
+import { parseEvent, type ClientEvent } from './turn-client.ts';
 import { VOICE_RATE } from './wav-input.ts';
 
 const FRAME_SAMPLES = (VOICE_RATE * 20) / 1000;
@@ -29,12 +30,7 @@ export interface VoiceTurnOptions {
 
 /** Speaks `pcm` as the customer; `emit` gets every event (audio decoded), with arrival times. */
 export async function speakTurn(options: VoiceTurnOptions, emit: (event: ClientEvent) => void): Promise<void> {
-  const url =
-    options.target instanceof URL
-      ? wsUrl(options.target, options.sessionId)
-      : await options.target.presignWebSocket(options.sessionId ?? newRuntimeSessionId());
-  const ws = new WebSocket(url, { perMessageDeflate: false });
-  ws.binaryType = 'nodebuffer';
+  const ws = await openAgentSocket(options.target, options.sessionId);
   const t0 = performance.now();
   const framer = new WsTurnFramer();
   const silence = Buffer.alloc(FRAME_SAMPLES * 2);
@@ -109,9 +105,6 @@ export async function speakTurn(options: VoiceTurnOptions, emit: (event: ClientE
       });
     });
   } finally {
-    options.signal?.removeEventListener('abort', abort);
-    ws.removeAllListeners('close');
-    ws.on('error', () => {});
-    ws.close();
+    closeAgentSocket(ws, options.signal, abort);
   }
 }

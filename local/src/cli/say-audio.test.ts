@@ -3,12 +3,11 @@
 // transcription server scripted with a known text), the echo LLM, and a WAV file made at test time
 // from espeak-ng speech at 22.05 kHz stereo. The answer repeats what the agent heard.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   concatPcm,
   resample,
@@ -19,8 +18,8 @@ import {
 } from '@kokoro-speech/runtime/testing';
 import { parseWav } from '../caller/wav.ts';
 import { testWav } from '../testing/test-wav.ts';
+import { runNpm, startNpmStart } from '../testing/npm-run.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const ENV = { ...process.env, ECHO_FIRST_TOKEN_MS: '0', LLM_PROVIDER: 'echo', NODE_OPTIONS: '' };
 const QUESTION = 'What time does the library open on Sundays?';
 
@@ -37,37 +36,13 @@ let speechSeconds: number;
 
 /** `npm start`'s command with `args`, up once it prints its address. */
 async function startStack(args: string[], env: NodeJS.ProcessEnv): Promise<Stack> {
-  const child = spawn(join(ROOT, 'node_modules/.bin/node'), ['local/src/stack/main.ts', ...args, '--port', '0'], {
-    cwd: ROOT,
-    env,
-  });
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d));
-  child.stderr!.on('data', (d: Buffer) => (output += d));
-  const url = await new Promise<URL>((resolve, reject) => {
-    const seen = () => {
-      const m = /Open (http:\/\/127\.0\.0\.1:\d+\/) in your browser/.exec(output);
-      if (m) resolve(new URL(m[1]!));
-    };
-    child.stdout!.on('data', seen);
-    child.once('exit', (code) => reject(new Error(`npm start exited (${code}):\n${output}`)));
-  });
+  const { child, url } = await startNpmStart([...args, '--port', '0'], env);
   const stack = { child, url };
   stacks.push(stack);
   return stack;
 }
 
-function say(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', 'say', '--', ...args], { cwd: ROOT, env: ENV });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const say = (args: string[]) => runNpm(['run', 'say', '--', ...args], ENV);
 
 /** 16 kHz mono speech as a 22.05 kHz stereo file (the right channel a little quieter). */
 function stereoFile(pcm: Int16Array): Buffer {

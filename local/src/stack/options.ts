@@ -4,21 +4,8 @@
 import type { SttConfig } from '@kokoro-speech/runtime/stt';
 import { sttSettings } from './stt-option.ts';
 import { parseArgs } from 'node:util';
-import {
-  BUILTIN_TOOL_CHOICES,
-  ConfigError,
-  DEFAULT_FILLER_AFTER_MS,
-  DEFAULT_VOICE,
-  LLM_PROVIDERS,
-  LLM_VARIABLES,
-  builtinToolId,
-  fillerFromEnv,
-  llmFromEnv,
-  readAgentEnv,
-  type BuiltinToolName,
-  type LlmConfig,
-  type LlmProviderName,
-} from '@kokoro-speech/runtime';
+import { DEFAULT_FILLER_AFTER_MS, DEFAULT_VOICE, type BuiltinToolName, type LlmConfig } from '@kokoro-speech/runtime';
+import { agentSettings } from './agent-option.ts';
 import { isRuntimeArn } from '../agentcore/agentcore.ts';
 import type { LocalDtype } from './model.ts';
 import { commandLineError } from './command-line.ts';
@@ -115,8 +102,6 @@ export interface LocalOptions {
 
 /** A bad option of `npm start`: it prints the message and the usage, and exits 2. */
 export { UsageError };
-
-const PROVIDERS = `${LLM_PROVIDERS.slice(0, -1).join(', ')} or ${LLM_PROVIDERS.at(-1)}`;
 
 export function parseLocalOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): LocalOptions {
   let values;
@@ -237,68 +222,3 @@ function authSettings(
     throw new UsageError(`KOKORO_AUTH_TOKEN_TTL_S must be whole seconds from 1 to 86400, not ${ttl}`);
   return { mode, tokenTtlS };
 }
-
-type AgentSettings = Pick<LocalOptions, 'llm' | 'llmRequested' | 'systemPrompt' | 'voice' | 'tools' | 'filler'>;
-
-/**
- * The local agent's settings: the flags in place of their variables, then the runtime's parsers
- * (a bad value is named by the flag or variable that gave it). The LLM is the one asked for, else
- * openai when OPENAI_BASE_URL is set, else echo (the agent itself defaults to Bedrock).
- */
-function agentSettings(
-  values: { llm?: string; tools?: string; filler?: string; voice?: string },
-  env: NodeJS.ProcessEnv,
-  source: '--llm' | 'LLM_PROVIDER',
-): AgentSettings {
-  const requested = values.llm ?? (env['LLM_PROVIDER'] || undefined);
-  const choice = requested ?? (env['OPENAI_BASE_URL'] ? 'openai' : 'echo');
-  if (!(LLM_PROVIDERS as readonly string[]).includes(choice))
-    throw new UsageError(`${source} must be ${PROVIDERS}, not ${choice}`);
-  const given = source === '--llm' ? `--llm ${choice}` : `LLM_PROVIDER=${choice}`;
-  if (values.tools !== undefined) {
-    const unknown = list(values.tools).find((t) => !builtinToolId(t));
-    if (unknown !== undefined)
-      throw new UsageError(`--tools takes ${BUILTIN_TOOL_CHOICES}, comma-separated, not ${unknown}`);
-  }
-  // A flag stands in for its variable, and is what a message names.
-  const flags = (
-    [
-      ['BUILTIN_TOOLS', '--tools', values.tools],
-      ['TOOL_FILLER_TEXT', '--filler', values.filler],
-      ['KOKORO_VOICE', '--voice', values.voice],
-    ] as const
-  ).filter(([, , value]) => value !== undefined);
-  let e;
-  try {
-    e = readAgentEnv(
-      { ...env, ...Object.fromEntries(flags.map(([variable, , value]) => [variable, value])), LLM_PROVIDER: choice },
-      [...LLM_VARIABLES, 'BUILTIN_TOOLS', 'TOOL_FILLER_TEXT', 'TOOL_FILLER_AFTER_MS', 'KOKORO_VOICE', 'SYSTEM_PROMPT'],
-      Object.fromEntries(flags.map(([variable, flag]) => [variable, flag])),
-    );
-  } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(error.problems.join('; '));
-    throw error;
-  }
-  const problems: string[] = [];
-  const llm = llmFromEnv(e, problems, choice as LlmProviderName, given);
-  if (!llm)
-    throw new UsageError(
-      choice === 'openai'
-        ? `${given} needs OPENAI_BASE_URL and OPENAI_MODEL (and OPENAI_API_KEY if the server wants one)`
-        : problems.join('; '),
-    );
-  return {
-    llm,
-    llmRequested: requested !== undefined,
-    systemPrompt: e.SYSTEM_PROMPT || undefined,
-    voice: e.KOKORO_VOICE,
-    tools: (e.BUILTIN_TOOLS ?? []) as BuiltinToolName[],
-    filler: fillerFromEnv(e),
-  };
-}
-
-const list = (text: string): string[] =>
-  text
-    .split(',')
-    .map((t) => t.trim())
-    .filter((t) => t !== '' && t !== 'none');

@@ -8,62 +8,23 @@ import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { readOggOpus } from '@kokoro-speech/protocol/audio';
 import { parseWav } from '../caller/wav.ts';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const ENV = {
-  ...process.env,
-  ECHO_FIRST_TOKEN_MS: '20',
-  ECHO_TOKENS_PER_SECOND: '400',
-  LLM_PROVIDER: 'echo',
-  NODE_OPTIONS: '',
-};
+import { ECHO_ENV, ROOT, runNpm, startNpmStart, startScript } from '../testing/npm-run.ts';
 
 let server: ChildProcess;
-let output = '';
+let output: () => string;
 let url: URL;
 let scratch: string;
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', args, { cwd: ROOT, env: ENV });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[]) => runNpm(args, ECHO_ENV);
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'say-'));
   // The start script's command itself (npm would add a process in between that dies on SIGINT at once).
-  const startScript = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
-    .scripts.start;
-  expect(startScript).toBe('node local/src/stack/main.ts');
-  server = spawn(join(ROOT, 'node_modules/.bin/node'), ['local/src/stack/main.ts', '--offline', '--port', '0'], {
-    cwd: ROOT,
-    env: ENV,
-  });
-  server.stdout!.on('data', (d: Buffer) => (output += d));
-  server.stderr!.on('data', (d: Buffer) => (output += d));
-  url = await new Promise<URL>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /Open (http:\/\/127\.0\.0\.1:\d+\/) in your browser/.exec(output);
-      if (m) {
-        clearInterval(timer);
-        resolve(new URL(m[1]!));
-      }
-    }, 50);
-    server.once('exit', (code) => {
-      clearInterval(timer);
-      reject(new Error(`npm start exited (${code}):\n${output}`));
-    });
-  });
+  expect(await startScript()).toBe('node local/src/stack/main.ts');
+  ({ child: server, url, output } = await startNpmStart(['--offline', '--port', '0'], ECHO_ENV));
 }, 60_000);
 
 afterAll(async () => {
@@ -73,9 +34,9 @@ afterAll(async () => {
 
 describe('npm start -- --offline', () => {
   test('announces the echo model and the stand-in, and serves the page', async () => {
-    expect(output).toMatch(/LLM\s+echo/);
-    expect(output).toMatch(/the echo model is in use/);
-    expect(output).toMatch(/Speech\s+stand-in model: a tone/);
+    expect(output()).toMatch(/LLM\s+echo/);
+    expect(output()).toMatch(/the echo model is in use/);
+    expect(output()).toMatch(/Speech\s+stand-in model: a tone/);
     const page = await fetch(url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('kokoro-speech');
@@ -259,15 +220,6 @@ describe('npm start -- --offline', () => {
     expect(second.stdout).toContain(`session ${session}`);
   }, 60_000);
 
-  test('say explains bad usage', async () => {
-    const result = await run(['run', 'say', '--', '--transport', 'carrier-pigeon', 'hi']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--transport must be sse or ws/);
-    const badSession = await run(['run', 'say', '--', '--session', 'short', 'hi']);
-    expect(badSession.code).toBe(2);
-    expect(badSession.stderr).toMatch(/--session must be 33-256 letters, digits, - and _ \(or "new"\), not "short"/);
-  });
-
   test('say: an unknown option and a bad sample rate are usage errors that name the fix', async () => {
     const unknown = await run(['run', 'say', '--', 'hi', '--sample', '8000']);
     expect(unknown.code).toBe(2);
@@ -276,29 +228,6 @@ describe('npm start -- --offline', () => {
     const rate = await run(['run', 'say', '--', 'hi', '--sample-rate', '44100', '--target', url.toString()]);
     expect(rate.code).toBe(2);
     expect(rate.stderr).toContain('--sample-rate must be one of 24000, 16000, 8000, not 44100');
-  });
-
-  test('say: nobody listening is a hint that npm start may not be running', async () => {
-    const closed = net.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
-    const port = (closed.address() as net.AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    for (const transport of ['sse', 'ws']) {
-      const result = await run([
-        'run',
-        'say',
-        '--',
-        'hi',
-        '--transport',
-        transport,
-        '--target',
-        `http://127.0.0.1:${port}`,
-      ]);
-      expect(result.code).toBe(1);
-      expect(result.stderr).toContain(
-        `nothing answers at http://127.0.0.1:${port} (connection refused). Is npm start running?`,
-      );
-    }
   });
 
   test('say: a failed turn writes no file and exits 1', async () => {
@@ -336,7 +265,7 @@ describe('npm start -- --offline', () => {
       // From another folder, as the deployed stack's cliCommand runs it (npm --prefix <checkout> run say).
       const child = spawn('npm', ['--prefix', ROOT, 'run', 'say', '--', 'Hi there.', '--target', url.toString()], {
         cwd: here,
-        env: ENV,
+        env: ECHO_ENV,
       });
       let stdout = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -357,8 +286,8 @@ describe('npm start -- --offline', () => {
     const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
     server.kill('SIGINT');
     expect(await exited).toBe(0);
-    expect(output).toMatch(/SIGINT: shutting down/);
-    expect(output).toMatch(/stopped/);
+    expect(output()).toMatch(/SIGINT: shutting down/);
+    expect(output()).toMatch(/stopped/);
     const refused = await new Promise<boolean>((resolve) => {
       const socket = net.connect(Number(url.port), '127.0.0.1');
       socket.once('connect', () => (socket.destroy(), resolve(false)));

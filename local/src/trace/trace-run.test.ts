@@ -5,16 +5,9 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ECHO_ENV, ROOT } from '../testing/npm-run.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const ENV = {
-  ...process.env,
-  ECHO_FIRST_TOKEN_MS: '20',
-  ECHO_TOKENS_PER_SECOND: '400',
-  LLM_PROVIDER: 'echo',
-  NODE_OPTIONS: '',
-};
+const ENV = ECHO_ENV;
 
 let server: ChildProcess;
 let output = '';

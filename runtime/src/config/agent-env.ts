@@ -42,6 +42,29 @@ const list = (v: unknown) =>
         .filter((x) => x !== '' && x !== 'none')
     : v;
 
+/** What an LLM's configuration reads (llmFromEnv), besides the AWS region. */
+const LLM_ENV = {
+  LLM_PROVIDER: oneOf(LLM_PROVIDERS),
+  BEDROCK_MODEL_ID: str(),
+  OPENAI_BASE_URL: httpUrl(),
+  OPENAI_MODEL: str(),
+  OPENAI_API_KEY: str(),
+  ECHO_FIRST_TOKEN_MS: num(0, 600_000),
+  ECHO_TOKENS_PER_SECOND: num(0.1, 100_000),
+  LLM_MAX_TOKENS: int(1, 200_000),
+};
+
+/** What a speech-to-text configuration reads (sttFromEnv), besides the AWS region. */
+const STT_ENV = {
+  STT_PROVIDER: oneOf(STT_PROVIDERS),
+  STT_OPENAI_BASE_URL: httpUrl(),
+  STT_OPENAI_MODEL: str(),
+  STT_OPENAI_API_KEY: str(),
+  STT_OPENAI_TIMEOUT_SECONDS: num(0.1, 600),
+  STT_PARTIAL_STABILITY: oneOf(['low', 'medium', 'high']),
+  STT_LOCAL_MODEL_DIR: str(),
+};
+
 export const AGENT_ENV = {
   HOST: str(),
   PORT: int(0, 65535),
@@ -57,26 +80,13 @@ export const AGENT_ENV = {
   TTS_RETRY_BUDGET_MS: int(0, 60_000),
   TTS_RECONNECT_BUDGET_MS: int(0, 600_000),
   // LLM
-  LLM_PROVIDER: oneOf(LLM_PROVIDERS),
-  BEDROCK_MODEL_ID: str(),
-  OPENAI_BASE_URL: httpUrl(),
-  OPENAI_MODEL: str(),
-  OPENAI_API_KEY: str(),
-  ECHO_FIRST_TOKEN_MS: num(0, 600_000),
-  ECHO_TOKENS_PER_SECOND: num(0.1, 100_000),
-  LLM_MAX_TOKENS: int(1, 200_000),
+  ...LLM_ENV,
   LLM_FIRST_TOKEN_SECONDS: num(0.1, 600),
   LLM_IDLE_SECONDS: num(0.1, 600),
   // Blank is kept: an empty SYSTEM_PROMPT turns the prompt off.
   SYSTEM_PROMPT: z.string().optional(),
   // Speech to text (voice turns; docs/design/voice-in.md)
-  STT_PROVIDER: oneOf(STT_PROVIDERS),
-  STT_OPENAI_BASE_URL: httpUrl(),
-  STT_OPENAI_MODEL: str(),
-  STT_OPENAI_API_KEY: str(),
-  STT_OPENAI_TIMEOUT_SECONDS: num(0.1, 600),
-  STT_PARTIAL_STABILITY: oneOf(['low', 'medium', 'high']),
-  STT_LOCAL_MODEL_DIR: str(),
+  ...STT_ENV,
   // Voice sessions: turn-taking and bounds (src/voice/voice-options.ts)
   VOICE_END_OF_TURN_MS: int(0, 10_000),
   VOICE_BARGE_IN_MIN_MS: int(0, 5_000),
@@ -148,33 +158,18 @@ export type AgentVariable = keyof typeof AGENT_ENV;
 /** The parsed variables `K` (undefined: unset). */
 export type AgentEnv<K extends AgentVariable = AgentVariable> = { [P in K]: z.output<(typeof AGENT_ENV)[P]> };
 
+/** The names of a section's variables and the AWS region's (Bedrock and Amazon Transcribe read it). */
+const withRegion = <S extends object>(section: S) => [
+  ...(Object.keys(section) as (keyof S & string)[]),
+  ...(['AWS_REGION', 'AWS_DEFAULT_REGION'] as const),
+];
+
 /** The variables an LLM's configuration reads (llmFromEnv). */
-export const LLM_VARIABLES = [
-  'LLM_PROVIDER',
-  'BEDROCK_MODEL_ID',
-  'AWS_REGION',
-  'AWS_DEFAULT_REGION',
-  'OPENAI_BASE_URL',
-  'OPENAI_MODEL',
-  'OPENAI_API_KEY',
-  'ECHO_FIRST_TOKEN_MS',
-  'ECHO_TOKENS_PER_SECOND',
-  'LLM_MAX_TOKENS',
-] as const satisfies readonly AgentVariable[];
+export const LLM_VARIABLES = withRegion(LLM_ENV) satisfies readonly AgentVariable[];
 export type LlmVariable = (typeof LLM_VARIABLES)[number];
 
 /** The variables a speech-to-text configuration reads (sttFromEnv). */
-export const STT_VARIABLES = [
-  'STT_PROVIDER',
-  'STT_OPENAI_BASE_URL',
-  'STT_OPENAI_MODEL',
-  'STT_OPENAI_API_KEY',
-  'STT_OPENAI_TIMEOUT_SECONDS',
-  'STT_PARTIAL_STABILITY',
-  'STT_LOCAL_MODEL_DIR',
-  'AWS_REGION',
-  'AWS_DEFAULT_REGION',
-] as const satisfies readonly AgentVariable[];
+export const STT_VARIABLES = withRegion(STT_ENV) satisfies readonly AgentVariable[];
 export type SttVariable = (typeof STT_VARIABLES)[number];
 
 /**

@@ -6,7 +6,7 @@ import { Agent, tool } from '@strands-agents/sdk';
 import { z } from 'zod';
 import { EchoProvider, echoReply } from './echo.ts';
 import { OpenAIProvider } from './openai.ts';
-import { BedrockProvider } from './bedrock.ts';
+import { bedrockAtFake } from '../testing/fake-llm-provider.ts';
 import type { LlmProvider } from './types.ts';
 import { textDeltaOf } from './one-shot.ts';
 import {
@@ -47,15 +47,7 @@ const providers: [string, () => Promise<{ provider: LlmProvider; fake?: FakeLlmS
     async () => {
       const fake = await startFakeBedrock({ chunkDelayMs: 1, reply: addScript });
       fakes.push(fake);
-      const provider = new BedrockProvider({
-        modelId: 'm',
-        clientConfig: {
-          endpoint: fake.url,
-          region: 'us-west-2',
-          credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
-          maxAttempts: 1,
-        },
-      });
+      const provider = bedrockAtFake(fake.url, { clientConfig: { maxAttempts: 1 } });
       return { fake, provider };
     },
   ],

@@ -4,6 +4,7 @@ import { BedrockProvider, DEFAULT_BEDROCK_MODEL_ID } from './bedrock.ts';
 import { LlmError } from './errors.ts';
 import { runProviderSuite } from '../testing/llm-provider-suite.ts';
 import { startFakeBedrock, type FakeLlmServer } from '../testing/fake-llm-servers.ts';
+import { bedrockAtFake } from '../testing/fake-llm-provider.ts';
 
 const fakes: FakeLlmServer[] = [];
 afterAll(async () => void (await Promise.all(fakes.map((f) => f.close()))));
@@ -11,16 +12,7 @@ afterAll(async () => void (await Promise.all(fakes.map((f) => f.close()))));
 async function setup(modelId = 'test.model-v1:0') {
   const fake = await startFakeBedrock();
   fakes.push(fake);
-  const provider = new BedrockProvider({
-    modelId,
-    region: 'us-west-2',
-    clientConfig: {
-      endpoint: fake.url,
-      region: 'us-west-2',
-      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
-      maxAttempts: 1,
-    },
-  });
+  const provider = bedrockAtFake(fake.url, { modelId, region: 'us-west-2', clientConfig: { maxAttempts: 1 } });
   return { fake, provider };
 }
 
@@ -80,15 +72,7 @@ describe('BedrockProvider (Strands agent over ConverseStream)', () => {
   test("also streams over the AWS client's HTTP/2 handler when one is passed", async () => {
     const h2 = await startFakeBedrock({ http2: true });
     fakes.push(h2);
-    const viaH2 = new BedrockProvider({
-      modelId: 'm',
-      clientConfig: {
-        endpoint: h2.url,
-        region: 'us-west-2',
-        credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
-        requestHandler: new NodeHttp2Handler(),
-      },
-    });
+    const viaH2 = bedrockAtFake(h2.url, { clientConfig: { requestHandler: new NodeHttp2Handler() } });
     let text = '';
     for await (const delta of viaH2.stream('Over HTTP/2.')) text += delta;
     expect(text).toBe('Over HTTP/2.');

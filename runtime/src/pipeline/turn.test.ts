@@ -7,7 +7,7 @@ import { turnEventSchema } from '@kokoro-speech/protocol';
 import { runTurn, type PipelineEvent, type TurnContext } from './turn.ts';
 import type { PolicyPlanner, TurnPolicy } from './policies.ts';
 import { referencePolicy, streamNoEarlyFirstPolicy } from '../testing/bench-policies.ts';
-import { sentencesOf, shape, startTestContainer, type TestContainer } from '../testing/harness.ts';
+import { joinedText, sentencesOf, shape, startTestContainer, textOf, type TestContainer } from '../testing/harness.ts';
 import { startFakeOpenAI } from '../testing/fake-llm-servers.ts';
 
 const ANSWER =
@@ -60,21 +60,11 @@ describe('runTurn', () => {
     const s = shape(events);
     expect(s[0]).toBe('start');
     expect(s.slice(-2)).toEqual(['metrics', 'done']);
-    expect(
-      events
-        .filter((e) => e.type === 'text')
-        .map((e) => (e as { delta: string }).delta)
-        .join(''),
-    ).toBe(ANSWER);
+    expect(textOf(events)).toBe(ANSWER);
     const sentences = sentencesOf(events);
     expect(sentences.map((x) => x.id)).toEqual(sentences.map((_, i) => `s${i}`));
     // Nothing lost or duplicated: the sentences joined are the answer (up to whitespace).
-    expect(
-      sentences
-        .map((x) => x.text)
-        .join(' ')
-        .replace(/\s+/g, ' '),
-    ).toBe(ANSWER.replace(/\s+/g, ' '));
+    expect(joinedText(sentences)).toBe(ANSWER.replace(/\s+/g, ' '));
     for (const x of sentences) {
       expect(x.seqs).toEqual(x.seqs.map((_, i) => i));
       // pcm_s16le at 24 kHz: 48 bytes per ms; the bytes match the reported duration.

@@ -1,71 +1,33 @@
 // End to end on loopback: echo LLM -> agent server -> (direct WebSocket | local SageMaker router)
 // -> Kokoro container on the stand-in model -> SSE and WebSocket callers.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { EchoProvider } from '../llm/echo.ts';
 import { OpenAIProvider } from '../llm/openai.ts';
-import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import { SageMakerBidiTransport } from '../tts/sagemaker-bidi-transport.ts';
 import { SageMakerResponseStreamTransport } from '../tts/response-stream-transport.ts';
-import {
-  LOCAL_CREDENTIALS,
-  startLocalSageMakerRouter,
-  type LocalSageMakerRouter,
-} from '@kokoro-speech/sagemaker/router';
-import type { TtsTransport } from '../tts/types.ts';
-import { startAgentServer, type AgentServer } from './app.ts';
+import type { AgentServer } from './app.ts';
 import { turnEventSchema } from '@kokoro-speech/protocol';
 import type { PipelineEvent } from '../pipeline/turn.ts';
-import { sentencesOf, shape, startTestContainer, type TestContainer } from '../testing/harness.ts';
+import { joinedText, sentencesOf, shape, textOf } from '../testing/harness.ts';
 import { sseTurn, WsCaller } from '../testing/turn-clients.ts';
 import { startFakeOpenAI } from '../testing/fake-llm-servers.ts';
-import { TEST_RESPONSE_PART_BYTES } from '../testing/routed-fake.ts';
+import { localEndpoint, routedAgents } from '../testing/routed-container.ts';
 
 const PROMPT =
   'Streaming speech starts speaking early, because the first clause of a long sentence is spoken at once. ' +
   'The rest follows in whole sentences. It costs $3.50 a month.\n\nThat is all.';
 const fastEcho = new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 3000 });
 
-let container: TestContainer;
-let router: LocalSageMakerRouter;
-const agents: AgentServer[] = [];
-async function agent(tts: TtsTransport, extra: Partial<Parameters<typeof startAgentServer>[0]> = {}) {
-  const server = await startAgentServer({ llm: fastEcho, tts, ...extra });
-  agents.push(server);
-  return server;
-}
-const direct = () => new WebSocketTransport({ url: container.server.wsUrl });
-
-beforeAll(async () => {
-  container = await startTestContainer();
-  router = await startLocalSageMakerRouter({
-    containerUrl: container.server.url,
-    maxResponsePartBytes: TEST_RESPONSE_PART_BYTES,
-  });
-});
-afterAll(async () => {
-  await Promise.all(agents.map((a) => a.close()));
-  await router?.close();
-  await container?.close();
-});
+const { agent, direct, routed } = routedAgents(fastEcho);
 
 function checkTurn(events: PipelineEvent[]) {
   for (const e of events) if (e.type !== 'audio') turnEventSchema.parse(e);
   const s = shape(events);
   expect(s[0]).toBe('start');
   expect(s.slice(-2)).toEqual(['metrics', 'done']);
-  expect(
-    events
-      .filter((e) => e.type === 'text')
-      .map((e) => (e as { delta: string }).delta)
-      .join(''),
-  ).toBe(PROMPT);
+  expect(textOf(events)).toBe(PROMPT);
   const sentences = sentencesOf(events);
-  expect(
-    sentences
-      .map((x) => x.text)
-      .join(' ')
-      .replace(/\s+/g, ' '),
-  ).toBe(PROMPT.replace(/\s+/g, ' '));
+  expect(joinedText(sentences)).toBe(PROMPT.replace(/\s+/g, ' '));
   expect(sentences[0]!.text).toBe('Streaming speech starts speaking early,');
   for (const x of sentences) {
     expect(x.seqs).toEqual(x.seqs.map((_, i) => i));
@@ -79,25 +41,10 @@ function checkTurn(events: PipelineEvent[]) {
 
 describe.each([
   ['direct WebSocket', () => direct()],
-  [
-    'SageMaker bidi stream via the local router',
-    () =>
-      new SageMakerBidiTransport({
-        endpointName: 'kokoro-local',
-        region: 'us-east-1',
-        endpoint: router.url,
-        credentials: LOCAL_CREDENTIALS,
-      }),
-  ],
+  ['SageMaker bidi stream via the local router', () => new SageMakerBidiTransport(localEndpoint(routed().router))],
   [
     'SageMaker response streams via the local router',
-    () =>
-      new SageMakerResponseStreamTransport({
-        endpointName: 'kokoro-local',
-        region: 'us-east-1',
-        endpoint: router.url,
-        credentials: LOCAL_CREDENTIALS,
-      }),
+    () => new SageMakerResponseStreamTransport(localEndpoint(routed().router)),
   ],
 ])('agent server, TTS over %s', (_name, transport) => {
   let server: AgentServer;
@@ -142,18 +89,9 @@ describe('agent server: concurrency', () => {
     ];
     const turns = await Promise.all(prompts.map((prompt) => sseTurn(server.url, { prompt })));
     turns.forEach(({ events }, i) => {
-      const text = events
-        .filter((e) => e.type === 'text')
-        .map((e) => (e as { delta: string }).delta)
-        .join('');
-      expect(text).toBe(prompts[i]);
+      expect(textOf(events)).toBe(prompts[i]);
       const sentences = sentencesOf(events);
-      expect(
-        sentences
-          .map((x) => x.text)
-          .join(' ')
-          .replace(/\s+/g, ' '),
-      ).toBe(prompts[i]!.replace(/\s+/g, ' '));
+      expect(joinedText(sentences)).toBe(prompts[i]!.replace(/\s+/g, ' '));
       for (const x of sentences) expect(x.bytes / 48).toBeCloseTo(x.duration_ms!, 0);
     });
     const ids = turns.map(({ events }) => (events[0] as { request_id: string }).request_id);
@@ -239,113 +177,5 @@ describe('agent server: cancel and disconnect', () => {
     } finally {
       await fake.close();
     }
-  });
-});
-
-describe('agent server: bad requests', () => {
-  let server: AgentServer;
-  beforeAll(async () => (server = await agent(direct(), { limits: { maxRequestBytes: 4096 } })));
-
-  test.each([
-    ['not JSON', '{"prompt": ', /not valid JSON/],
-    ['no prompt', {}, /prompt: /],
-    ['empty prompt', { prompt: '' }, /prompt: prompt must not be empty/],
-    ['speed out of range', { prompt: 'hi', speed: 9 }, /speed: /],
-    ['unknown format', { prompt: 'hi', format: 'mp3' }, /format: /],
-    ['unknown field', { prompt: 'hi', temperature: 1 }, /temperature/],
-    ['bad mode', { prompt: 'hi', mode: 'fast' }, /mode: /],
-  ])('POST /invocations with %s -> 400 invalid_request', async (_name, body, message) => {
-    const { status, events } = await sseTurn(server.url, body);
-    expect(status).toBe(400);
-    expect(events[0]).toMatchObject({
-      type: 'error',
-      code: 'invalid_request',
-      message: expect.stringMatching(message),
-    });
-  });
-
-  test('routes: 413, 405, 404, /ping', async () => {
-    const big = await sseTurn(server.url, { prompt: 'x'.repeat(5000) });
-    expect(big).toMatchObject({ status: 413, events: [{ code: 'payload_too_large' }] });
-    const get = await fetch(`${server.url}/invocations`);
-    expect(get.status).toBe(405);
-    expect(await get.json()).toEqual({ error: { code: 'method_not_allowed', message: 'use POST /invocations' } });
-    const missing = await fetch(`${server.url}/nope`);
-    expect(missing.status).toBe(404);
-    expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(
-      /GET \/ping, POST \/invocations, GET \/ws/,
-    );
-    const ping = await fetch(`${server.url}/ping`);
-    expect(ping.status).toBe(200);
-    expect(await ping.json()).toEqual({ status: 'Healthy', time_of_last_update: expect.any(Number) });
-  });
-
-  test('an unknown voice is an error event naming the voices', async () => {
-    const { status, events } = await sseTurn(server.url, { prompt: 'Hello there, friend.', voice: 'zz_nobody' });
-    expect(status).toBe(200);
-    expect(shape(events).slice(-3)).toEqual(['metrics', 'error', 'done']);
-    expect(events.some((e) => e.type === 'audio' || e.type === 'sentence')).toBe(false);
-    expect(events.find((e) => e.type === 'error')).toMatchObject({
-      code: 'unknown_voice',
-      message: expect.stringMatching(/zz_nobody.*af_heart/),
-    });
-  });
-
-  test('WebSocket: bad messages get an error event and the socket stays usable', async () => {
-    const caller = await WsCaller.connect(server.wsUrl);
-    try {
-      caller.send('nonsense');
-      caller.send({ type: 'speak', text: 'x' });
-      caller.send({ type: 'prompt' });
-      await caller.until((events) => events.length === 3);
-      expect(caller.events).toEqual([
-        { type: 'error', code: 'invalid_request', message: expect.stringMatching(/not valid JSON/) },
-        { type: 'error', code: 'invalid_request', message: 'message type must be "prompt" or "cancel", got "speak"' },
-        { type: 'error', code: 'invalid_request', message: expect.stringMatching(/^prompt: /) },
-      ]);
-      // JSON in a binary frame is accepted too.
-      caller.ws.send(Buffer.from(JSON.stringify({ type: 'prompt', prompt: 'Fine now. Thanks.' })), { binary: true });
-      await caller.until((events) => events.some((e) => e.type === 'done'));
-      expect(caller.events.at(-1)).toEqual({ type: 'done' });
-      caller.ws.send(Buffer.from([1, 2, 3]), { binary: true });
-      await caller.until((events) => events.at(-1)?.type === 'error');
-      expect(caller.events.at(-1)).toEqual({
-        type: 'error',
-        code: 'audio_before_listen',
-        message:
-          'binary frames must carry a JSON message: audio goes only after {"type":"listen"} opened a voice session',
-      });
-    } finally {
-      caller.close();
-    }
-  });
-
-  test('over the turn limit: 503 busy with Retry-After', async () => {
-    const limited = await agent(direct(), {
-      llm: new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 100 }),
-      limits: { maxConcurrentTurns: 1 },
-    });
-    const controller = new AbortController();
-    let second: Response | undefined;
-    await sseTurn(
-      limited.url,
-      { prompt: PROMPT },
-      {
-        controller,
-        onEvent: (e) => {
-          if (e.type === 'start') {
-            void fetch(`${limited.url}/invocations`, { method: 'POST', body: JSON.stringify({ prompt: 'hi' }) }).then(
-              (r) => {
-                second = r;
-                controller.abort();
-              },
-            );
-          }
-        },
-      },
-    );
-    expect(second?.status).toBe(503);
-    expect(second?.headers.get('retry-after')).toBe('1');
-    expect(await second?.json()).toMatchObject({ error: { code: 'busy' } });
   });
 });

@@ -4,11 +4,7 @@
 // re-opens its stream with backoff once the container is back and re-sends what was in flight;
 // the caller notices nothing: every sentence once, every sample once, no error.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import {
-  LOCAL_CREDENTIALS,
-  startLocalSageMakerRouter,
-  type LocalSageMakerRouter,
-} from '@kokoro-speech/sagemaker/router';
+import { startLocalSageMakerRouter, type LocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import { EchoProvider } from '../llm/echo.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import { SageMakerBidiTransport } from '../tts/sagemaker-bidi-transport.ts';
@@ -17,6 +13,7 @@ import type { RetryPolicy } from '../tts/retry.ts';
 import { startAgentServer, type AgentServer } from './app.ts';
 import { ContainerProcess } from '../testing/container-process.ts';
 import { sentencesOf } from '../testing/harness.ts';
+import { localEndpoint } from '../testing/routed-container.ts';
 import { sseTurn } from '../testing/turn-clients.ts';
 import type { PipelineEvent } from '../pipeline/turn.ts';
 
@@ -43,17 +40,7 @@ const retry: RetryPolicy = { budgetMs: 2000, reconnectBudgetMs: 15_000 };
 
 describe.each<[string, () => TtsTransport]>([
   ['the direct WebSocket', () => new WebSocketTransport({ url: container.wsUrl, retry })],
-  [
-    'the SageMaker bidi stream (local router)',
-    () =>
-      new SageMakerBidiTransport({
-        endpointName: 'kokoro-local',
-        region: 'us-east-1',
-        endpoint: router.url,
-        credentials: LOCAL_CREDENTIALS,
-        retry,
-      }),
-  ],
+  ['the SageMaker bidi stream (local router)', () => new SageMakerBidiTransport({ ...localEndpoint(router), retry })],
 ])('a TTS container restart mid-answer, over %s', (_name, transport) => {
   test('is ridden out: every sentence heard exactly once, every sample once, no error', async () => {
     const agent = await startAgentServer({

@@ -2,15 +2,10 @@
 // stand-in model a piece is floor((tokens + 2) * 960 / speed) samples long, so every sentence of a
 // turn at speed 2 has exactly half the samples of the same sentence at speed 1.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import {
-  LOCAL_CREDENTIALS,
-  startLocalSageMakerRouter,
-  type LocalSageMakerRouter,
-} from '@kokoro-speech/sagemaker/router';
 import { EchoProvider } from '../llm/echo.ts';
 import type { PipelineEvent } from '../pipeline/turn.ts';
-import { sentencesOf, startTestContainer, type TestContainer } from '../testing/harness.ts';
-import { TEST_RESPONSE_PART_BYTES } from '../testing/routed-fake.ts';
+import { sentencesOf } from '../testing/harness.ts';
+import { localEndpoint, startRoutedContainer, type RoutedContainer } from '../testing/routed-container.ts';
 import { sseTurn, WsCaller } from '../testing/turn-clients.ts';
 import { SageMakerResponseStreamTransport } from '../tts/response-stream-transport.ts';
 import { SageMakerBidiTransport } from '../tts/sagemaker-bidi-transport.ts';
@@ -20,28 +15,13 @@ import { startAgentServer, type AgentServer } from './app.ts';
 
 const PROMPT = 'Speed is set per turn. A faster turn is shorter, sentence by sentence.';
 
-let container: TestContainer;
-let router: LocalSageMakerRouter;
+let routed: RoutedContainer;
 const agents: AgentServer[] = [];
 
-beforeAll(async () => {
-  container = await startTestContainer();
-  router = await startLocalSageMakerRouter({
-    containerUrl: container.server.url,
-    maxResponsePartBytes: TEST_RESPONSE_PART_BYTES,
-  });
-});
+beforeAll(async () => void (routed = await startRoutedContainer()));
 afterAll(async () => {
   await Promise.all(agents.map((a) => a.close()));
-  await router?.close();
-  await container?.close();
-});
-
-const sagemaker = () => ({
-  endpointName: 'kokoro-local',
-  region: 'us-east-1',
-  endpoint: router.url,
-  credentials: LOCAL_CREDENTIALS,
+  await routed?.close();
 });
 
 /** Each sentence's text and its audio bytes. */
@@ -56,9 +36,12 @@ function expectHalf(normal: PipelineEvent[], fast: PipelineEvent[]) {
 }
 
 describe.each([
-  ['direct WebSocket', (): TtsTransport => new WebSocketTransport({ url: container.server.wsUrl })],
-  ['SageMaker bidi stream', (): TtsTransport => new SageMakerBidiTransport(sagemaker())],
-  ['SageMaker response streams', (): TtsTransport => new SageMakerResponseStreamTransport(sagemaker())],
+  ['direct WebSocket', (): TtsTransport => new WebSocketTransport({ url: routed.container.server.wsUrl })],
+  ['SageMaker bidi stream', (): TtsTransport => new SageMakerBidiTransport(localEndpoint(routed.router))],
+  [
+    'SageMaker response streams',
+    (): TtsTransport => new SageMakerResponseStreamTransport(localEndpoint(routed.router)),
+  ],
 ])('speed per turn, TTS over %s', (_name, transport) => {
   let server: AgentServer;
   beforeAll(async () => {
@@ -95,7 +78,7 @@ describe('speed out of range', () => {
   beforeAll(async () => {
     server = await startAgentServer({
       llm: new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 3000 }),
-      tts: new WebSocketTransport({ url: container.server.wsUrl }),
+      tts: new WebSocketTransport({ url: routed.container.server.wsUrl }),
     });
     agents.push(server);
   });

@@ -1,6 +1,6 @@
 // A fake LLM server of either wire format and the real provider pointed at it: the pairing the
 // fault tests and the fault benchmark both run every fault through.
-import { BedrockProvider } from '../llm/bedrock.ts';
+import { BedrockProvider, type BedrockProviderOptions } from '../llm/bedrock.ts';
 import { OpenAIProvider } from '../llm/openai.ts';
 import type { LlmProvider } from '../llm/types.ts';
 import { startFakeBedrock, startFakeOpenAI, type FakeLlmOptions, type FakeLlmServer } from './fake-llm-servers.ts';
@@ -16,14 +16,23 @@ export async function startFakeLlm(
     return { fake, provider: new OpenAIProvider({ baseURL: `${fake.url}/v1`, model: 'm' }) };
   }
   const fake = await startFakeBedrock(options);
-  const provider = new BedrockProvider({
+  return { fake, provider: bedrockAtFake(fake.url, { region: 'us-west-2' }) };
+}
+
+/**
+ * The real Bedrock provider (model `m` unless given) pointed at a fake Bedrock at `url`, in
+ * us-west-2, SigV4-signed with example keys; `clientConfig` adds to (or overrides) that client's.
+ */
+export function bedrockAtFake(url: string, options: BedrockProviderOptions = {}): BedrockProvider {
+  const { clientConfig, ...rest } = options;
+  return new BedrockProvider({
     modelId: 'm',
-    region: 'us-west-2',
+    ...rest,
     clientConfig: {
-      endpoint: fake.url,
+      endpoint: url,
       region: 'us-west-2',
       credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+      ...clientConfig,
     },
   });
-  return { fake, provider };
 }

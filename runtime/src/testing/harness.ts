@@ -95,6 +95,13 @@ export function sentencesOf(events: PipelineEvent[]): SentenceAudio[] {
 }
 
 /** Resolves once `condition` holds (checked every 10 ms); throws after `ms` (a test then fails naming the wait). */
+/** The sentences' texts joined, whitespace folded: the answer when nothing was lost or said twice. */
+export const joinedText = (sentences: SentenceAudio[]): string =>
+  sentences
+    .map((x) => x.text)
+    .join(' ')
+    .replace(/\s+/g, ' ');
+
 export async function until(condition: () => boolean, ms = 5000): Promise<void> {
   for (const end = Date.now() + ms; !condition(); await new Promise((r) => setTimeout(r, 10))) {
     if (Date.now() > end) throw new Error(`the condition did not hold within ${ms} ms: ${condition.toString()}`);

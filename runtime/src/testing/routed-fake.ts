@@ -1,12 +1,12 @@
 // The fake peer behind the local SageMaker router: what both SageMaker transports are tested
 // against, in the shared suite (with a cut proxy in front of the router) and in their own tests.
-import { startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import type { LocalSageMakerRouter, LocalSageMakerRouterOptions } from '@kokoro-speech/sagemaker/router';
 import type { TtsTransport } from '../tts/types.ts';
 import { startCutProxy } from './cut-proxy.ts';
 import { fakeAudio, startFakeContainer } from '@kokoro-speech/protocol/testing';
 import type { FakeContainer, FakeContainerOptions } from '@kokoro-speech/protocol/testing';
-import type { SuiteTarget } from './transport-suite.ts';
+import type { SuiteTarget } from './transport-collect.ts';
 
 export interface RoutedFake {
   fake: FakeContainer;
@@ -19,6 +19,14 @@ export interface RoutedFake {
  * that the clients' re-assembly is always exercised (some JSON messages fit, audio frames never do).
  */
 export const TEST_RESPONSE_PART_BYTES = 100;
+
+/** The SageMaker transports' options for a local router (one started without an endpoint name takes any). */
+export const localEndpoint = (router: { url: string }, endpointName = 'kokoro-local') => ({
+  endpointName,
+  region: 'us-east-1',
+  endpoint: router.url,
+  credentials: LOCAL_CREDENTIALS,
+});
 
 /** `endpointName`, when given, is the only endpoint the router accepts. */
 export async function startRoutedFake(

@@ -1,6 +1,7 @@
-// Marks the segmenter reads as a unit: list markers ("1.)", "2)", "b.", "• 9.") and spaced
-// ellipses (". . ."), with the look-ahead each needs (pure, no state).
-import { isLower, isSpace, readTerminator, type Nesting, type TerminatorRun } from './segmenter-rules.ts';
+// Marks the segmenter reads as a unit: list markers ("1.)", "2)", "b.", "• 9."), spaced
+// ellipses (". . .") and clause marks, with the look-ahead each needs, and where a long piece is
+// cut (pure, no state).
+import { isLower, isOpen, isSpace, readTerminator, type Nesting, type TerminatorRun } from './segmenter-rules.ts';
 
 /** A list marker at a token start: its length, its style ("n.)", "a.", "•n.", "•") and its number. */
 export interface ListMarker {
@@ -96,4 +97,31 @@ export function readSentenceMark(
   if (i === 0 || isSpace(t[i - 1]!)) return tail;
   if (tail.next === '' || tail.next === '\n' || isLower(tail.next)) return { skip: dots.end };
   return { ...tail, cutAt: i + 1 };
+}
+
+/**
+ * Whether the clause mark at t[i] ends a clause: a space or a line break after it (none after
+ * "、"), outside brackets, and not a comma after an abbreviation's dot ("Mon., Jan. 12", "e.g.,
+ * this"). Undefined: the next character has not come yet.
+ */
+export function isClauseEnd(
+  t: string,
+  i: number,
+  final: boolean,
+  nesting: Nesting,
+  unspacedMarks: ReadonlySet<string>,
+): boolean | undefined {
+  if (i + 1 === t.length && !final) return undefined;
+  const nx = i + 1 < t.length ? t[i + 1]! : '';
+  const afterAbbreviation = i > 0 && t[i - 1] === '.';
+  const spaced = nx !== '' && (isSpace(nx) || unspacedMarks.has(t[i]!));
+  return (nx === '\n' || spaced) && !isOpen(nesting) && !afterAbbreviation;
+}
+
+/** Where a piece past maxChars is cut: its last clause boundary past a third of it, else its last space, else hard. */
+export function longCutAt(start: number, maxChars: number, clause: number, space: number): number {
+  const limit = start + maxChars;
+  if (clause > start + maxChars / 3 && clause <= limit) return clause;
+  if (space > start && space <= limit) return space;
+  return limit;
 }

@@ -6,7 +6,7 @@ import {
   type SegmenterOptions,
   type ResolvedOptions,
 } from './segmenter-options.ts';
-import { readListMarker, readSentenceMark, type ListMarker } from './segmenter-marks.ts';
+import { isClauseEnd, longCutAt, readListMarker, readSentenceMark, type ListMarker } from './segmenter-marks.ts';
 import { isUnspacedLetter, languageRules, type LanguageRules } from './segmenter-languages.ts';
 
 export type { Piece, SegmenterOptions } from './segmenter-options.ts';
@@ -143,22 +143,14 @@ export class SentenceSegmenter {
   #cutLong(upto: number, out: Piece[]): void {
     const { maxChars } = this.options;
     while (this.#pieceStart >= 0 && upto - this.#pieceStart > maxChars) {
-      const start = this.#pieceStart;
-      const limit = start + maxChars;
       const clause = this.#lastClause;
       const space = this.#lastSpace;
-      let p = limit;
-      if (clause > start + maxChars / 3 && clause <= limit) p = clause;
-      else if (space > start && space <= limit) p = space;
+      const p = longCutAt(this.#pieceStart, maxChars, clause, space);
       this.#emit(p, out);
       this.#lastClause = clause > p ? clause : -1;
       this.#lastSpace = space > p ? space : -1;
-      for (let q = p; q < upto; q++) {
-        if (!/\s/.test(this.#text[q - this.#base]!)) {
-          this.#pieceStart = q;
-          break;
-        }
-      }
+      const rest = this.#text.slice(p - this.#base, upto - this.#base).search(/\S/);
+      if (rest >= 0) this.#pieceStart = p + rest;
     }
   }
 
@@ -284,12 +276,9 @@ export class SentenceSegmenter {
         this.#rules.clauseMarks.has(c) ||
         (c === '-' && i > 0 && isSpace(t[i - 1]!) && this.#tokenStart !== this.#lineIndentEnd)
       ) {
-        if (i + 1 === n && !final) break;
-        const nx = i + 1 < n ? t[i + 1]! : '';
-        // "Mon., Jan. 12", "e.g., this": a comma after an abbreviation's dot is no clause boundary
-        const afterAbbreviation = i > 0 && t[i - 1] === '.';
-        const spaced = nx !== '' && (isSpace(nx) || this.#rules.unspacedMarks.has(c)); // "、": no space after it
-        if ((nx === '\n' || spaced) && !isOpen(this.#nesting) && !afterAbbreviation) {
+        const boundary = isClauseEnd(t, i, final, this.#nesting, this.#rules.unspacedMarks);
+        if (boundary === undefined) break;
+        if (boundary) {
           this.#lastClause = abs + 1;
           const early = this.#count === 0 && earlyFirstPiece && this.#words >= firstMinWords;
           if (early && abs + 1 - this.#pieceStart <= maxChars) {

@@ -4,9 +4,10 @@
 // survivor only.
 import { afterEach, expect, test } from '@jest/globals';
 import { fakeAudio, startFakeContainer, type FakeContainer } from '@kokoro-speech/protocol/testing';
-import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import { startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import { SageMakerBidiTransport } from './sagemaker-bidi-transport.ts';
 import type { TtsEvent } from './types.ts';
+import { localEndpoint } from '../testing/routed-fake.ts';
 
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -25,12 +26,7 @@ test('an instance dies mid-answer: its session resumes on the survivor, every by
     healthCheckIntervalMs: 60_000,
   });
   closers.push(() => router.close());
-  const transport = new SageMakerBidiTransport({
-    endpointName: 'kokoro',
-    region: 'us-east-1',
-    endpoint: router.url,
-    credentials: LOCAL_CREDENTIALS,
-  });
+  const transport = new SageMakerBidiTransport(localEndpoint(router, 'kokoro'));
   const session = await transport.open({});
   closers.push(() => session.close());
   expect(router.instances().map((i) => i.outstanding)).toEqual([1, 0]);

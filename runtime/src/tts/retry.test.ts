@@ -7,8 +7,9 @@ import { afterEach, describe, expect, test } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { startFakeContainer, type FakeContainer } from '@kokoro-speech/protocol/testing';
-import { LOCAL_CREDENTIALS, startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
+import { startLocalSageMakerRouter } from '@kokoro-speech/sagemaker/router';
 import { startRefusingGate, type RefusingGate } from '../testing/refusing-gate.ts';
+import { localEndpoint } from '../testing/routed-fake.ts';
 import { SageMakerBidiTransport } from './sagemaker-bidi-transport.ts';
 import { SageMakerResponseStreamTransport } from './response-stream-transport.ts';
 import { TtsTransportError, type TtsEvent, type TtsSession } from './types.ts';
@@ -198,10 +199,7 @@ describe('through the SageMaker router', () => {
     closers.push(() => router.close());
     const counter = retries();
     const transport = new SageMakerBidiTransport({
-      endpointName: 'kokoro',
-      region: 'us-east-1',
-      endpoint: router.url,
-      credentials: LOCAL_CREDENTIALS,
+      ...localEndpoint(router, 'kokoro'),
       retry: { budgetMs: 5000, onRetry: counter.onRetry },
     });
     const session = await transport.open({});
@@ -218,13 +216,7 @@ describe('through the SageMaker router', () => {
     gate.refuseAll(true);
     const router = await startLocalSageMakerRouter({ containerUrl: gate.url });
     closers.push(() => router.close());
-    const transport = new SageMakerBidiTransport({
-      endpointName: 'kokoro',
-      region: 'us-east-1',
-      endpoint: router.url,
-      credentials: LOCAL_CREDENTIALS,
-      retry: { budgetMs: 0 },
-    });
+    const transport = new SageMakerBidiTransport({ ...localEndpoint(router, 'kokoro'), retry: { budgetMs: 0 } });
     await expect(transport.open({})).rejects.toMatchObject({ code: 'overloaded' });
   });
 
@@ -235,10 +227,7 @@ describe('through the SageMaker router', () => {
     const counter = retries();
     const transport = (budgetMs: number) =>
       new SageMakerResponseStreamTransport({
-        endpointName: 'kokoro',
-        region: 'us-east-1',
-        endpoint: router.url,
-        credentials: LOCAL_CREDENTIALS,
+        ...localEndpoint(router, 'kokoro'),
         retry: { budgetMs, onRetry: counter.onRetry },
       });
     gate.refuseNext(2);
