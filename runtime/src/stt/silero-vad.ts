@@ -37,6 +37,18 @@ function loadRuntime() {
   return runtime;
 }
 
+/** The weights, read once per version: every voice session loads a detector of its own. */
+const weights = new Map<'v5' | 'v6', Promise<Buffer<ArrayBuffer>>>();
+function modelBytes(version: 'v5' | 'v6'): Promise<Buffer<ArrayBuffer>> {
+  let bytes = weights.get(version);
+  if (!bytes) {
+    bytes = readFile(sileroModelPath(version));
+    bytes.catch(() => weights.delete(version)); // a failed read is tried again next time
+    weights.set(version, bytes);
+  }
+  return bytes;
+}
+
 export interface SileroVadOptions extends Partial<Omit<SpeechGateOptions, 'windowSamples'>> {
   /** Which weights (default v5). */
   version?: 'v5' | 'v6';
@@ -59,7 +71,7 @@ export class SileroVad implements VoiceActivityDetector {
 
   /** Loads the weights (about 2 MB, ~50 ms); one detector per audio stream (it keeps state). */
   static async load(options: SileroVadOptions = {}): Promise<SileroVad> {
-    const [{ ort, Silero }, bytes] = await Promise.all([loadRuntime(), readFile(sileroModelPath(options.version))]);
+    const [{ ort, Silero }, bytes] = await Promise.all([loadRuntime(), modelBytes(options.version ?? 'v5')]);
     // vad-web's wrapper is written against onnxruntime-web; onnxruntime-node has the same API.
     const model = await Silero.new(ort as never, async () =>
       bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
