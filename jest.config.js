@@ -1,5 +1,7 @@
 // One jest run over every workspace: native ESM (NODE_OPTIONS=--experimental-vm-modules),
 // TypeScript through @swc/jest (type checking is `tsc --build`, run before jest by `npm test`).
+import { TEST_PROJECTS } from './tools/jest/lanes.js';
+
 const swc = [
   '@swc/jest',
   {
@@ -30,17 +32,7 @@ const project = (name) => ({
 });
 
 export default {
-  projects: [
-    'protocol',
-    'sagemaker',
-    'container',
-    'runtime',
-    'local',
-    'weights',
-    'stacks',
-    'integrations/livekit',
-    'tools',
-  ].map(project),
+  projects: TEST_PROJECTS.map(project),
   testTimeout: 30_000,
   // Each test file gets a fresh worker process: several files loading onnxruntime-node into one
   // process (jest gives each file its own vm realm) crashed natively now and then. The tiny limit

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ConfigError, envEnum, envInt, envNumber, parseEnv } from '@kokoro-speech/protocol/env';
 import { LOG_LEVELS } from '@kokoro-speech/protocol/server';
+import { METRICS_NAMESPACE } from '@kokoro-speech/protocol/metric-names';
 import { DEVICES, DTYPES } from './engine/index.ts';
 
 export { ConfigError };
@@ -34,7 +35,7 @@ const envSchema = z.object({
   ADMISSION_WINDOW_S: envNumber(1).default(30),
   ADMISSION_PRIOR_SPEAKING_SHARE: envNumber(0, 1).default(0.5),
   METRICS_INTERVAL_S: envNumber(0).default(60),
-  METRICS_NAMESPACE: text(255).default('KokoroSpeech'),
+  METRICS_NAMESPACE: text(255).default(METRICS_NAMESPACE),
   METRICS_ENDPOINT_NAME: text(255).optional(),
   METRICS_VARIANT_NAME: text(255).optional(),
   KOKORO_LEXICON: text().optional(),

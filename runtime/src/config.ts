@@ -4,7 +4,7 @@
 import { sttFromEnv, type SttConfig } from './stt/config.ts';
 import type { VoiceOptions } from './voice/voice-options.ts';
 import { ConfigError } from '@kokoro-speech/protocol/env';
-import { tracesExporter } from '@kokoro-speech/protocol/observability';
+import { METRICS_NAMESPACE, tracesExporter } from '@kokoro-speech/protocol/observability';
 import { errorMessage } from '@kokoro-speech/protocol/errors';
 import { DEFAULT_BEDROCK_MODEL_ID, type LlmConfig } from './llm/index.ts';
 import type { TransportConfig } from './tts/index.ts';
@@ -139,7 +139,7 @@ const optional = <K extends string, V>(key: K, value: V | undefined) =>
   (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 
 /** Where the metrics go unless METRICS_NAMESPACE / METRICS_SERVICE say otherwise (the stacks' dashboard reads these). */
-export const DEFAULT_METRICS = { namespace: 'KokoroSpeech', service: 'kokoro-agent' } as const;
+export const DEFAULT_METRICS = { namespace: METRICS_NAMESPACE, service: 'kokoro-agent' } as const;
 
 /** The OTEL_* variables, checked now (an exporter or protocol the agent lacks is a ConfigError at start). */
 function otelEnv(env: NodeJS.ProcessEnv, problems: string[]): Record<string, string> {

@@ -1,6 +1,7 @@
 // What this workspace's two commands (sagemaker-local, bidi-smoke) do with their arguments alike:
 // a mistake prints its message and the usage and exits 2; --help prints the usage and exits 0.
 
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { UsageError } from '@kokoro-speech/protocol/errors';
 
 export { UsageError };
@@ -20,4 +21,13 @@ export function argumentsOrExit<T>(command: string, usage: string, parse: (argv:
     process.exit(0);
   }
   return parsed;
+}
+
+/** node:util parseArgs over `args`, its own errors (an unknown option, a missing value) as usage errors. */
+export function parseFlags<const T extends ParseArgsOptionsConfig>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

@@ -3,11 +3,8 @@
 // barge-ins), what the agent saw of the TTS service (refused sessions), and the
 // endpoint's load, refusals and instances. A pure function of names, so tests read its JSON.
 import {
-  AGENT_ERROR_CODE_DIMENSION,
-  AGENT_SERVICE_DIMENSION,
-  AGENTCORE_INVOCATIONS,
-  AGENTCORE_NAMESPACE,
-  AGENTCORE_RESOURCE_DIMENSION,
+  AGENT_DIMENSIONS,
+  AGENTCORE_METRICS,
   agentMetrics,
   containerMetrics,
   METRICS_NAMESPACE,
@@ -26,117 +23,84 @@ export interface AgentDashboardArgs {
 
 /** Searches the TurnErrors of one service, one line per ErrorCode (whatever codes appear). */
 export const turnErrorsSearch = (service: string, period = 60): string =>
-  `SEARCH('{${METRICS_NAMESPACE},${AGENT_ERROR_CODE_DIMENSION},${AGENT_SERVICE_DIMENSION}} MetricName="${agentMetrics.turnErrors}" ${AGENT_SERVICE_DIMENSION}="${service}"', 'Sum', ${period})`;
+  `SEARCH('{${METRICS_NAMESPACE},${AGENT_DIMENSIONS.errorCode},${AGENT_DIMENSIONS.service}} MetricName="${agentMetrics.turnErrors}" ${AGENT_DIMENSIONS.service}="${service}"', 'Sum', ${period})`;
 
 /** AgentCore's Invocations of one runtime, whatever further dimensions AgentCore adds. */
 export const invocationsSearch = (runtimeArn: string, period = 60): string =>
-  `SEARCH('Namespace="${AGENTCORE_NAMESPACE}" MetricName="${AGENTCORE_INVOCATIONS}" ${AGENTCORE_RESOURCE_DIMENSION}="${runtimeArn}"', 'Sum', ${period})`;
+  `SEARCH('Namespace="${AGENTCORE_METRICS.namespace}" MetricName="${AGENTCORE_METRICS.invocations}" ${AGENTCORE_METRICS.resourceDimension}="${runtimeArn}"', 'Sum', ${period})`;
 
 export function agentDashboardBody(a: AgentDashboardArgs): string {
-  const agent = (metric: string, options: Record<string, unknown>) => [
+  /** One of the agent's metrics at one statistic, labelled. */
+  const agent = (metric: string, stat: string, label: string) => [
     METRICS_NAMESPACE,
     metric,
-    AGENT_SERVICE_DIMENSION,
+    AGENT_DIMENSIONS.service,
     a.service,
-    options,
+    { stat, label },
   ];
   const endpoint = ['EndpointName', a.endpointName, 'VariantName', a.variantName];
-  const widget = (title: string, metrics: unknown[][], y: number, x: number, extra: Record<string, unknown> = {}) => ({
-    type: 'metric',
-    x,
-    y,
-    width: 12,
-    height: 6,
-    properties: { title, region: a.region, view: 'timeSeries', stat: 'Sum', period: 60, metrics, ...extra },
+  const graph = (title: string, metrics: unknown[][], extra: Record<string, unknown> = {}) => ({
+    title,
+    region: a.region,
+    view: 'timeSeries',
+    stat: 'Sum',
+    period: 60,
+    metrics,
+    ...extra,
   });
+  // Two graphs a row, each half the dashboard's 24 columns wide and 6 rows high, in reading order.
+  const graphs = [
+    graph(
+      'First audio (ms): prompt to the first audio sent to the caller',
+      ['p50', 'p95', 'p99'].map((stat) => agent(agentMetrics.firstAudio, stat, stat)),
+      { annotations: { horizontal: [{ label: 'p95 alarm', value: a.firstAudioP95AlarmMs }] } },
+    ),
+    graph('Turn timings p95 (ms)', [
+      agent(agentMetrics.firstToken, 'p95', 'first token'),
+      agent(agentMetrics.sentenceToAudio, 'p95', 'sentence to audio'),
+      agent(agentMetrics.turnDuration, 'p95', 'turn duration'),
+    ]),
+    graph('Turns and turn errors by code', [
+      agent(agentMetrics.turns, 'Sum', 'turns'),
+      [{ expression: turnErrorsSearch(a.service), id: 'errors', label: '' }],
+    ]),
+    graph('Interruptions, refused TTS sessions, callers gone', [
+      agent(agentMetrics.interruptions, 'Sum', 'interruptions'),
+      agent(agentMetrics.ttsRefusals, 'Sum', 'TTS sessions refused'),
+      agent(agentMetrics.callerDrops, 'Sum', 'caller drops'),
+    ]),
+    graph('AgentCore invocations and finished turns', [
+      [{ expression: invocationsSearch(a.runtimeArn), id: 'invocations', label: 'invocations' }],
+      agent(agentMetrics.turns, 'Sum', 'turns'),
+    ]),
+    graph('Endpoint: load ratio and sessions refused (the containers’ metrics)', [
+      [METRICS_NAMESPACE, containerMetrics.loadRatio, ...endpoint, { stat: 'Average', yAxis: 'right' }],
+      [METRICS_NAMESPACE, containerMetrics.refusals, ...endpoint, { stat: 'Sum' }],
+    ]),
+    graph('Endpoint: instances reporting', [
+      [
+        '/aws/sagemaker/Endpoints',
+        'CPUUtilization',
+        ...endpoint,
+        { stat: 'SampleCount', label: 'instances reporting' },
+      ],
+    ]),
+    graph('Voice turns (ms): end of the caller’s speech to the final transcript and to the first audio', [
+      ...['p50', 'p95'].map((stat) => agent(agentMetrics.voiceEndOfSpeechToFirstAudio, stat, `to first audio ${stat}`)),
+      ...['p50', 'p95'].map((stat) => agent(agentMetrics.voiceEndOfSpeechToTranscript, stat, `to transcript ${stat}`)),
+    ]),
+    graph('Voice turns: barge-ins (the caller’s speech cut the answer)', [
+      agent(agentMetrics.bargeIns, 'Sum', 'barge-ins'),
+    ]),
+  ];
   return JSON.stringify({
-    widgets: [
-      widget(
-        'First audio (ms): prompt to the first audio sent to the caller',
-        ['p50', 'p95', 'p99'].map((stat) => agent(agentMetrics.firstAudio, { stat, label: stat })),
-        0,
-        0,
-        { annotations: { horizontal: [{ label: 'p95 alarm', value: a.firstAudioP95AlarmMs }] } },
-      ),
-      widget(
-        'Turn timings p95 (ms)',
-        [
-          agent(agentMetrics.firstToken, { stat: 'p95', label: 'first token' }),
-          agent(agentMetrics.sentenceToAudio, { stat: 'p95', label: 'sentence to audio' }),
-          agent(agentMetrics.turnDuration, { stat: 'p95', label: 'turn duration' }),
-        ],
-        0,
-        12,
-      ),
-      widget(
-        'Turns and turn errors by code',
-        [
-          agent(agentMetrics.turns, { stat: 'Sum', label: 'turns' }),
-          [{ expression: turnErrorsSearch(a.service), id: 'errors', label: '' }],
-        ],
-        6,
-        0,
-      ),
-      widget(
-        'Interruptions, refused TTS sessions, callers gone',
-        [
-          agent(agentMetrics.interruptions, { stat: 'Sum', label: 'interruptions' }),
-          agent(agentMetrics.ttsRefusals, { stat: 'Sum', label: 'TTS sessions refused' }),
-          agent(agentMetrics.callerDrops, { stat: 'Sum', label: 'caller drops' }),
-        ],
-        6,
-        12,
-      ),
-      widget(
-        'AgentCore invocations and finished turns',
-        [
-          [{ expression: invocationsSearch(a.runtimeArn), id: 'invocations', label: 'invocations' }],
-          agent(agentMetrics.turns, { stat: 'Sum', label: 'turns' }),
-        ],
-        12,
-        0,
-      ),
-      widget(
-        'Endpoint: load ratio and sessions refused (the containers’ metrics)',
-        [
-          [METRICS_NAMESPACE, containerMetrics.loadRatio, ...endpoint, { stat: 'Average', yAxis: 'right' }],
-          [METRICS_NAMESPACE, containerMetrics.refusals, ...endpoint, { stat: 'Sum' }],
-        ],
-        12,
-        12,
-      ),
-      widget(
-        'Voice turns (ms): end of the caller’s speech to the final transcript and to the first audio',
-        [
-          ...['p50', 'p95'].map((stat) =>
-            agent(agentMetrics.voiceEndOfSpeechToFirstAudio, { stat, label: `to first audio ${stat}` }),
-          ),
-          ...['p50', 'p95'].map((stat) =>
-            agent(agentMetrics.voiceEndOfSpeechToTranscript, { stat, label: `to transcript ${stat}` }),
-          ),
-        ],
-        18,
-        12,
-      ),
-      widget(
-        'Voice turns: barge-ins (the caller’s speech cut the answer)',
-        [agent(agentMetrics.bargeIns, { stat: 'Sum', label: 'barge-ins' })],
-        24,
-        0,
-      ),
-      widget(
-        'Endpoint: instances reporting',
-        [
-          [
-            '/aws/sagemaker/Endpoints',
-            'CPUUtilization',
-            ...endpoint,
-            { stat: 'SampleCount', label: 'instances reporting' },
-          ],
-        ],
-        18,
-        0,
-      ),
-    ],
+    widgets: graphs.map((properties, i) => ({
+      type: 'metric',
+      x: (i % 2) * 12,
+      y: Math.floor(i / 2) * 6,
+      width: 12,
+      height: 6,
+      properties,
+    })),
   });
 }

@@ -1,9 +1,11 @@
 // agent-runtime under Pulumi mocks, default observability settings: the dashboard across agent and
 // endpoint, the three alarms (first audio p95, error rate, missing metrics) with the endpoint's
-// alarm topic, and the runtime's log groups. Names are written out here as the agent's metrics
-// contract states them (docs/design/observability.md), not imported, so a typo on either side fails.
+// alarm topic, and the runtime's log groups. Metric names are written out here as the agent's
+// metrics contract states them (docs/design/observability.md), not imported, so a typo on either
+// side fails; the ErrorCode values are the contract's list (its spelling is pinned by the agent's tests).
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { LOAD_METRIC_NAMESPACE, LOAD_RATIO_METRIC, REFUSALS_METRIC } from '../endpoint/autoscaling.ts';
+import { TURN_ERROR_DIMENSIONS } from '@kokoro-speech/protocol/metric-names';
 import { endpointOutputs } from '../shared/outputs.ts';
 import { policyDocumentsOf } from '../testing/iam-reference.ts';
 import { policyViolations } from '../testing/policy-check.ts';
@@ -163,17 +165,9 @@ describe('alarms', () => {
       expect(q.metric.dimensions.Service).toBe('kokoro_dev_agent');
       return q.metric.dimensions.ErrorCode;
     });
-    expect(codes).toEqual([
-      'llm_error',
-      'llm_unauthorized',
-      'llm_timeout',
-      'tts_unavailable',
-      'tts_overloaded',
-      'timeout',
-      'internal',
-      'tts_sentence',
-      'other',
-    ]);
+    // Every ErrorCode the agent can publish but the caller's own two (a voice it lacks, the 59-minute stream).
+    expect(codes).toEqual(TURN_ERROR_DIMENSIONS.filter((code) => code !== 'unknown_voice' && code !== 'stream_limit'));
+    expect(codes).toHaveLength(9); // with Turns, CloudWatch's 10 metrics in one alarm
     const sum = codes.map((_, i) => `FILL(e${i}, 0)`).join(' + ');
     expect(queries.filter((q) => q.returnData)).toEqual([
       {

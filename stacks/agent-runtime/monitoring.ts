@@ -5,11 +5,8 @@
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
 import {
-  AGENT_ERROR_CODE_DIMENSION,
-  AGENT_SERVICE_DIMENSION,
-  AGENTCORE_INVOCATIONS,
-  AGENTCORE_NAMESPACE,
-  AGENTCORE_RESOURCE_DIMENSION,
+  AGENT_DIMENSIONS,
+  AGENTCORE_METRICS,
   agentMetrics,
   FAULT_ERROR_CODES,
   METRICS_NAMESPACE,
@@ -53,14 +50,14 @@ export function errorRateQueries(
   const metric = (metricName: string, dimensions: Record<string, string>) => ({
     namespace: METRICS_NAMESPACE,
     metricName,
-    dimensions: { [AGENT_SERVICE_DIMENSION]: service, ...dimensions },
+    dimensions: { [AGENT_DIMENSIONS.service]: service, ...dimensions },
     period: ERROR_RATE_PERIOD_SECONDS,
     stat: 'Sum',
   });
   const faults = FAULT_ERROR_CODES.map((code, i) => ({
     id: `e${i}`,
     label: code,
-    metric: metric(agentMetrics.turnErrors, { [AGENT_ERROR_CODE_DIMENSION]: code }),
+    metric: metric(agentMetrics.turnErrors, { [AGENT_DIMENSIONS.errorCode]: code }),
     returnData: false,
   }));
   const sum = faults.map((f) => `FILL(${f.id}, 0)`).join(' + ');
@@ -78,7 +75,7 @@ export function errorRateQueries(
 
 /** Metrics Insights: every Invocations series of the runtime, whatever other dimensions it has. */
 export const invocationsQuery = (runtimeArn: string): string =>
-  `SELECT SUM(${AGENTCORE_INVOCATIONS}) FROM "${AGENTCORE_NAMESPACE}" WHERE ${AGENTCORE_RESOURCE_DIMENSION} = '${runtimeArn}'`;
+  `SELECT SUM(${AGENTCORE_METRICS.invocations}) FROM "${AGENTCORE_METRICS.namespace}" WHERE ${AGENTCORE_METRICS.resourceDimension} = '${runtimeArn}'`;
 
 export class AgentMonitoring extends pulumi.ComponentResource {
   declare readonly alarmNames: pulumi.Output<string[]>;
@@ -87,7 +84,7 @@ export class AgentMonitoring extends pulumi.ComponentResource {
     super('kokoro:agent:AgentMonitoring', name, {}, opts);
     const actions = pulumi.output(args.alarmTopicArn).apply((arn) => (arn ? [arn] : []));
     const notify = { alarmActions: actions, okActions: actions };
-    const service = { [AGENT_SERVICE_DIMENSION]: args.service };
+    const service = { [AGENT_DIMENSIONS.service]: args.service };
 
     const firstAudio = new aws.cloudwatch.MetricAlarm(
       `${name}-first-audio`,

@@ -4,6 +4,7 @@ import { foundationOutputs } from '../shared/outputs.ts';
 import { policyViolations } from '../testing/policy-check.ts';
 import { policyDocumentsOf, referenceProblems } from '../testing/iam-reference.ts';
 import { account, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
+import { PRIVATE_BUCKET, privateSettingsOf } from '../testing/private-bucket.ts';
 
 let run: ProgramRun;
 const policyOf = (roleName: string) =>
@@ -42,15 +43,7 @@ test('exports exactly the contract outputs', () => {
 
 describe('weights bucket', () => {
   test('is private, owner-enforced, versioned and KMS-encrypted with a rotating key', () => {
-    expect(run.find('aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock').inputs).toMatchObject({
-      blockPublicAcls: true,
-      blockPublicPolicy: true,
-      ignorePublicAcls: true,
-      restrictPublicBuckets: true,
-    });
-    expect(run.find('aws:s3/bucketOwnershipControls:BucketOwnershipControls').inputs.rule).toEqual({
-      objectOwnership: 'BucketOwnerEnforced',
-    });
+    expect(privateSettingsOf(run)).toEqual(PRIVATE_BUCKET);
     expect(run.find('aws:s3/bucketVersioning:BucketVersioning').inputs.versioningConfiguration).toEqual({
       status: 'Enabled',
     });

@@ -4,6 +4,7 @@
 // (tools/docker/keep-workspaces.mjs), so only their manifests redeploy it. Path filters are matched as globs, as Pulumi
 // Deployments matches them against the files a commit changes.
 import { describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import { layers } from './layers.ts';
 
@@ -56,6 +57,13 @@ describe('a change to', () => {
   ])('%s redeploys %j', (file, expected) => {
     expect(redeployed(file)).toEqual(expected);
   });
+});
+
+test('a change to any file of the page (its manifest says which) redeploys the site', () => {
+  const manifest = JSON.parse(readFileSync(new URL('../../local/page/manifest.json', import.meta.url), 'utf8'));
+  const files = Object.values(manifest.files as Record<string, string>).filter((p) => !p.startsWith('node_modules/'));
+  expect(files.length).toBeGreaterThan(5);
+  for (const file of files) expect([file, redeployed(file)]).toEqual([file, expect.arrayContaining(['site'])]);
 });
 
 test('every layer watches what its npm ci installs from, and its own folder', () => {

@@ -1,61 +1,20 @@
-// The metric names the stacks watch, in one place: what the TTS container publishes (endpoint
-// layer: autoscaling, alarms, dashboard) and what the voice agent publishes (agent-runtime layer:
-// alarms, dashboard), both as Embedded Metric Format log lines, plus the AgentCore Runtime's own
-// vended metrics. The agent's names are its metrics contract (docs/design/observability.md).
+// The metric names the stacks watch: what the TTS container publishes (endpoint layer: autoscaling,
+// alarms, dashboard) and what the voice agent publishes (agent-runtime layer: alarms, dashboard),
+// both as Embedded Metric Format log lines, spelled once in protocol/ for the images and the stacks;
+// plus the AgentCore Runtime's own vended metrics. docs/design/observability.md.
+import { TURN_ERROR_DIMENSIONS, type TurnErrorDimension } from '@kokoro-speech/protocol/metric-names';
 
-/** The namespace both the container and the agent publish to (their METRICS_NAMESPACE default). */
-export const METRICS_NAMESPACE = 'KokoroSpeech';
+// The container's load metrics (dimensions EndpointName, VariantName); the agent's per-turn ones
+// and their dimension names (Service: METRICS_SERVICE, the runtime's name; ErrorCode).
+export {
+  AGENT_DIMENSIONS,
+  AGENT_METRICS as agentMetrics,
+  CONTAINER_METRICS as containerMetrics,
+  METRICS_NAMESPACE,
+} from '@kokoro-speech/protocol/metric-names';
 
-/** The container's load metrics (container/src/metrics/load-metrics.ts), dimensions EndpointName, VariantName. */
-export const containerMetrics = {
-  loadRatio: 'LoadRatio',
-  refusals: 'Refusals',
-  sessionsAdmitted: 'SessionsAdmitted',
-  sessionCapacity: 'SessionCapacity',
-} as const;
-
-/** The agent's per-turn metrics, dimension set [Service]; TurnErrors has [Service, ErrorCode]. */
-export const agentMetrics = {
-  turns: 'Turns',
-  turnDuration: 'TurnDuration',
-  firstToken: 'FirstToken',
-  firstAudio: 'FirstAudio',
-  sentenceToAudio: 'SentenceToAudio',
-  interruptions: 'Interruptions',
-  ttsRefusals: 'TtsRefusals',
-  callerDrops: 'CallerDrops',
-  turnErrors: 'TurnErrors',
-  // Voice turns (issue 30: the `listen` session), same line and dimension set; absent on typed turns.
-  /** End of the caller's speech to the STT's final transcript (ms, one per voice turn). */
-  voiceEndOfSpeechToTranscript: 'VoiceEndOfSpeechToTranscriptMs',
-  /** End of the caller's speech to the answer's first audio sent (ms, one per voice turn): the latency felt. */
-  voiceEndOfSpeechToFirstAudio: 'VoiceEndOfSpeechToFirstAudioMs',
-  /** Caller speech that cut the agent's audio (Count). */
-  bargeIns: 'BargeIns',
-} as const;
-
-/** The agent's dimension names: Service (METRICS_SERVICE, the runtime's name) and ErrorCode. */
-export const AGENT_SERVICE_DIMENSION = 'Service';
-export const AGENT_ERROR_CODE_DIMENSION = 'ErrorCode';
-
-/**
- * ErrorCode values of TurnErrors: the turn contract's in-turn codes (docs/contracts/turn.md, Error
- * codes), `tts_sentence` (one sentence refused by the container, the turn went on) and `other`
- * (anything else, so that the set stays bounded).
- */
-export const TURN_ERROR_CODES = [
-  'unknown_voice',
-  'llm_error',
-  'llm_unauthorized',
-  'llm_timeout',
-  'tts_unavailable',
-  'tts_overloaded',
-  'timeout',
-  'stream_limit',
-  'internal',
-  'tts_sentence',
-  'other',
-] as const;
+/** ErrorCode values that are the caller's doing, not faults of the service (see FAULT_ERROR_CODES). */
+export const CALLER_ERROR_CODES: readonly TurnErrorDimension[] = ['unknown_voice', 'stream_limit'];
 
 /**
  * The codes the error-rate alarm counts: faults of the service. Left out: `unknown_voice` (the
@@ -63,17 +22,7 @@ export const TURN_ERROR_CODES = [
  * its 59 minutes, by design). Nine codes plus Turns is also CloudWatch's limit of 10 metrics in one
  * alarm's math.
  */
-export const FAULT_ERROR_CODES = [
-  'llm_error',
-  'llm_unauthorized',
-  'llm_timeout',
-  'tts_unavailable',
-  'tts_overloaded',
-  'timeout',
-  'internal',
-  'tts_sentence',
-  'other',
-] as const satisfies readonly (typeof TURN_ERROR_CODES)[number][];
+export const FAULT_ERROR_CODES = TURN_ERROR_DIMENSIONS.filter((code) => !CALLER_ERROR_CODES.includes(code));
 
 /**
  * AgentCore Runtime's vended metrics: namespace and the dimension naming one runtime, as the AWS
@@ -84,6 +33,8 @@ export const FAULT_ERROR_CODES = [
  * but not the dimensions: queries here match `Resource` and ignore the rest (inferred; checked at
  * the first deploy, stacks/README.md).
  */
-export const AGENTCORE_NAMESPACE = 'AWS/Bedrock-AgentCore';
-export const AGENTCORE_RESOURCE_DIMENSION = 'Resource';
-export const AGENTCORE_INVOCATIONS = 'Invocations';
+export const AGENTCORE_METRICS = {
+  namespace: 'AWS/Bedrock-AgentCore',
+  resourceDimension: 'Resource',
+  invocations: 'Invocations',
+} as const;

@@ -1,23 +1,10 @@
 // The page's config.json (the contract between the stacks and the page, docs/design/web-and-sign-in.md):
 // where the runtime is, how the page reaches it, and how it signs in. Written next to the page so
-// the same page works locally (the local web server writes its own) and deployed.
+// the same page works locally (the local web server writes its own) and deployed. The type is the
+// contract's (protocol/src/page-config.ts); this module checks the values.
+import type { DeployedPageConfig } from '@kokoro-speech/protocol/page-config';
 
-export interface PageConfig {
-  region: string;
-  runtimeArn: string;
-  qualifier: string;
-  mode: 'direct' | 'same-origin';
-  auth: {
-    authority: string;
-    clientId: string;
-    redirectUri: string;
-    postLogoutRedirectUri: string;
-    scope: string;
-    /** Cognito's sign-out endpoint (its discovery document has no end_session_endpoint): the page
-     *  calls it with client_id and logout_uri. */
-    logoutUrl: string;
-  } | null;
-}
+export type PageConfig = DeployedPageConfig;
 
 const https = (value: string) => /^https:\/\/[^\s/]+(\/\S*)?$/.test(value);
 

@@ -6,6 +6,8 @@ import { foundationOutputs, webOutputs } from '../shared/outputs.ts';
 import { policyDocumentsOf, referenceProblems } from '../testing/iam-reference.ts';
 import { policyViolations } from '../testing/policy-check.ts';
 import { account, fakeOutputs, organization, region, runProgram, type ProgramRun } from '../testing/mocks.ts';
+import { PRIVATE_BUCKET, privateSettingsOf } from '../testing/private-bucket.ts';
+import { pageBucketPolicy } from './page-bucket.ts';
 import { loginDomainPrefix } from './sign-in.ts';
 
 let run: ProgramRun;
@@ -47,15 +49,7 @@ test('reads only the foundation region, and exports exactly its contract', () =>
 
 describe('page bucket', () => {
   test('blocks all public access, enforces the owner, encrypts, and is no website', () => {
-    expect(run.find('aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock').inputs).toMatchObject({
-      blockPublicAcls: true,
-      blockPublicPolicy: true,
-      ignorePublicAcls: true,
-      restrictPublicBuckets: true,
-    });
-    expect(run.find('aws:s3/bucketOwnershipControls:BucketOwnershipControls').inputs.rule).toEqual({
-      objectOwnership: 'BucketOwnerEnforced',
-    });
+    expect(privateSettingsOf(run)).toEqual(PRIVATE_BUCKET);
     expect(
       run.find('aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration').inputs.rules,
     ).toEqual([{ applyServerSideEncryptionByDefault: { sseAlgorithm: 'AES256' } }]);
@@ -67,24 +61,7 @@ describe('page bucket', () => {
     const bucketArn = 'arn:aws:s3:::kokoro-dev-page-0a1b2c3';
     const policy = run.find('aws:s3/bucketPolicy:BucketPolicy');
     expect(policy.inputs.bucket).toBe(run.find('aws:s3/bucket:Bucket').id);
-    expect(JSON.parse(policy.inputs.policy).Statement).toEqual([
-      {
-        Sid: 'DenyInsecureTransport',
-        Effect: 'Deny',
-        Principal: '*',
-        Action: 's3:*',
-        Resource: [bucketArn, `${bucketArn}/*`],
-        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-      },
-      {
-        Sid: 'ReadThroughTheDistribution',
-        Effect: 'Allow',
-        Principal: { Service: 'cloudfront.amazonaws.com' },
-        Action: ['s3:GetObject'],
-        Resource: `${bucketArn}/*`,
-        Condition: { StringEquals: { 'AWS:SourceArn': distributionArn } },
-      },
-    ]);
+    expect(JSON.parse(policy.inputs.policy)).toEqual(pageBucketPolicy(bucketArn, distributionArn));
     // Attached once the bucket is private, never to an open one.
     expect(policy.dependencies).toEqual(
       expect.arrayContaining([expect.stringMatching(/BucketPublicAccessBlock::kokoro-dev-page-public-access$/)]),

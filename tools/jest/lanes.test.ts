@@ -1,66 +1,55 @@
-// The unit lane leaves out exactly the tests that start a browser or a child process: the list in
-// lanes.js is what the import graph says, so a new test that spawns cannot slip into the inner
-// loop, and a test that stopped spawning is not left out for nothing.
-import { expect, test } from '@jest/globals';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { ROOT, WORKSPACES, manifest, packageName, reach, sources, specifiers } from '../architecture/import-graph.ts';
-import { BROWSER_TEST, PROCESS_TESTS } from './lanes.js';
+// The unit lane's rule on known files: what starts a browser, a child process (itself or through a
+// helper) or the Kokoro model is left out, and nothing else. The rule reads the import graph, so a
+// new test that spawns cannot slip into the inner loop.
+import { beforeAll, expect, test } from '@jest/globals';
+import { BROWSER_TEST, leftOutOfUnitLane, testFiles, type HeavyModule } from './lanes.js';
 
-const WORKSPACE_FOLDERS = [
-  'protocol',
-  'sagemaker',
-  'container',
-  'runtime',
-  'local',
-  'weights',
-  'stacks',
-  'integrations',
-  'tools',
-];
-const tests = WORKSPACE_FOLDERS.flatMap((dir) => sources(dir, { tests: true })).filter((f) => f.endsWith('.test.ts'));
+let files: Awaited<ReturnType<typeof testFiles>>;
+let leftOut: string[];
+beforeAll(async () => {
+  files = await testFiles();
+  leftOut = await leftOutOfUnitLane();
+});
+const loads = (file: string): HeavyModule[] => {
+  const found = files.find((f) => f.file === file);
+  if (!found) throw new Error(`no test file ${file}`);
+  return found.loads;
+};
 
-const runtimeSpecifiers = (file: string): string[] =>
-  specifiers(readFileSync(join(ROOT, file), 'utf8')).map(({ spec }) => spec);
-
-/** A test file's imports of this repository's files; those that do not exist are code samples in strings. */
-function ownImports(file: string): string[] {
-  return runtimeSpecifiers(file).flatMap((spec) => {
-    let target: string | undefined;
-    if (spec.startsWith('.')) target = relative(ROOT, resolve(ROOT, dirname(file), spec));
-    else {
-      const name = packageName(spec);
-      const dir = name === null ? undefined : WORKSPACES.get(name);
-      const exported = dir && manifest(dir).exports?.[`.${spec.slice(name!.length)}`];
-      if (exported) target = join(dir, exported);
-    }
-    return target && existsSync(join(ROOT, target)) ? [target] : [];
-  });
-}
-
-/** Whether a test file, or any file of this repository it loads, loads a module matching `module`. */
-function loads(file: string, module: RegExp): boolean {
-  if (runtimeSpecifiers(file).some((spec) => module.test(spec))) return true;
-  const { files, external } = reach(ownImports(file));
-  if ([...external.keys()].some((pkg) => module.test(pkg))) return true;
-  return [...files]
-    .filter((f) => /\.(ts|js|mjs)$/.test(f))
-    .some((f) => runtimeSpecifiers(f).some((spec) => module.test(spec)));
-}
-
-test('there are tests in both lanes', () => {
-  expect(tests.length).toBeGreaterThan(100);
-  expect(PROCESS_TESTS.length).toBeGreaterThan(0);
-  expect(tests.filter((f) => BROWSER_TEST.test(f)).length).toBeGreaterThan(0);
+test('there are tests in both lanes, most of them in the unit lane', () => {
+  expect(files.length).toBeGreaterThan(200);
+  expect(leftOut.length).toBeGreaterThan(30);
+  expect(leftOut.length).toBeLessThan(files.length / 2);
 });
 
-test('every test that drives a browser is named *.browser.test.ts', () => {
-  const browsers = tests.filter((f) => loads(f, /^playwright(-core)?$/));
+test('a test that spawns, itself or through a helper, is out', () => {
+  expect(loads('container/src/main.test.ts')).toContain('process'); // spawns the entry point
+  expect(loads('local/src/stack/instances.test.ts')).toContain('process'); // through the local stack
+  expect(loads('stacks/model-cache/bundle.test.ts')).toContain('process');
+});
+
+test('a test that loads the model, itself or through the container or the agent, is out', () => {
+  expect(loads('container/src/engine/kokoro-engine.test.ts')).toEqual(['model']);
+  expect(loads('container/src/server/drop-in.test.ts')).toEqual(['model']);
+  expect(loads('runtime/src/tts/real-container.test.ts')).toEqual(['model']);
+});
+
+test('what needs none of them stays in', () => {
+  for (const file of [
+    'runtime/src/text/segmenter.test.ts',
+    'runtime/src/tts/websocket-transport.test.ts', // the fake protocol-v1 peer, no model
+    'sagemaker/src/router/router.test.ts',
+    'stacks/foundation/index.test.ts',
+    'tools/jest/lanes.test.ts',
+  ]) {
+    expect([file, loads(file)]).toEqual([file, []]);
+    expect(leftOut).not.toContain(file);
+  }
+});
+
+test('every test that drives a browser is named *.browser.test.ts, and every one so named does', () => {
+  const browsers = files.filter((f) => f.loads.includes('browser')).map((f) => f.file);
   expect(browsers.filter((f) => !BROWSER_TEST.test(f))).toEqual([]);
-  expect(tests.filter((f) => BROWSER_TEST.test(f) && !browsers.includes(f))).toEqual([]);
-});
-
-test('the process tests are exactly the other tests that load node:child_process', () => {
-  const spawning = tests.filter((f) => !BROWSER_TEST.test(f) && loads(f, /^(node:)?child_process$/));
-  expect([...PROCESS_TESTS].sort()).toEqual(spawning.sort());
+  expect(files.filter((f) => BROWSER_TEST.test(f.file) && !browsers.includes(f.file))).toEqual([]);
+  for (const file of browsers) expect(leftOut).toContain(file);
 });

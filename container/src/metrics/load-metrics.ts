@@ -4,7 +4,7 @@
 // and the model's busy share. Counting costs nothing on the hot path: the admission controller's
 // counters are read once per interval.
 import type { AdmissionController } from '../admission/index.ts';
-import { emfLine, type EmfMetric } from '@kokoro-speech/protocol/observability';
+import { CONTAINER_METRICS, emfLine, type EmfMetric } from '@kokoro-speech/protocol/observability';
 
 export interface LoadMetricsOptions {
   admission: AdmissionController;
@@ -19,14 +19,7 @@ export interface LoadMetricsOptions {
 }
 
 /** The names of the published metrics (the endpoint stack's scaling policy and alarms use them). */
-export const LOAD_METRICS = {
-  sessions: 'SessionsAdmitted',
-  capacity: 'SessionCapacity',
-  loadRatio: 'LoadRatio',
-  refusals: 'Refusals',
-  refusedShare: 'RefusedShare',
-  modelUtilization: 'ModelUtilization',
-} as const;
+export const LOAD_METRICS = CONTAINER_METRICS;
 
 export class LoadMetrics {
   readonly #o: LoadMetricsOptions;

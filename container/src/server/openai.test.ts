@@ -3,6 +3,7 @@
 // OpenAI-shaped 400s for bad requests.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import OpenAI from 'openai';
+import type { SpeechCreateParams } from 'openai/resources/audio/speech';
 import { OpusScriptDecoder, readOggOpus } from '@kokoro-speech/protocol/audio';
 import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
 import { startServer, type RunningServer } from '../index.ts';
@@ -31,6 +32,10 @@ async function expectedSamples(text: string, voice = 'af_heart'): Promise<number
   return pieces.reduce((n, p) => n + fixtureSamples(p.tokenIds.length), 0);
 }
 
+/** INPUT in af_heart, as `format`. */
+const speakInput = (format: SpeechCreateParams['response_format']) =>
+  client.audio.speech.create({ model: 'kokoro', voice: 'af_heart', input: INPUT, response_format: format });
+
 /** Reads a streamed body chunk by chunk. */
 async function readAll(response: Response): Promise<{ bytes: Buffer; chunks: number }> {
   const parts: Buffer[] = [];
@@ -40,12 +45,7 @@ async function readAll(response: Response): Promise<{ bytes: Buffer; chunks: num
 
 describe('POST /v1/audio/speech with the openai client', () => {
   test('a streamed WAV that parses: a streaming header, then exactly the samples Kokoro made', async () => {
-    const response = await client.audio.speech.create({
-      model: 'kokoro',
-      voice: 'af_heart',
-      input: INPUT,
-      response_format: 'wav',
-    });
+    const response = await speakInput('wav');
     expect(response.headers.get('content-type')).toBe('audio/wav');
     expect(response.headers.get('transfer-encoding')).toBe('chunked'); // streamed, not buffered
     const { bytes, chunks } = await readAll(response);
@@ -78,12 +78,7 @@ describe('POST /v1/audio/speech with the openai client', () => {
   });
 
   test('opus is an Ogg Opus file whose packets decode to the samples Kokoro made (pre-skip and end trimmed)', async () => {
-    const response = await client.audio.speech.create({
-      model: 'kokoro',
-      voice: 'af_heart',
-      input: INPUT,
-      response_format: 'opus',
-    });
+    const response = await speakInput('opus');
     expect(response.headers.get('content-type')).toBe('audio/ogg; codecs=opus');
     const { bytes } = await readAll(response);
     const ogg = readOggOpus(bytes);

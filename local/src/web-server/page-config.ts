@@ -1,29 +1,8 @@
-// config.json: what the page reads first to know where the agent is and how to sign in (the same
-// page runs locally and deployed; the deployed one gets this file from the web layer, stacks/).
-// Locally it is made per request, for the origin the browser used. The shape is an external
-// contract: docs/design/sign-in.md#configjson.
+// The page's config.json made per request, for the origin the browser used (the type and its
+// contract: protocol/src/page-config.ts).
+import type { PageConfig } from '@kokoro-speech/protocol/page-config';
 
-export interface PageConfig {
-  region: string | null;
-  runtimeArn: string | null;
-  qualifier: string | null;
-  /** direct: the page calls the data-plane endpoint; same-origin: /runtimes/... on its own origin. */
-  mode: 'direct' | 'same-origin';
-  /** The data-plane origin in direct mode (default https://bedrock-agentcore.<region>.amazonaws.com). */
-  endpoint?: string;
-  /** Where the page reads the set-up it shows (npm start's /api/info); absent when deployed. */
-  info?: string;
-  /** null: no sign-in; turns go through the local web server's gateway (/api/...). */
-  auth: {
-    authority: string;
-    clientId: string;
-    redirectUri: string;
-    postLogoutRedirectUri: string;
-    scope: string;
-    /** A sign-out URL for providers whose discovery has no end_session_endpoint (Cognito's /logout). */
-    logoutUrl?: string;
-  } | null;
-}
+export type { PageConfig };
 
 /** What npm start --auth knows once the provider and the stand-in are up. */
 export interface LocalAuthSettings {

@@ -3,9 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import net from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { PassThrough } from 'node:stream';
 import WebSocket from 'ws';
-import { createLogger } from '@kokoro-speech/protocol/server';
+import { logSink } from '@kokoro-speech/protocol/testing';
 import { agentServerUpstream } from './upstream.ts';
 import { startWebServer, type PageInfo, type WebServer } from './web-server.ts';
 
@@ -142,13 +141,13 @@ describe('web server', () => {
 });
 
 test('what fails on its side goes to its logger (service kokoro-web): the agent away (warn), a refusal (debug)', async () => {
-  const sink = new PassThrough();
+  const sink = logSink('kokoro-web');
   const away = `http://127.0.0.1:${await closedPort()}`;
   const logged = await startWebServer({
     port: 0,
     info,
     upstream: agentServerUpstream(new URL(away)),
-    logger: createLogger('kokoro-web', 'debug', sink),
+    logger: sink.logger,
   });
   try {
     const turn = await fetch(new URL('/api/invocations', logged.url), { method: 'POST', body: '{"prompt":"hi"}' });
@@ -165,11 +164,7 @@ test('what fails on its side goes to its logger (service kokoro-web): the agent 
   } finally {
     await logged.close();
   }
-  const lines = String(sink.read() ?? '')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line));
-  expect(lines).toEqual([
+  expect(sink.lines()).toEqual([
     expect.objectContaining({
       level: 40,
       service: 'kokoro-web',

@@ -7,7 +7,7 @@ import { NoTurnTrace, type TurnTrace } from './turn-trace.ts';
 import { TurnMetrics, type TurnExtras, type TurnFigures, type TurnMetricsOptions } from './turn-metrics.ts';
 
 export { NoTurnTrace, type TurnTrace, type TurnOutcome, type VoicePath } from './turn-trace.ts';
-export { TurnMetrics, errorDimension, TURN_ERROR_CODES, type TurnMetricsOptions } from './turn-metrics.ts';
+export { TurnMetrics, errorDimension, type TurnMetricsOptions } from './turn-metrics.ts';
 export type { TurnTraceStart } from './otel-turn-trace.ts';
 
 export interface ObservabilityOptions {

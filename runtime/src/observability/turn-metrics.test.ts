@@ -130,6 +130,17 @@ describe('TurnMetrics', () => {
     expect(errorDimension('tts_text_too_long')).toBe('tts_sentence');
     expect(errorDimension('tts_internal')).toBe('tts_sentence');
     expect(errorDimension('some_new_code_from_a_later_version')).toBe('other');
+    // The turn contract's failing codes (docs/contracts/turn.md), each its own dimension value.
+    const failing = [
+      'unknown_voice',
+      'llm_error',
+      'llm_unauthorized',
+      'llm_timeout',
+      'timeout',
+      'stream_limit',
+      'internal',
+    ];
+    for (const code of failing) expect(errorDimension(code)).toBe(code);
     const [, line] = linesOf({ ...completed, outcome: 'failed', error: { code: 'session 1234 exploded' } });
     expect(line).toMatchObject({ ErrorCode: 'other', TurnErrors: 1 });
   });

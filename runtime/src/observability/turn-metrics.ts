@@ -4,26 +4,18 @@
 // docs/design/observability.md): namespace METRICS_NAMESPACE, dimension set [Service] (and
 // [Service, ErrorCode] for TurnErrors). No session or user id anywhere in the line: dimensions
 // must keep a bounded cardinality, and properties would put caller data in the metrics' log.
-import { emfLine, type EmfMetric } from '@kokoro-speech/protocol/observability';
-
-/** Turn error codes of the turn contract (docs/contracts/turn.md) that fail a turn. */
-export const TURN_ERROR_CODES = [
-  'unknown_voice',
-  'llm_error',
-  'llm_unauthorized',
-  'llm_timeout',
-  'tts_unavailable',
-  'tts_overloaded',
-  'tts_sentence',
-  'timeout',
-  'stream_limit',
-  'internal',
-] as const;
-export type TurnErrorDimension = (typeof TURN_ERROR_CODES)[number] | 'other';
+import {
+  AGENT_DIMENSIONS,
+  AGENT_METRICS as M,
+  emfLine,
+  TURN_ERROR_DIMENSIONS,
+  type EmfMetric,
+  type TurnErrorDimension,
+} from '@kokoro-speech/protocol/observability';
 
 /** The ErrorCode dimension of a code: a known code, `tts_<code>` of one sentence as `tts_sentence`, else `other`. */
 export function errorDimension(code: string): TurnErrorDimension {
-  if ((TURN_ERROR_CODES as readonly string[]).includes(code)) return code as TurnErrorDimension;
+  if ((TURN_ERROR_DIMENSIONS as readonly string[]).includes(code)) return code as TurnErrorDimension;
   if (code.startsWith('tts_')) return 'tts_sentence';
   return 'other';
 }
@@ -91,27 +83,32 @@ export class TurnMetrics {
       .slice(0, MAX_VALUES)
       .map((s) => round(Math.max(0, s.firstAudioMs! - s.readyMs)));
     const metrics: EmfMetric[] = [
-      { name: 'Turns', value: 1, unit: 'Count' },
-      { name: 'TurnDuration', value: round(m.total_ms), unit: 'Milliseconds' },
+      { name: M.turns, value: 1, unit: 'Count' },
+      { name: M.turnDuration, value: round(m.total_ms), unit: 'Milliseconds' },
       ...(m.first_token_ms === null
         ? []
-        : [{ name: 'FirstToken', value: m.first_token_ms, unit: 'Milliseconds' as const }]),
+        : [{ name: M.firstToken, value: m.first_token_ms, unit: 'Milliseconds' as const }]),
       ...(m.first_audio_ms === null
         ? []
-        : [{ name: 'FirstAudio', value: m.first_audio_ms, unit: 'Milliseconds' as const }]),
+        : [{ name: M.firstAudio, value: m.first_audio_ms, unit: 'Milliseconds' as const }]),
       ...(sentenceToAudio.length === 0
         ? []
-        : [{ name: 'SentenceToAudio', value: sentenceToAudio, unit: 'Milliseconds' as const }]),
-      { name: 'Interruptions', value: result.outcome === 'cancelled' ? 1 : 0, unit: 'Count' },
-      { name: 'TtsRefusals', value: extras.refusals, unit: 'Count' },
-      { name: 'CallerDrops', value: extras.callerDropped ? 1 : 0, unit: 'Count' },
+        : [{ name: M.sentenceToAudio, value: sentenceToAudio, unit: 'Milliseconds' as const }]),
+      { name: M.interruptions, value: result.outcome === 'cancelled' ? 1 : 0, unit: 'Count' },
+      { name: M.ttsRefusals, value: extras.refusals, unit: 'Count' },
+      { name: M.callerDrops, value: extras.callerDropped ? 1 : 0, unit: 'Count' },
       ...(extras.voice ? voiceMetrics(extras.voice) : []),
     ];
-    const lines = [emfLine(namespace, { Service: service }, metrics, at)];
+    const lines = [emfLine(namespace, { [AGENT_DIMENSIONS.service]: service }, metrics, at)];
     if (result.outcome === 'failed') {
-      const ErrorCode = errorDimension(result.error?.code ?? 'internal');
+      const code = errorDimension(result.error?.code ?? 'internal');
       lines.push(
-        emfLine(namespace, { Service: service, ErrorCode }, [{ name: 'TurnErrors', value: 1, unit: 'Count' }], at),
+        emfLine(
+          namespace,
+          { [AGENT_DIMENSIONS.service]: service, [AGENT_DIMENSIONS.errorCode]: code },
+          [{ name: M.turnErrors, value: 1, unit: 'Count' }],
+          at,
+        ),
       );
     }
     return lines;
@@ -121,16 +118,16 @@ export class TurnMetrics {
 /** A voice turn's metrics (names the stacks' dashboard reads). */
 function voiceMetrics(voice: VoiceFigures): EmfMetric[] {
   return [
-    { name: 'VoiceEndOfSpeechToTranscriptMs', value: round(voice.endOfSpeechToTranscriptMs), unit: 'Milliseconds' },
+    { name: M.voiceEndOfSpeechToTranscript, value: round(voice.endOfSpeechToTranscriptMs), unit: 'Milliseconds' },
     ...(voice.endOfSpeechToFirstAudioMs === null
       ? []
       : [
           {
-            name: 'VoiceEndOfSpeechToFirstAudioMs',
+            name: M.voiceEndOfSpeechToFirstAudio,
             value: round(voice.endOfSpeechToFirstAudioMs),
             unit: 'Milliseconds' as const,
           },
         ]),
-    { name: 'BargeIns', value: voice.bargeIns, unit: 'Count' },
+    { name: M.bargeIns, value: voice.bargeIns, unit: 'Count' },
   ];
 }

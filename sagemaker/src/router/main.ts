@@ -2,11 +2,10 @@
 // (InvokeEndpointWithBidirectionalStream and InvokeEndpointWithResponseStream) in front of any
 // container you develop, on loopback, so that a SageMaker client (ours or the official SDKs) can
 // call it as it would call an endpoint. Requests must be signed with the router's local credentials.
-import { parseArgs } from 'node:util';
 import { handleShutdownSignals, LOG_LEVELS, type LogLevel, createLogger } from '@kokoro-speech/protocol/server';
 import { LOCAL_ACCESS_KEY_ID, LOCAL_SECRET_ACCESS_KEY } from './credentials.ts';
 import { startLocalSageMakerRouter } from './router.ts';
-import { argumentsOrExit, UsageError } from '../command-line.ts';
+import { argumentsOrExit, parseFlags, UsageError } from '../command-line.ts';
 
 export const USAGE = `usage: npm run sagemaker-local -- --container URL [--container URL ...] [options]
   --container URL      the container: http://host:port (its /invocations and WebSocket
@@ -23,24 +22,16 @@ environment:
                        error (requests it fails), debug (requests it refuses); default silent`;
 
 function parse(argv: string[]) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        container: { type: 'string', multiple: true },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'endpoint-name': { type: 'string' },
-        variant: { type: 'string' },
-        'max-part-bytes': { type: 'string' },
-        'max-stream-seconds': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = parseFlags(argv, {
+    container: { type: 'string', multiple: true },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'endpoint-name': { type: 'string' },
+    variant: { type: 'string' },
+    'max-part-bytes': { type: 'string' },
+    'max-stream-seconds': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) return null;
   if (!values.container?.length) throw new UsageError('--container URL is required');
   for (const url of values.container) {

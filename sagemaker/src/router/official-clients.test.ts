@@ -4,26 +4,23 @@
 // installed Bedrock runtime client (same code generator, same middleware stack, also a
 // bidirectional HTTP/2 event stream) really puts on the wire; and our own client's request has
 // that shape too. Captured with a raw node:http2 server, pseudo-headers included.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { createServer } from 'node:http2';
 import type { Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { BedrockRuntimeClient, InvokeModelWithBidirectionalStreamCommand } from '@aws-sdk/client-bedrock-runtime';
 import type { Message } from '@smithy/core/event-streams';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import { fakeAudio, startFakeContainer } from '@kokoro-speech/protocol/testing';
-import type { FakeContainer } from '@kokoro-speech/protocol/testing';
+import { toUtf8 } from '@smithy/util-utf8';
+import { fakeAudio } from '@kokoro-speech/protocol/testing';
 import { codec, decodeResponseEvent, openBidiStream, readMessages } from '../client/index.ts';
 import type { ResponseEvent } from '../client/index.ts';
 import { openAsOfficialClient } from '../testing/official-js-client.ts';
+import { json, suiteRouter } from '../testing/router-suite.ts';
 import type { OfficialCall } from '../testing/official-js-client.ts';
 import { LOCAL_CREDENTIALS } from './credentials.ts';
-import { startLocalSageMakerRouter } from './router.ts';
-import type { LocalSageMakerRouter } from './router.ts';
 
 const REGION = 'us-east-1';
 const CREDS = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', sessionToken: 'token' };
-const json = (value: object) => fromUtf8(JSON.stringify(value));
 
 interface Captured {
   pseudo: Record<string, string>;
@@ -209,20 +206,7 @@ describe('the shape of the official generated clients’ request', () => {
 });
 
 describe('the router accepts the official clients', () => {
-  let fake: FakeContainer;
-  let router: LocalSageMakerRouter;
-  beforeAll(async () => {
-    fake = await startFakeContainer();
-    router = await startLocalSageMakerRouter({
-      containerUrl: fake.url,
-      endpointName: 'kokoro',
-      maxResponsePartBytes: 100,
-    });
-  });
-  afterAll(async () => {
-    await router.close();
-    await fake.close();
-  });
+  const suite = suiteRouter({ endpointName: 'kokoro', maxResponsePartBytes: 100 });
 
   /** Response events with PARTIAL..COMPLETE runs joined, as a client re-assembles them. */
   async function messages(call: OfficialCall, until: (m: { text?: unknown }) => boolean) {
@@ -253,7 +237,7 @@ describe('the router accepts the official clients', () => {
     'a request signed as the official %s client signs it passes the checks and streams',
     async (signAs) => {
       const call = await openAsOfficialClient({
-        endpoint: router.url,
+        endpoint: suite.router.url,
         region: REGION,
         credentials: LOCAL_CREDENTIALS,
         input: { EndpointName: 'kokoro', ModelInvocationPath: 'invocations-bidirectional-stream' },
@@ -285,10 +269,10 @@ describe('the router accepts the official clients', () => {
       [{ ModelQueryString: 'a=b c' }, /X-Amzn-SageMaker-Model-Query-String "a=b c" does not match/],
       [{ EndpointName: 'x'.repeat(64) }, /EndpointName \(the URI label\) is 64 characters long/],
     ];
-    const before = fake.received.length;
+    const before = suite.fake.received.length;
     for (const [input, message] of cases) {
       const call = await openAsOfficialClient({
-        endpoint: router.url,
+        endpoint: suite.router.url,
         region: REGION,
         credentials: LOCAL_CREDENTIALS,
         input: { EndpointName: 'kokoro', ...input },
@@ -300,6 +284,6 @@ describe('the router accepts the official clients', () => {
       expect(call.response.headers['x-amzn-errortype']).toBe('InputValidationError');
       expect(JSON.parse(Buffer.concat(chunks).toString())).toMatchObject({ Message: expect.stringMatching(message) });
     }
-    expect(fake.received.length).toBe(before); // the container never saw them
+    expect(suite.fake.received.length).toBe(before); // the container never saw them
   });
 });

@@ -4,16 +4,13 @@
 import { describe, expect, jest, test } from '@jest/globals';
 import { connect } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { InvokeEndpointWithResponseStreamCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { fromUtf8 } from '@smithy/util-utf8';
-import { openBidiStream } from '../client/index.ts';
 import type { ResponseEvent } from '../client/index.ts';
-import { fakeAudio } from '@kokoro-speech/protocol/testing';
+import { fakeAudio, logSink } from '@kokoro-speech/protocol/testing';
 import { LOCAL_CREDENTIALS } from './credentials.ts';
 import { json, NAME, read, REGION, suiteRouter } from '../testing/router-suite.ts';
-import { createLogger } from '@kokoro-speech/protocol/server';
 import { startLocalSageMakerRouter } from './router.ts';
 
 const suite = suiteRouter();
@@ -22,9 +19,7 @@ describe('router and container failures', () => {
   test('an unreachable container is a 424 ModelError on both calls', async () => {
     const lonely = await startLocalSageMakerRouter({ containerUrl: 'http://127.0.0.1:1' });
     try {
-      await expect(
-        openBidiStream({ endpointName: NAME, region: REGION, endpoint: lonely.url, credentials: LOCAL_CREDENTIALS }),
-      ).rejects.toMatchObject({ status: 424, code: 'ModelError' });
+      await expect(suite.open({ endpoint: lonely.url })).rejects.toMatchObject({ status: 424, code: 'ModelError' });
       const client = new SageMakerRuntimeClient({
         region: REGION,
         endpoint: lonely.url,
@@ -42,22 +37,15 @@ describe('router and container failures', () => {
   });
 
   test('what fails on its side goes to its logger: a failing container (warn), a refused request (debug)', async () => {
-    const sink = new PassThrough();
-    const logger = createLogger('sagemaker-local', 'debug', sink);
-    const lonely = await startLocalSageMakerRouter({ containerUrl: 'http://127.0.0.1:1', logger });
+    const sink = logSink('sagemaker-local');
+    const lonely = await startLocalSageMakerRouter({ containerUrl: 'http://127.0.0.1:1', logger: sink.logger });
     try {
-      await expect(
-        openBidiStream({ endpointName: NAME, region: REGION, endpoint: lonely.url, credentials: LOCAL_CREDENTIALS }),
-      ).rejects.toMatchObject({ status: 424 });
+      await expect(suite.open({ endpoint: lonely.url })).rejects.toMatchObject({ status: 424 });
       expect((await fetch(`${lonely.url}/nowhere`, { method: 'POST' })).status).toBe(404);
     } finally {
       await lonely.close();
     }
-    const lines = String(sink.read() ?? '')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
-    expect(lines).toEqual([
+    expect(sink.lines()).toEqual([
       expect.objectContaining({
         level: 40,
         service: 'sagemaker-local',
@@ -86,12 +74,7 @@ describe('router and container failures', () => {
       containerUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
       pingIntervalMs: 10,
     });
-    const stream = await openBidiStream({
-      endpointName: NAME,
-      region: REGION,
-      endpoint: pinging.url,
-      credentials: LOCAL_CREDENTIALS,
-    });
+    const stream = await suite.open({ endpoint: pinging.url });
     const seen = await read(stream, () => false);
     expect(pings.length).toBe(5);
     expect(seen.at(-1)?.event).toMatchObject({ type: 'ModelStreamError' });
@@ -123,12 +106,7 @@ describe('the modelled behaviours AWS documents and those the router infers', ()
     for await (const _ of response.Body!);
     const blue = await startLocalSageMakerRouter({ containerUrl: suite.fake.url, variantName: 'blue' });
     try {
-      const s = await openBidiStream({
-        endpointName: NAME,
-        region: REGION,
-        endpoint: blue.url,
-        credentials: LOCAL_CREDENTIALS,
-      });
+      const s = await suite.open({ endpoint: blue.url });
       expect(s.invokedProductionVariant).toBe('blue');
       s.close();
     } finally {
@@ -139,12 +117,7 @@ describe('the modelled behaviours AWS documents and those the router infers', ()
   test('container messages over maxResponsePartBytes come back as PARTIAL..COMPLETE parts of one DataType', async () => {
     const splitting = await startLocalSageMakerRouter({ containerUrl: suite.fake.url, maxResponsePartBytes: 50 });
     try {
-      const stream = await openBidiStream({
-        endpointName: NAME,
-        region: REGION,
-        endpoint: splitting.url,
-        credentials: LOCAL_CREDENTIALS,
-      });
+      const stream = await suite.open({ endpoint: splitting.url });
       stream.send({ bytes: json({ type: 'config' }), dataType: 'UTF8' });
       stream.send({ bytes: json({ type: 'text', text: 'Split into parts.', id: 's' }), dataType: 'UTF8' });
       stream.send({ bytes: json({ type: 'end' }), dataType: 'UTF8' });
@@ -195,12 +168,7 @@ describe('the modelled behaviours AWS documents and those the router infers', ()
     // checked exactly, whatever the machine's load: open at 149 ms, ended at 150.
     jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance', 'Date'] });
     try {
-      const stream = await openBidiStream({
-        endpointName: NAME,
-        region: REGION,
-        endpoint: limited.url,
-        credentials: LOCAL_CREDENTIALS,
-      });
+      const stream = await suite.open({ endpoint: limited.url });
       expect((await read(stream, () => true)).map(({ parsed }) => parsed)).toMatchObject([{ type: 'ready' }]);
       jest.advanceTimersByTime(149);
       stream.send({ bytes: json({ type: 'still-open' }), dataType: 'UTF8' });

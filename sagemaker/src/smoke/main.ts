@@ -3,11 +3,10 @@
 // (or the local router), printing what came back in a form to compare line by line with the
 // official Python SDK's control call (sagemaker/README.md, "First real deploy: smoke test").
 // Credentials: the AWS default provider chain.
-import { parseArgs } from 'node:util';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { openBidiStream, runtimeEndpoint, SageMakerStreamError } from '../client/index.ts';
 import type { BidiStreamOptions } from '../client/index.ts';
-import { argumentsOrExit, UsageError } from '../command-line.ts';
+import { argumentsOrExit, parseFlags, UsageError } from '../command-line.ts';
 
 export const USAGE = `usage: npm run -w sagemaker bidi-smoke -- --endpoint-name NAME [options]
   --region R               default $AWS_REGION
@@ -17,23 +16,15 @@ export const USAGE = `usage: npm run -w sagemaker bidi-smoke -- --endpoint-name 
   --voice ID               default af_heart`;
 
 function parse(argv: string[]) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        'endpoint-name': { type: 'string' },
-        region: { type: 'string' },
-        endpoint: { type: 'string' },
-        'target-variant': { type: 'string' },
-        text: { type: 'string' },
-        voice: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = parseFlags(argv, {
+    'endpoint-name': { type: 'string' },
+    region: { type: 'string' },
+    endpoint: { type: 'string' },
+    'target-variant': { type: 'string' },
+    text: { type: 'string' },
+    voice: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) return null;
   if (!values['endpoint-name']) throw new UsageError('--endpoint-name NAME is required');
   const region = values.region ?? process.env.AWS_REGION;

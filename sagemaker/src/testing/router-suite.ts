@@ -6,7 +6,11 @@ import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { startFakeContainer, type FakeContainer } from '@kokoro-speech/protocol/testing';
 import { openBidiStream, type BidiStream, type ResponseEvent } from '../client/index.ts';
 import { LOCAL_CREDENTIALS } from '../router/credentials.ts';
-import { startLocalSageMakerRouter, type LocalSageMakerRouter } from '../router/router.ts';
+import {
+  startLocalSageMakerRouter,
+  type LocalSageMakerRouter,
+  type LocalSageMakerRouterOptions,
+} from '../router/router.ts';
 
 export const REGION = 'us-east-1';
 export const NAME = 'kokoro-local';
@@ -18,12 +22,14 @@ export interface RouterSuite {
   open(overrides?: Partial<Parameters<typeof openBidiStream>[0]>): ReturnType<typeof openBidiStream>;
 }
 
-export function suiteRouter(): RouterSuite {
+/** A fake container behind a router (endpoint name NAME unless `options` say otherwise) for the suite. */
+export function suiteRouter(options: Partial<LocalSageMakerRouterOptions> = {}): RouterSuite {
+  const endpointName = options.endpointName ?? NAME;
   let fake: FakeContainer | undefined;
   let router: LocalSageMakerRouter | undefined;
   beforeAll(async () => {
     fake = await startFakeContainer();
-    router = await startLocalSageMakerRouter({ containerUrl: fake.url, endpointName: NAME });
+    router = await startLocalSageMakerRouter({ ...options, containerUrl: fake.url, endpointName });
   });
   afterAll(async () => {
     await router?.close();
@@ -42,7 +48,7 @@ export function suiteRouter(): RouterSuite {
     },
     open: (overrides = {}) =>
       openBidiStream({
-        endpointName: NAME,
+        endpointName,
         region: REGION,
         endpoint: started(router).url,
         credentials: LOCAL_CREDENTIALS,
