@@ -5,27 +5,14 @@ import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { startHubStandIn, startS3StandIn, type HubStandIn, type S3StandIn } from '@kokoro-speech/weights/testing';
 import * as sfn from '@aws-sdk/client-sfn';
-import { StateMachine } from 'aws-local-stepfunctions';
 import { createHash } from 'node:crypto';
-import { buildSyncDefinition } from './definition.ts';
-import { handler as copyHandler } from './handlers/copy.ts';
-import { handler as manifestHandler } from './handlers/manifest.ts';
-import { handler as resolveHandler } from './handlers/resolve.ts';
+import { localSyncMachine } from '../testing/local-sync-machine.ts';
 import { startSfnStandIn } from '../testing/sfn-stand-in.ts';
 import { executionName, runSyncExecution, type SyncRequest } from './sync-execution.ts';
 
 const REPO = 'onnx-community/Kokoro-82M-v1.0-ONNX';
 const MiB = 1024 * 1024;
 const INCLUDE = ['config.json', 'tokenizer.json', 'onnx/model.onnx', 'voices/*.bin'];
-const arn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:function:kokoro-${name}`;
-const machine = new StateMachine(
-  buildSyncDefinition({
-    resolveFunctionArn: arn('resolve'),
-    copyFunctionArn: arn('copy'),
-    manifestFunctionArn: arn('manifest'),
-    maxConcurrency: 3,
-  }) as any,
-);
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
 // A model larger than one 5 MiB multipart part, with non-repeating content.
@@ -71,34 +58,7 @@ afterAll(async () => {
   await Promise.all([hub.close(), s3stand.close()]);
 });
 
-interface RunOptions {
-  /** Wraps a handler, e.g. to throw a Lambda throttle first. */
-  wrap?: Partial<Record<'Resolve' | 'CopyFile' | 'WriteManifest', (input: any) => Promise<any>>>;
-}
-
-/** Runs one execution; resolves to its output or rejects with the execution's error. Retries wait 1 ms. */
-async function execute(input: Record<string, unknown>, options: RunOptions = {}) {
-  const handlers = { Resolve: resolveHandler, CopyFile: copyHandler, WriteManifest: manifestHandler, ...options.wrap };
-  const execution = machine.run(input as any, {
-    overrides: {
-      taskResourceLocalHandlers: handlers as any,
-      retryIntervalOverrides: { Resolve: 1, CopyFile: 1, WriteManifest: 1 },
-    },
-  });
-  const events: any[] = [];
-  const collecting = (async () => {
-    for await (const event of execution.eventLogs) events.push(event);
-  })();
-  try {
-    return (await execution.result) as any;
-  } finally {
-    await collecting.catch(() => {});
-    lastEvents = events;
-  }
-}
-let lastEvents: any[] = [];
-const retried = (state: string) =>
-  lastEvents.filter((e) => e.type === 'StateRetried' && e.state?.name === state).length;
+const { execute, retried, events: lastEvents } = localSyncMachine();
 
 const keys = async (prefix: string) =>
   ((await s3.send(new ListObjectsV2Command({ Bucket: s3stand.bucket, Prefix: prefix }))).Contents ?? [])
@@ -180,7 +140,7 @@ describe('weight sync state machine, executed locally', () => {
     const prefix = `models/${REPO}/${bad}/`;
     expect(await keys(prefix)).not.toContain(`${prefix}manifest.json`);
     expect(await keys(prefix)).not.toContain(`${prefix}voices/af_heart.bin`);
-    expect(lastEvents.some((e) => e.type === 'StateCaught' && e.state?.name === 'CopyFiles')).toBe(true);
+    expect(lastEvents().some((e) => e.type === 'StateCaught' && e.state?.name === 'CopyFiles')).toBe(true);
 
     // Re-running the failed sync resumes it: objects already verified in S3 are not downloaded again.
     const present = (await keys(prefix)).map((k) => k.slice(prefix.length));
@@ -197,9 +157,9 @@ describe('weight sync state machine, executed locally', () => {
     hub.inject('/revision/v3', { kind: 'status', status: 429, retryAfter: '0' }, 5);
     hub.inject('voices/am_adam.bin', { kind: 'status', status: 503, retryAfter: '0' }, 5);
     let throttles = 1;
-    const copyWithThrottle = async (input: any) => {
+    const copyWithThrottle = async (input: any, real: (input: any) => Promise<any>) => {
       if (throttles-- > 0) throw Object.assign(new Error('Rate exceeded'), { name: 'Lambda.TooManyRequestsException' });
-      return copyHandler(input);
+      return real(input);
     };
     const output = await execute({ revision: 'v3' }, { wrap: { CopyFile: copyWithThrottle } });
     expect(output).toMatchObject({ commit: next, filesCopied: 5 });
@@ -209,23 +169,23 @@ describe('weight sync state machine, executed locally', () => {
 
   test('a copy that runs out of time, and a Lambda client timeout, are retried', async () => {
     const next = hub.addCommit(REPO, { ...files, 'tokenizer.json': '{"version":"5"}' }, 'v5');
-    const failOnce = (name: string, handler: (input: any) => Promise<any>) => {
+    const failOnce = (name: string) => {
       let failed = false;
-      return async (input: any) => {
+      return async (input: any, real: (input: any) => Promise<any>) => {
         if (!failed) {
           failed = true;
           throw Object.assign(new Error('Task timed out after 900.00 seconds'), { name });
         }
-        return handler(input);
+        return real(input);
       };
     };
     const output = await execute(
       { revision: 'v5' },
       {
         wrap: {
-          Resolve: failOnce('Lambda.ClientExecutionTimeoutException', resolveHandler),
-          CopyFile: failOnce('Sandbox.Timedout', copyHandler),
-          WriteManifest: failOnce('Lambda.Unknown', manifestHandler),
+          Resolve: failOnce('Lambda.ClientExecutionTimeoutException'),
+          CopyFile: failOnce('Sandbox.Timedout'),
+          WriteManifest: failOnce('Lambda.Unknown'),
         },
       },
     );

@@ -2,28 +2,17 @@
 // the official `openai` client in both stream formats (its SSE events read with the client's own
 // event-stream decoder, as LiveKit's Python adapter reads them: deltas, then one done), G.711 from
 // every route checked by a decoder written here from the Recommendation's tables, Kokoro-FastAPI's
-// request extensions, and its captioned speech against protocol v1's words for the same text.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// request extensions. Its captioned speech: captioned-speech.test.ts.
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import OpenAI from 'openai';
 import { Stream } from 'openai/core/streaming';
-import type { WordsMessage } from '@kokoro-speech/protocol';
-import { writeFixtureModel } from '../fixture/index.ts';
-import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
+import type { KokoroEngine } from '../engine/index.ts';
 import type { Engine } from '../engine/types.ts';
 import { aroundRuns } from '../testing/around-runs.ts';
-import { postJson } from '../testing/fixture-server.ts';
-import { startServer, type RunningServer } from '../index.ts';
-import { TestClient } from '../testing/test-support.ts';
+import { postJson, suiteServer } from '../testing/fixture-server.ts';
 
 const INPUT = 'Hello from Kokoro, streamed as events. Afterwards a second sentence follows the first one.';
 
-let dir: string;
-let engine: KokoroEngine;
-let server: RunningServer;
-let client: OpenAI;
 /** Set: model runs of a piece starting "Afterwards" fail (a failure after the first audio). */
 let failSecond = false;
 
@@ -34,19 +23,13 @@ function failing(real: KokoroEngine): Engine {
   });
 }
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'kokoro-drop-in-'));
-  await writeFixtureModel(dir, { durations: true });
-  engine = await loadKokoroEngine({ modelDir: dir, prepWorkers: 1 });
-  server = await startServer({ engine: failing(engine) });
-  client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'not-needed', maxRetries: 0 });
-});
-afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
+const fixture = suiteServer(() => ({ wrap: failing }));
+let client: OpenAI;
+beforeAll(() => {
+  client = new OpenAI({ baseURL: `${fixture.server.url}/v1`, apiKey: 'not-needed', maxRetries: 0 });
 });
 
-const post = (path: string, body: unknown) => postJson(server, path, body);
+const post = (path: string, body: unknown) => postJson(fixture.server, path, body);
 
 async function bytesOf(body: Record<string, unknown>): Promise<Buffer> {
   const res = await post('/v1/audio/speech', { model: 'kokoro', voice: 'af_heart', input: INPUT, ...body });
@@ -195,7 +178,7 @@ describe('G.711 (8 kHz) on every route that takes a format', () => {
   });
 
   test('protocol v1 sessions speak alaw, and ready lists it', async () => {
-    const c = await TestClient.connect(server.wsUrl);
+    const c = await fixture.connect();
     try {
       expect(c.messages[0]).toMatchObject({ type: 'ready', formats: ['pcm_s16le', 'wav', 'mulaw', 'alaw'] });
       c.send({ type: 'config', format: 'alaw' });
@@ -275,82 +258,5 @@ describe("Kokoro-FastAPI's request extensions", () => {
       expect(error.param).toBe(param);
       expect(error.message).toMatch(message);
     }
-  });
-});
-
-interface Captioned {
-  audio: string;
-  audio_format: string;
-  timestamps: { word: string; start_time: number; end_time: number }[] | null;
-}
-
-/** Protocol v1's words for the same text (the reference the timestamps must equal). */
-async function v1Words(text: string): Promise<WordsMessage['words']> {
-  const c = await TestClient.connect(server.wsUrl);
-  try {
-    c.send({ type: 'config', words: true });
-    c.send({ type: 'text', text, id: 'w', ...(text.startsWith('<speak>') && { ssml: true }) });
-    c.send({ type: 'end' });
-    await c.next((m) => m.type === 'done');
-    return c.messages.flatMap((m) => (m.type === 'words' ? m.words : []));
-  } finally {
-    await c.close();
-  }
-}
-
-describe('POST /dev/captioned_speech', () => {
-  // Inline phonemes and SSML: the words are still the input's own characters.
-  const PLAIN = 'I say [tomato](/təmˈɑːtO/) today. Then we eat it.';
-  const SSML = '<speak>Hello <sub alias="World Wide Web">WWW</sub> readers.<break time="300ms"/> Bye now.</speak>';
-
-  test('not streamed: the audio of the pcm route and each word, as given, with its times in seconds', async () => {
-    for (const input of [PLAIN, SSML]) {
-      const res = await post('/dev/captioned_speech', { input, response_format: 'pcm', stream: false });
-      expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toBe('application/json');
-      const body = (await res.json()) as Captioned;
-      expect(body.audio_format).toMatch(/^audio\/pcm/);
-      const pcm = await bytesOf({ input, response_format: 'pcm' });
-      expect(Buffer.from(body.audio, 'base64').equals(pcm)).toBe(true);
-      const reference = await v1Words(input);
-      expect(reference.length).toBeGreaterThan(3);
-      expect(body.timestamps).toEqual(
-        reference.map((w) => ({
-          word: input.slice(w.start, w.end),
-          start_time: Math.round(w.start_ms) / 1000,
-          end_time: Math.round(w.end_ms) / 1000,
-        })),
-      );
-    }
-    const plain = ((await (await post('/dev/captioned_speech', { input: PLAIN, stream: false })).json()) as Captioned)
-      .timestamps!;
-    // The word inside the inline markup, as written (not its phonemes).
-    expect(plain.map((t) => t.word)).toEqual(['I', 'say', 'tomato', 'today.', 'Then', 'we', 'eat', 'it.']);
-    const ssml = ((await (await post('/dev/captioned_speech', { input: SSML, stream: false })).json()) as Captioned)
-      .timestamps!;
-    expect(ssml.map((t) => t.word)).toContain('Hello');
-    for (const t of ssml) expect(SSML).toContain(t.word);
-  });
-
-  test('streamed (the default): JSON lines whose audio and timestamps join into the whole answer', async () => {
-    const whole = (await (await post('/dev/captioned_speech', { input: INPUT, stream: false })).json()) as Captioned;
-    const res = await post('/dev/captioned_speech', { model: 'kokoro', voice: 'af_heart', input: INPUT });
-    expect(res.status).toBe(200);
-    const lines = (await res.text()).split('\n');
-    expect(lines.pop()).toBe('');
-    const parts = lines.map((l) => JSON.parse(l) as Captioned);
-    expect(parts.length).toBeGreaterThanOrEqual(2);
-    expect(parts.every((p) => p.audio_format === 'audio/mpeg')).toBe(true); // mp3, the default
-    expect(parts.flatMap((p) => p.timestamps)).toEqual(whole.timestamps);
-    const joined = Buffer.concat(parts.map((p) => Buffer.from(p.audio, 'base64')));
-    expect(joined.equals(Buffer.from(whole.audio, 'base64'))).toBe(true);
-    // return_timestamps: false leaves them out; stream_format belongs to the other route.
-    const bare = (await (
-      await post('/dev/captioned_speech', { input: 'Hi.', stream: false, return_timestamps: false })
-    ).json()) as Captioned;
-    expect(bare.timestamps).toBeNull();
-    const refused = await post('/dev/captioned_speech', { input: 'Hi.', stream_format: 'sse' });
-    expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { error: { param: string } }).error.param).toBe('stream_format');
   });
 });

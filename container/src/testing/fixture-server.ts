@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from '@jest/globals';
 import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
 import type { Engine } from '../engine/types.ts';
 import { startServer, type RunningServer, type StartServerOptions } from '../index.ts';
+import type { FixtureOptions } from '../fixture/index.ts';
 import { fixtureModelDir, TestClient } from './test-support.ts';
 import { withSimulatedDelay } from './simulated-delay.ts';
 
@@ -20,13 +21,15 @@ export interface FixtureServer {
 }
 
 export type FixtureServerOptions = Omit<StartServerOptions, 'engine' | 'modelDir'> & {
+  /** How the stand-in model is written (durations for word timings). */
+  model?: FixtureOptions;
   /** Wraps the loaded engine before the server gets it (recording, holding or failing model runs). */
   wrap?: (engine: KokoroEngine) => Engine;
 };
 
 export async function startFixtureServer(options: FixtureServerOptions = {}): Promise<FixtureServer> {
-  const { wrap, ...start } = options;
-  const model = await fixtureModelDir();
+  const { wrap, model: written, ...start } = options;
+  const model = await fixtureModelDir(written);
   let engine: KokoroEngine;
   let server: RunningServer;
   try {

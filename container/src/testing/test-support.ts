@@ -5,15 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import WebSocket from 'ws';
-import { writeFixtureModel, SAMPLES_PER_TOKEN } from '../fixture/index.ts';
+import { writeFixtureModel, SAMPLES_PER_TOKEN, type FixtureOptions } from '../fixture/index.ts';
 import { serverMessageSchema, type ServerMessage } from '@kokoro-speech/protocol';
 
 export { SAMPLES_PER_TOKEN };
 
 /** A stand-in model folder with one broken voice file (a real bad input for `internal`). */
-export async function fixtureModelDir(): Promise<{ dir: string; remove: () => Promise<void> }> {
+export async function fixtureModelDir(
+  options: FixtureOptions = {},
+): Promise<{ dir: string; remove: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'kokoro-server-'));
-  await writeFixtureModel(dir);
+  await writeFixtureModel(dir, options);
   await mkdir(join(dir, 'voices'));
   await writeFile(join(dir, 'voices', 'zz_broken.bin'), new Uint8Array(1000));
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
