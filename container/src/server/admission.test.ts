@@ -12,7 +12,10 @@ import { TestClient } from '../testing/test-support.ts';
 import { aroundRuns } from '../testing/around-runs.ts';
 import { lateAdmission, suiteServer } from '../testing/fixture-server.ts';
 
-const metricLines: string[] = [];
+type MetricLine = Record<string, number> & { _aws: any };
+const metricLines: MetricLine[] = [];
+/** Called with every load line the server writes. */
+let onMetricLine = () => {};
 /** While set, model runs wait for it: the admitted session's first piece stays pending for as long
  *  as the test needs (a flood of 100 upgrades on a loaded machine can outlast any fixed delay). */
 let hold: PromiseWithResolvers<void> | undefined;
@@ -33,7 +36,10 @@ const fixture = suiteServer(() => ({
     metricsIntervalMs: 200,
     metricsDimensions: { EndpointName: 'kokoro-test', VariantName: 'AllTraffic' },
   },
-  writeMetrics: (line) => metricLines.push(line),
+  writeMetrics: (line) => {
+    metricLines.push(JSON.parse(line) as MetricLine);
+    onMetricLine();
+  },
 }));
 
 /** The answer to one upgrade: 101, or the refusal's status, headers and body. */
@@ -94,9 +100,13 @@ test('refuses newcomers while an admitted session would run late, never the admi
   await a.close();
 
   // The load lines: valid EMF with the endpoint's dimensions; refusals counted, sessions seen.
-  await new Promise((r) => setTimeout(r, 450));
-  const lines = metricLines.map((l) => JSON.parse(l) as Record<string, number> & { _aws: any });
-  expect(lines.length).toBeGreaterThanOrEqual(2);
+  // Every 200 ms a line: wait for the one that has counted the 102 refusals above.
+  const refusals = () => metricLines.reduce((n, l) => n + l.Refusals!, 0);
+  await new Promise<void>((resolve) => {
+    onMetricLine = () => (refusals() >= 102 && metricLines.length >= 2 ? resolve() : undefined);
+    onMetricLine();
+  });
+  const lines = [...metricLines];
   for (const line of lines) {
     expect(line._aws.CloudWatchMetrics[0]).toMatchObject({
       Namespace: 'KokoroSpeech',
@@ -104,7 +114,7 @@ test('refuses newcomers while an admitted session would run late, never the admi
     });
     expect(line).toMatchObject({ EndpointName: 'kokoro-test', VariantName: 'AllTraffic' });
   }
-  expect(lines.reduce((n, l) => n + l.Refusals!, 0)).toBe(102);
+  expect(refusals()).toBe(102);
   expect(Math.max(...lines.map((l) => l.SessionsAdmitted!))).toBeGreaterThan(0.5);
   expect(Math.max(...lines.map((l) => l.RefusedShare!))).toBeGreaterThan(50);
 });

@@ -7,12 +7,21 @@ import type { AudioEndMessage, ErrorMessage } from '@kokoro-speech/protocol';
 import { logCapture } from '../testing/test-support.ts';
 import { suiteServer } from '../testing/fixture-server.ts';
 import { withSimulatedDelay } from '../testing/simulated-delay.ts';
+import { aroundRuns } from '../testing/around-runs.ts';
 
 const logs = logCapture();
 
+/** Resolved when a model run of the abandoned request's text starts (it has reached the model). */
+const abandonedRun = Promise.withResolvers<void>();
+const ABANDONED = 'This request is abandoned before any audio comes back.';
+
 const fixture = suiteServer(() => ({
   logger: createLogger('kokoro-server', 'info', logs.stream),
-  wrapEngine: (loaded) => withSimulatedDelay(loaded, 800, 0),
+  wrapEngine: (loaded) =>
+    aroundRuns(withSimulatedDelay(loaded, 800, 0), (piece, run) => {
+      if (piece.text.includes('abandoned')) abandonedRun.resolve();
+      return run();
+    }),
   config: { maxQueuedTotal: 3, maxQueuedPerSession: 2, maxSessions: 4, prepWorkers: 1 },
 }));
 
@@ -72,11 +81,11 @@ test('per-session queue limit, total queue limit (overloaded on WS, 503 + Retry-
 
 test('an HTTP client that goes away mid-request frees its work', async () => {
   const abort = new AbortController();
-  const pending = post('This request is abandoned before any audio comes back.', abort.signal).then(
+  const pending = post(ABANDONED, abort.signal).then(
     () => 'answered',
     (e: Error) => e.name,
   );
-  await sleep(50);
+  await abandonedRun.promise; // the server is at work on it
   abort.abort();
   expect(await pending).toBe('AbortError');
   const line = await logLine((l) => l.route === 'POST /invocations' && l.aborted === true);

@@ -129,14 +129,19 @@ export function transportSuite(
       const ids = texts.map((text, i) => session.speak(text, `f${i}`));
       let seen = 0;
       let ended = 0;
+      const first = Promise.withResolvers<void>();
       const collecting = collect(session, (event) => {
         seen++;
         if (event.type === 'audio_end') ended++;
-        if (seen === 1) session.pause!();
+        if (seen === 1) {
+          session.pause!();
+          first.resolve();
+        }
       });
       // Paused at the first event, however long it takes to come; then the events queued before
-      // the pause are read (at once: no event is delivered after pause()).
-      while (seen === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      // the pause are read (at once: no event is delivered after pause()). The two waits are
+      // windows in which nothing may happen: time passing is the point.
+      await first.promise;
       await new Promise((resolve) => setTimeout(resolve, 300));
       const whilePaused = seen;
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -198,6 +203,7 @@ export function transportSuite(
         const up = target.proxy.bytes.up;
         target.proxy.refuseNew(false); // the next try gets through, while paused
         const whilePaused = seen;
+        // A window longer than the ready timeout, in which nothing may be read: time passing is the point.
         await new Promise((resolve) => setTimeout(resolve, 1500));
         // Paused on the new stream: its audio is not read (what had been read before aside).
         expect(seen - whilePaused).toBeLessThanOrEqual(2);
