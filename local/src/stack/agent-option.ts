@@ -3,7 +3,6 @@
 import {
   BUILTIN_TOOL_CHOICES,
   ConfigError,
-  LLM_PROVIDERS,
   LLM_VARIABLES,
   builtinToolId,
   fillerFromEnv,
@@ -14,8 +13,6 @@ import {
 } from '@kokoro-speech/runtime';
 import { UsageError } from '@kokoro-speech/protocol/errors';
 import type { LocalOptions } from './options.ts';
-
-const PROVIDERS = `${LLM_PROVIDERS.slice(0, -1).join(', ')} or ${LLM_PROVIDERS.at(-1)}`;
 
 export type AgentSettings = Pick<LocalOptions, 'llm' | 'llmRequested' | 'systemPrompt' | 'voice' | 'tools' | 'filler'>;
 
@@ -29,11 +26,6 @@ export function agentSettings(
   env: NodeJS.ProcessEnv,
   source: '--llm' | 'LLM_PROVIDER',
 ): AgentSettings {
-  const requested = values.llm ?? (env['LLM_PROVIDER'] || undefined);
-  const choice = requested ?? (env['OPENAI_BASE_URL'] ? 'openai' : 'echo');
-  if (!(LLM_PROVIDERS as readonly string[]).includes(choice))
-    throw new UsageError(`${source} must be ${PROVIDERS}, not ${choice}`);
-  const given = source === '--llm' ? `--llm ${choice}` : `LLM_PROVIDER=${choice}`;
   if (values.tools !== undefined) {
     const unknown = list(values.tools).find((t) => !builtinToolId(t));
     if (unknown !== undefined)
@@ -42,6 +34,7 @@ export function agentSettings(
   // A flag stands in for its variable, and is what a message names.
   const flags = (
     [
+      ['LLM_PROVIDER', '--llm', values.llm],
       ['BUILTIN_TOOLS', '--tools', values.tools],
       ['TOOL_FILLER_TEXT', '--filler', values.filler],
       ['KOKORO_VOICE', '--voice', values.voice],
@@ -50,7 +43,7 @@ export function agentSettings(
   let e;
   try {
     e = readAgentEnv(
-      { ...env, ...Object.fromEntries(flags.map(([variable, , value]) => [variable, value])), LLM_PROVIDER: choice },
+      { ...env, ...Object.fromEntries(flags.map(([variable, , value]) => [variable, value])) },
       [...LLM_VARIABLES, 'BUILTIN_TOOLS', 'TOOL_FILLER_TEXT', 'TOOL_FILLER_AFTER_MS', 'KOKORO_VOICE', 'SYSTEM_PROMPT'],
       Object.fromEntries(flags.map(([variable, flag]) => [variable, flag])),
     );
@@ -58,8 +51,11 @@ export function agentSettings(
     if (error instanceof ConfigError) throw new UsageError(error.problems.join('; '));
     throw error;
   }
+  const requested = e.LLM_PROVIDER;
+  const choice: LlmProviderName = requested ?? (e.OPENAI_BASE_URL ? 'openai' : 'echo');
+  const given = source === '--llm' ? `--llm ${choice}` : `LLM_PROVIDER=${choice}`;
   const problems: string[] = [];
-  const llm = llmFromEnv(e, problems, choice as LlmProviderName, given);
+  const llm = llmFromEnv(e, problems, choice, given);
   if (!llm)
     throw new UsageError(
       choice === 'openai'

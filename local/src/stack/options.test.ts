@@ -141,7 +141,7 @@ describe('npm start options', () => {
       /^KOKORO_VOICE: voice "zf_xiaobei\(2\)\+af_heart\(1\)"'s language is Mandarin Chinese/,
     );
     expect(() => parseLocalOptions([], { LLM_PROVIDER: 'gpt' })).toThrow(
-      /^LLM_PROVIDER must be echo, bedrock or openai/,
+      /^LLM_PROVIDER: must be one of echo, bedrock, openai, not "gpt"$/, // the agent's own message
     );
     expect(() => parseLocalOptions([], { LLM_PROVIDER: 'openai' })).toThrow(
       /^LLM_PROVIDER=openai needs OPENAI_BASE_URL/,
@@ -158,7 +158,7 @@ describe('npm start options', () => {
       [['--port', '70000'], {}, /--port must be 0-65535/],
       [['--dtype', 'q4'], {}, /--dtype must be q8 or fp32/],
       [['--export', 'fancy'], {}, /--export must be standard or timestamped, not fancy/],
-      [['--llm', 'gpt'], {}, /--llm must be echo, bedrock or openai/],
+      [['--llm', 'gpt'], {}, /--llm: must be one of echo, bedrock, openai, not "gpt"/],
       [['--llm', 'openai'], {}, /OPENAI_BASE_URL and OPENAI_MODEL/],
       [['--target', 'my-runtime'], {}, /AgentCore runtime ARN/],
       [['--agent', 'ftp://x'], {}, /--agent must be an http\(s\) URL/],
