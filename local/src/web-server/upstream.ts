@@ -30,28 +30,36 @@ export function agentServerUpstream(base: URL): Upstream {
   return {
     label: base.origin,
     invoke(body, sessionId, signal) {
-      return new Promise((resolve, reject) => {
-        const req = lib.request(new URL('/invocations', base), {
-          method: 'POST',
-          agent,
-          signal,
-          headers: {
-            'content-type': 'application/json',
-            accept: 'text/event-stream',
-            'content-length': body.byteLength,
-            'x-amzn-bedrock-agentcore-runtime-session-id': sessionId, // as AgentCore passes it on
-          },
+      const send = (retried: boolean): Promise<UpstreamAnswer> =>
+        new Promise((resolve, reject) => {
+          const req = lib.request(new URL('/invocations', base), {
+            method: 'POST',
+            agent,
+            signal,
+            headers: {
+              'content-type': 'application/json',
+              accept: 'text/event-stream',
+              'content-length': body.byteLength,
+              'x-amzn-bedrock-agentcore-runtime-session-id': sessionId, // as AgentCore passes it on
+            },
+          });
+          req.on('error', (err: NodeJS.ErrnoException) => {
+            // An idle keep-alive socket the agent closed just as this request went out: the agent
+            // never read it, so it is sent once more on a new socket (Node's documented remedy:
+            // https://nodejs.org/api/http.html#requestreusedsocket).
+            if (req.reusedSocket && err.code === 'ECONNRESET' && !retried && !signal.aborted) resolve(send(true));
+            else reject(err);
+          });
+          req.on('response', (res) =>
+            resolve({
+              status: res.statusCode ?? 502,
+              contentType: res.headers['content-type'] ?? 'text/plain',
+              body: res,
+            }),
+          );
+          req.end(body);
         });
-        req.on('error', reject);
-        req.on('response', (res) =>
-          resolve({
-            status: res.statusCode ?? 502,
-            contentType: res.headers['content-type'] ?? 'text/plain',
-            body: res,
-          }),
-        );
-        req.end(body);
-      });
+      return send(false);
     },
     async webSocketUrl() {
       const u = new URL('/ws', base);
