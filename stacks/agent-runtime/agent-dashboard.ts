@@ -5,8 +5,8 @@
 import {
   AGENT_DIMENSIONS,
   AGENTCORE_METRICS,
-  agentMetrics,
-  containerMetrics,
+  AGENT_METRICS,
+  CONTAINER_METRICS,
   METRICS_NAMESPACE,
 } from '../shared/metrics.ts';
 
@@ -23,7 +23,7 @@ export interface AgentDashboardArgs {
 
 /** Searches the TurnErrors of one service, one line per ErrorCode (whatever codes appear). */
 export const turnErrorsSearch = (service: string, period = 60): string =>
-  `SEARCH('{${METRICS_NAMESPACE},${AGENT_DIMENSIONS.errorCode},${AGENT_DIMENSIONS.service}} MetricName="${agentMetrics.turnErrors}" ${AGENT_DIMENSIONS.service}="${service}"', 'Sum', ${period})`;
+  `SEARCH('{${METRICS_NAMESPACE},${AGENT_DIMENSIONS.errorCode},${AGENT_DIMENSIONS.service}} MetricName="${AGENT_METRICS.turnErrors}" ${AGENT_DIMENSIONS.service}="${service}"', 'Sum', ${period})`;
 
 /** AgentCore's Invocations of one runtime, whatever further dimensions AgentCore adds. */
 export const invocationsSearch = (runtimeArn: string, period = 60): string =>
@@ -52,30 +52,30 @@ export function agentDashboardBody(a: AgentDashboardArgs): string {
   const graphs = [
     graph(
       'First audio (ms): prompt to the first audio sent to the caller',
-      ['p50', 'p95', 'p99'].map((stat) => agent(agentMetrics.firstAudio, stat, stat)),
+      ['p50', 'p95', 'p99'].map((stat) => agent(AGENT_METRICS.firstAudio, stat, stat)),
       { annotations: { horizontal: [{ label: 'p95 alarm', value: a.firstAudioP95AlarmMs }] } },
     ),
     graph('Turn timings p95 (ms)', [
-      agent(agentMetrics.firstToken, 'p95', 'first token'),
-      agent(agentMetrics.sentenceToAudio, 'p95', 'sentence to audio'),
-      agent(agentMetrics.turnDuration, 'p95', 'turn duration'),
+      agent(AGENT_METRICS.firstToken, 'p95', 'first token'),
+      agent(AGENT_METRICS.sentenceToAudio, 'p95', 'sentence to audio'),
+      agent(AGENT_METRICS.turnDuration, 'p95', 'turn duration'),
     ]),
     graph('Turns and turn errors by code', [
-      agent(agentMetrics.turns, 'Sum', 'turns'),
+      agent(AGENT_METRICS.turns, 'Sum', 'turns'),
       [{ expression: turnErrorsSearch(a.service), id: 'errors', label: '' }],
     ]),
     graph('Interruptions, refused TTS sessions, callers gone', [
-      agent(agentMetrics.interruptions, 'Sum', 'interruptions'),
-      agent(agentMetrics.ttsRefusals, 'Sum', 'TTS sessions refused'),
-      agent(agentMetrics.callerDrops, 'Sum', 'caller drops'),
+      agent(AGENT_METRICS.interruptions, 'Sum', 'interruptions'),
+      agent(AGENT_METRICS.ttsRefusals, 'Sum', 'TTS sessions refused'),
+      agent(AGENT_METRICS.callerDrops, 'Sum', 'caller drops'),
     ]),
     graph('AgentCore invocations and finished turns', [
       [{ expression: invocationsSearch(a.runtimeArn), id: 'invocations', label: 'invocations' }],
-      agent(agentMetrics.turns, 'Sum', 'turns'),
+      agent(AGENT_METRICS.turns, 'Sum', 'turns'),
     ]),
     graph('Endpoint: load ratio and sessions refused (the containers’ metrics)', [
-      [METRICS_NAMESPACE, containerMetrics.loadRatio, ...endpoint, { stat: 'Average', yAxis: 'right' }],
-      [METRICS_NAMESPACE, containerMetrics.refusals, ...endpoint, { stat: 'Sum' }],
+      [METRICS_NAMESPACE, CONTAINER_METRICS.loadRatio, ...endpoint, { stat: 'Average', yAxis: 'right' }],
+      [METRICS_NAMESPACE, CONTAINER_METRICS.refusals, ...endpoint, { stat: 'Sum' }],
     ]),
     graph('Endpoint: instances reporting', [
       [
@@ -86,11 +86,13 @@ export function agentDashboardBody(a: AgentDashboardArgs): string {
       ],
     ]),
     graph('Voice turns (ms): end of the caller’s speech to the final transcript and to the first audio', [
-      ...['p50', 'p95'].map((stat) => agent(agentMetrics.voiceEndOfSpeechToFirstAudio, stat, `to first audio ${stat}`)),
-      ...['p50', 'p95'].map((stat) => agent(agentMetrics.voiceEndOfSpeechToTranscript, stat, `to transcript ${stat}`)),
+      ...['p50', 'p95'].map((stat) =>
+        agent(AGENT_METRICS.voiceEndOfSpeechToFirstAudio, stat, `to first audio ${stat}`),
+      ),
+      ...['p50', 'p95'].map((stat) => agent(AGENT_METRICS.voiceEndOfSpeechToTranscript, stat, `to transcript ${stat}`)),
     ]),
     graph('Voice turns: barge-ins (the caller’s speech cut the answer)', [
-      agent(agentMetrics.bargeIns, 'Sum', 'barge-ins'),
+      agent(AGENT_METRICS.bargeIns, 'Sum', 'barge-ins'),
     ]),
   ];
   return JSON.stringify({

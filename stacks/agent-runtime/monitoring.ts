@@ -7,7 +7,7 @@ import * as pulumi from '@pulumi/pulumi';
 import {
   AGENT_DIMENSIONS,
   AGENTCORE_METRICS,
-  agentMetrics,
+  AGENT_METRICS,
   FAULT_ERROR_CODES,
   METRICS_NAMESPACE,
 } from '../shared/metrics.ts';
@@ -57,12 +57,12 @@ export function errorRateQueries(
   const faults = FAULT_ERROR_CODES.map((code, i) => ({
     id: `e${i}`,
     label: code,
-    metric: metric(agentMetrics.turnErrors, { [AGENT_DIMENSIONS.errorCode]: code }),
+    metric: metric(AGENT_METRICS.turnErrors, { [AGENT_DIMENSIONS.errorCode]: code }),
     returnData: false,
   }));
   const sum = faults.map((f) => `FILL(${f.id}, 0)`).join(' + ');
   return [
-    { id: 'turns', metric: metric(agentMetrics.turns, {}), returnData: false },
+    { id: 'turns', metric: metric(AGENT_METRICS.turns, {}), returnData: false },
     ...faults,
     {
       id: 'rate',
@@ -92,7 +92,7 @@ export class AgentMonitoring extends pulumi.ComponentResource {
         ...notify,
         alarmDescription: `${args.service}: p95 first audio above ${args.firstAudioP95AlarmMs} ms (callers wait)`,
         namespace: METRICS_NAMESPACE,
-        metricName: agentMetrics.firstAudio,
+        metricName: AGENT_METRICS.firstAudio,
         dimensions: service,
         extendedStatistic: 'p95',
         period: 60,
@@ -149,9 +149,9 @@ export class AgentMonitoring extends pulumi.ComponentResource {
       `${name}-no-turns`,
       {
         name: `${name}-no-turns`,
-        alarmDescription: `${args.service}: no ${METRICS_NAMESPACE}/${agentMetrics.turns} (half of the missing-metrics alarm)`,
+        alarmDescription: `${args.service}: no ${METRICS_NAMESPACE}/${AGENT_METRICS.turns} (half of the missing-metrics alarm)`,
         namespace: METRICS_NAMESPACE,
-        metricName: agentMetrics.turns,
+        metricName: AGENT_METRICS.turns,
         dimensions: service,
         statistic: 'SampleCount',
         period: MISSING_METRICS_PERIOD_SECONDS,

@@ -9,12 +9,12 @@
 // keeps it from flapping.
 import * as aws from '@pulumi/aws';
 import * as pulumi from '@pulumi/pulumi';
-import { containerMetrics, METRICS_NAMESPACE } from '../shared/metrics.ts';
+import { CONTAINER_METRICS, METRICS_NAMESPACE } from '../shared/metrics.ts';
 
-/** What the container publishes (container/src/metrics/load-metrics.ts: LOAD_METRICS). */
+/** What the container publishes (container/src/metrics/load-metrics.ts; the names: protocol metric-names.ts). */
 export const LOAD_METRIC_NAMESPACE = METRICS_NAMESPACE;
-export const LOAD_RATIO_METRIC = containerMetrics.loadRatio;
-export const REFUSALS_METRIC = containerMetrics.refusals;
+export const LOAD_RATIO_METRIC = CONTAINER_METRICS.loadRatio;
+export const REFUSALS_METRIC = CONTAINER_METRICS.refusals;
 
 export interface VariantAutoscalingArgs {
   endpointName: pulumi.Input<string>;

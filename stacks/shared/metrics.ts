@@ -8,8 +8,8 @@ import { TURN_ERROR_DIMENSIONS, type TurnErrorDimension } from '@kokoro-speech/p
 // and their dimension names (Service: METRICS_SERVICE, the runtime's name; ErrorCode).
 export {
   AGENT_DIMENSIONS,
-  AGENT_METRICS as agentMetrics,
-  CONTAINER_METRICS as containerMetrics,
+  AGENT_METRICS,
+  CONTAINER_METRICS,
   METRICS_NAMESPACE,
 } from '@kokoro-speech/protocol/metric-names';
 

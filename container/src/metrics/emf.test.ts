@@ -4,7 +4,8 @@ import { MetricsContext } from 'aws-embedded-metrics/lib/logger/MetricsContext.j
 import { LogSerializer } from 'aws-embedded-metrics/lib/serializers/LogSerializer.js';
 import { AdmissionController, DEFAULT_ADMISSION } from '../admission/index.ts';
 import { emfLine, type EmfMetric } from '@kokoro-speech/protocol/observability';
-import { LOAD_METRICS, LoadMetrics } from './load-metrics.ts';
+import { CONTAINER_METRICS } from '@kokoro-speech/protocol/metric-names';
+import { LoadMetrics } from './load-metrics.ts';
 
 /** The same metrics through aws-embedded-metrics' serializer. */
 function reference(
@@ -91,12 +92,12 @@ test('LoadMetrics: per interval, the time-averaged sessions against capacity, re
   const line = JSON.parse(metrics.flush());
   expect(lines).toHaveLength(1);
   expect(line).toMatchObject({
-    [LOAD_METRICS.sessions]: 20, // (10 x 30 s + 30 x 30 s) / 60 s
-    [LOAD_METRICS.capacity]: 35, // the prior: 0.7 / (0.04 x 0.5)
-    [LOAD_METRICS.loadRatio]: 0.571,
-    [LOAD_METRICS.refusals]: refused.length,
-    [LOAD_METRICS.refusedShare]: Math.round((1000 * 100 * refused.length) / 40) / 1000,
-    [LOAD_METRICS.modelUtilization]: 30,
+    [CONTAINER_METRICS.sessions]: 20, // (10 x 30 s + 30 x 30 s) / 60 s
+    [CONTAINER_METRICS.capacity]: 35, // the prior: 0.7 / (0.04 x 0.5)
+    [CONTAINER_METRICS.loadRatio]: 0.571,
+    [CONTAINER_METRICS.refusals]: refused.length,
+    [CONTAINER_METRICS.refusedShare]: Math.round((1000 * 100 * refused.length) / 40) / 1000,
+    [CONTAINER_METRICS.modelUtilization]: 30,
     sessionsNow: 35,
     EndpointName: 'e',
     VariantName: 'v',
@@ -105,5 +106,8 @@ test('LoadMetrics: per interval, the time-averaged sessions against capacity, re
   expect(line._aws.Timestamp).toBe(1_700_000_060_000);
   // The next interval counts from here.
   clock += 60_000;
-  expect(JSON.parse(metrics.flush())).toMatchObject({ [LOAD_METRICS.sessions]: 35, [LOAD_METRICS.refusals]: 0 });
+  expect(JSON.parse(metrics.flush())).toMatchObject({
+    [CONTAINER_METRICS.sessions]: 35,
+    [CONTAINER_METRICS.refusals]: 0,
+  });
 });

@@ -18,9 +18,6 @@ export interface LoadMetricsOptions {
   wallClock?: () => number;
 }
 
-/** The names of the published metrics (the endpoint stack's scaling policy and alarms use them). */
-export const LOAD_METRICS = CONTAINER_METRICS;
-
 export class LoadMetrics {
   readonly #o: LoadMetricsOptions;
   #last: { at: number; sessionMs: number; admitted: number; refused: number };
@@ -41,16 +38,16 @@ export class LoadMetrics {
     const refused = s.refused - this.#last.refused;
     this.#last = { at: now, sessionMs: s.sessionMs, admitted: s.admitted, refused: s.refused };
     const metrics: EmfMetric[] = [
-      { name: LOAD_METRICS.sessions, value: round(sessions), unit: 'Count' },
-      { name: LOAD_METRICS.capacity, value: s.capacity, unit: 'Count' },
-      { name: LOAD_METRICS.loadRatio, value: round(s.capacity > 0 ? sessions / s.capacity : 1), unit: 'None' },
-      { name: LOAD_METRICS.refusals, value: refused, unit: 'Count' },
+      { name: CONTAINER_METRICS.sessions, value: round(sessions), unit: 'Count' },
+      { name: CONTAINER_METRICS.capacity, value: s.capacity, unit: 'Count' },
+      { name: CONTAINER_METRICS.loadRatio, value: round(s.capacity > 0 ? sessions / s.capacity : 1), unit: 'None' },
+      { name: CONTAINER_METRICS.refusals, value: refused, unit: 'Count' },
       {
-        name: LOAD_METRICS.refusedShare,
+        name: CONTAINER_METRICS.refusedShare,
         value: round(admitted + refused > 0 ? (100 * refused) / (admitted + refused) : 0),
         unit: 'Percent',
       },
-      { name: LOAD_METRICS.modelUtilization, value: round(100 * s.modelUtilization), unit: 'Percent' },
+      { name: CONTAINER_METRICS.modelUtilization, value: round(100 * s.modelUtilization), unit: 'Percent' },
     ];
     const line = emfLine(this.#o.namespace, this.#o.dimensions, metrics, (this.#o.wallClock ?? Date.now)(), {
       sessionsNow: s.sessions,
