@@ -5,9 +5,6 @@
 // bidirectional HTTP/2 event stream) really puts on the wire; and our own client's request has
 // that shape too. Captured with a raw node:http2 server, pseudo-headers included.
 import { describe, expect, test } from '@jest/globals';
-import { createServer } from 'node:http2';
-import type { Http2Server } from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import { BedrockRuntimeClient, InvokeModelWithBidirectionalStreamCommand } from '@aws-sdk/client-bedrock-runtime';
 import type { Message } from '@smithy/core/event-streams';
 import { toUtf8 } from '@smithy/util-utf8';
@@ -15,6 +12,7 @@ import { fakeAudio } from '@kokoro-speech/protocol/testing';
 import { codec, decodeResponseEvent, openBidiStream, readMessages } from '../client/index.ts';
 import type { ResponseEvent } from '../client/index.ts';
 import { openAsOfficialClient } from '../testing/official-js-client.ts';
+import { suitePeers } from '../testing/http2-peer.ts';
 import { json, suiteRouter } from '../testing/router-suite.ts';
 import type { OfficialCall } from '../testing/official-js-client.ts';
 import { LOCAL_CREDENTIALS } from './credentials.ts';
@@ -29,11 +27,12 @@ interface Captured {
   outer: Message[];
 }
 
-/** A raw HTTP/2 server that records each request (raw header list, every body byte); it answers 200 with no events. */
-async function recorder(): Promise<{ url: string; requests: Promise<Captured>[]; close(): Promise<void> }> {
-  const server: Http2Server = createServer();
+const startPeer = suitePeers();
+
+/** A raw HTTP/2 peer that records each request (raw header list, every body byte) and answers 200 with no events. */
+async function recorder(): Promise<{ url: string; requests: Promise<Captured>[] }> {
   const requests: Promise<Captured>[] = [];
-  server.on('stream', (stream, _headers, _flags, raw) => {
+  const url = await startPeer((stream, _headers, _flags, raw) => {
     const pseudo: Record<string, string> = {};
     const headers: Record<string, string> = {};
     for (let i = 0; i < raw.length; i += 2) (raw[i]!.startsWith(':') ? pseudo : headers)[raw[i]!] = raw[i + 1]!;
@@ -57,12 +56,7 @@ async function recorder(): Promise<{ url: string; requests: Promise<Captured>[];
       ),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return { url, requests };
 }
 
 /** The outer (signed) framing of a body: each message's header names and types, and its body size. */
@@ -80,128 +74,120 @@ async function drain(call: OfficialCall): Promise<void> {
 describe('the shape of the official generated clients’ request', () => {
   test('the Bedrock runtime client (same generator and middleware) and the builder put the same request on the wire', async () => {
     const peer = await recorder();
-    try {
-      const bedrock = new BedrockRuntimeClient({ region: REGION, endpoint: peer.url, credentials: CREDS });
-      async function* body() {
-        yield { chunk: { bytes: json({ hello: 1 }) } };
-      }
-      const response = await bedrock.send(
-        new InvokeModelWithBidirectionalStreamCommand({ modelId: 'amazon.nova-sonic-v1:0', body: body() }),
-      );
-      for await (const _ of response.body!);
-      bedrock.destroy();
-      const official = await openAsOfficialClient({
-        endpoint: peer.url,
-        region: REGION,
-        credentials: CREDS,
-        input: { EndpointName: 'kokoro' },
-      });
-      official.send({ Bytes: json({ hello: 1 }) });
-      official.end();
-      await drain(official);
-      official.close();
-      const [b, o] = await Promise.all(peer.requests);
-      const host = new URL(peer.url).host;
-      // Pseudo-headers: :authority carries the host; no host header at all.
-      expect(b!.pseudo).toEqual({
-        ':authority': host,
-        ':method': 'POST',
-        ':path': '/model/amazon.nova-sonic-v1%3A0/invoke-with-bidirectional-stream',
-        ':scheme': 'http',
-      });
-      expect(o!.pseudo).toEqual({
-        ':authority': host,
-        ':method': 'POST',
-        ':path': '/endpoints/kokoro/invocations-bidirectional-stream',
-        ':scheme': 'http',
-      });
-      expect(Object.keys(b!.headers).sort()).toEqual(Object.keys(o!.headers).sort());
-      expect(b!.headers.host).toBeUndefined();
-      expect(b!.signed).toEqual([
-        ':authority',
-        'amz-sdk-invocation-id',
-        'amz-sdk-request',
-        'content-type',
-        'x-amz-content-sha256',
-        'x-amz-date',
-        'x-amz-security-token',
-        'x-amz-user-agent',
-      ]);
-      expect(o!.signed).toEqual(b!.signed);
-      for (const name of ['content-type', 'x-amz-content-sha256', 'amz-sdk-request', 'x-amz-security-token'])
-        expect([name, o!.headers[name]]).toEqual([name, b!.headers[name]]);
-      // Event framing: signed outer messages of exactly :date and a 32-byte :chunk-signature, the
-      // input ended by an empty one; inner messages start with the same three headers.
-      expect(framing(o!.outer)).toEqual(framing(b!.outer));
-      expect(framing(o!.outer).at(-1)).toEqual({
-        headers: { ':date': 'timestamp', ':chunk-signature': 'binary' },
-        signatureBytes: 32,
-        empty: true,
-      });
-      const innerNames = (c: Captured) => Object.keys(codec.decode(c.outer[0]!.body).headers).slice(0, 3);
-      expect(innerNames(o!)).toEqual(innerNames(b!));
-      expect(innerNames(o!)).toEqual([':event-type', ':message-type', ':content-type']);
-    } finally {
-      await peer.close();
+    const bedrock = new BedrockRuntimeClient({ region: REGION, endpoint: peer.url, credentials: CREDS });
+    async function* body() {
+      yield { chunk: { bytes: json({ hello: 1 }) } };
     }
+    const response = await bedrock.send(
+      new InvokeModelWithBidirectionalStreamCommand({ modelId: 'amazon.nova-sonic-v1:0', body: body() }),
+    );
+    for await (const _ of response.body!);
+    bedrock.destroy();
+    const official = await openAsOfficialClient({
+      endpoint: peer.url,
+      region: REGION,
+      credentials: CREDS,
+      input: { EndpointName: 'kokoro' },
+    });
+    official.send({ Bytes: json({ hello: 1 }) });
+    official.end();
+    await drain(official);
+    official.close();
+    const [b, o] = await Promise.all(peer.requests);
+    const host = new URL(peer.url).host;
+    // Pseudo-headers: :authority carries the host; no host header at all.
+    expect(b!.pseudo).toEqual({
+      ':authority': host,
+      ':method': 'POST',
+      ':path': '/model/amazon.nova-sonic-v1%3A0/invoke-with-bidirectional-stream',
+      ':scheme': 'http',
+    });
+    expect(o!.pseudo).toEqual({
+      ':authority': host,
+      ':method': 'POST',
+      ':path': '/endpoints/kokoro/invocations-bidirectional-stream',
+      ':scheme': 'http',
+    });
+    expect(Object.keys(b!.headers).sort()).toEqual(Object.keys(o!.headers).sort());
+    expect(b!.headers.host).toBeUndefined();
+    expect(b!.signed).toEqual([
+      ':authority',
+      'amz-sdk-invocation-id',
+      'amz-sdk-request',
+      'content-type',
+      'x-amz-content-sha256',
+      'x-amz-date',
+      'x-amz-security-token',
+      'x-amz-user-agent',
+    ]);
+    expect(o!.signed).toEqual(b!.signed);
+    for (const name of ['content-type', 'x-amz-content-sha256', 'amz-sdk-request', 'x-amz-security-token'])
+      expect([name, o!.headers[name]]).toEqual([name, b!.headers[name]]);
+    // Event framing: signed outer messages of exactly :date and a 32-byte :chunk-signature, the
+    // input ended by an empty one; inner messages start with the same three headers.
+    expect(framing(o!.outer)).toEqual(framing(b!.outer));
+    expect(framing(o!.outer).at(-1)).toEqual({
+      headers: { ':date': 'timestamp', ':chunk-signature': 'binary' },
+      signatureBytes: 32,
+      empty: true,
+    });
+    const innerNames = (c: Captured) => Object.keys(codec.decode(c.outer[0]!.body).headers).slice(0, 3);
+    expect(innerNames(o!)).toEqual(innerNames(b!));
+    expect(innerNames(o!)).toEqual([':event-type', ':message-type', ':content-type']);
   });
 
   test('our client’s request has the official shape: the same pseudo-headers, signed headers and event bytes', async () => {
     const peer = await recorder();
-    try {
-      const input = { EndpointName: 'kokoro', TargetVariant: 'AllTraffic' };
-      const official = await openAsOfficialClient({
-        endpoint: peer.url,
-        region: REGION,
-        credentials: CREDS,
-        input: { ...input, ModelInvocationPath: 'invocations-bidirectional-stream' },
+    const input = { EndpointName: 'kokoro', TargetVariant: 'AllTraffic' };
+    const official = await openAsOfficialClient({
+      endpoint: peer.url,
+      region: REGION,
+      credentials: CREDS,
+      input: { ...input, ModelInvocationPath: 'invocations-bidirectional-stream' },
+    });
+    const parts = [
+      { bytes: json({ type: 'config' }), dataType: 'UTF8' as const },
+      { bytes: new Uint8Array([1, 2, 3]), dataType: 'BINARY' as const, completionState: 'PARTIAL' as const },
+      { bytes: new Uint8Array([4]), completionState: 'COMPLETE' as const },
+    ];
+    for (const p of parts)
+      official.send({
+        Bytes: p.bytes,
+        ...(p.dataType && { DataType: p.dataType }),
+        ...(p.completionState && { CompletionState: p.completionState }),
       });
-      const parts = [
-        { bytes: json({ type: 'config' }), dataType: 'UTF8' as const },
-        { bytes: new Uint8Array([1, 2, 3]), dataType: 'BINARY' as const, completionState: 'PARTIAL' as const },
-        { bytes: new Uint8Array([4]), completionState: 'COMPLETE' as const },
-      ];
-      for (const p of parts)
-        official.send({
-          Bytes: p.bytes,
-          ...(p.dataType && { DataType: p.dataType }),
-          ...(p.completionState && { CompletionState: p.completionState }),
-        });
-      official.end();
-      await drain(official);
-      official.close();
-      const ours = await openBidiStream({
-        endpointName: input.EndpointName,
-        targetVariant: input.TargetVariant,
-        region: REGION,
-        endpoint: peer.url,
-        credentials: CREDS,
-      });
-      for (const p of parts) ours.send(p);
-      ours.end();
-      for await (const _ of ours.responses);
-      ours.close();
-      const [o, u] = await Promise.all(peer.requests);
-      expect(u!.pseudo).toEqual(o!.pseudo);
-      expect(u!.headers.host).toBeUndefined();
-      // The SDK's own bookkeeping headers (user agent, retry attempt) are not part of the API.
-      const bookkeeping = ['user-agent', 'x-amz-user-agent', 'amz-sdk-invocation-id', 'amz-sdk-request'];
-      expect(Object.keys(u!.headers).sort()).toEqual(
-        Object.keys(o!.headers)
-          .filter((name) => !bookkeeping.includes(name))
-          .sort(),
-      );
-      for (const name of Object.keys(u!.headers).filter((n) => !['authorization', 'x-amz-date'].includes(n)))
-        expect([name, u!.headers[name]]).toEqual([name, o!.headers[name]]);
-      expect(u!.signed).toEqual(o!.signed.filter((name) => !bookkeeping.includes(name)));
-      expect(framing(u!.outer)).toEqual(framing(o!.outer));
-      // The inner messages (the events themselves) are byte for byte the official client's.
-      expect(u!.outer.map((m) => Buffer.from(m.body).toString('hex'))).toEqual(
-        o!.outer.map((m) => Buffer.from(m.body).toString('hex')),
-      );
-    } finally {
-      await peer.close();
-    }
+    official.end();
+    await drain(official);
+    official.close();
+    const ours = await openBidiStream({
+      endpointName: input.EndpointName,
+      targetVariant: input.TargetVariant,
+      region: REGION,
+      endpoint: peer.url,
+      credentials: CREDS,
+    });
+    for (const p of parts) ours.send(p);
+    ours.end();
+    for await (const _ of ours.responses);
+    ours.close();
+    const [o, u] = await Promise.all(peer.requests);
+    expect(u!.pseudo).toEqual(o!.pseudo);
+    expect(u!.headers.host).toBeUndefined();
+    // The SDK's own bookkeeping headers (user agent, retry attempt) are not part of the API.
+    const bookkeeping = ['user-agent', 'x-amz-user-agent', 'amz-sdk-invocation-id', 'amz-sdk-request'];
+    expect(Object.keys(u!.headers).sort()).toEqual(
+      Object.keys(o!.headers)
+        .filter((name) => !bookkeeping.includes(name))
+        .sort(),
+    );
+    for (const name of Object.keys(u!.headers).filter((n) => !['authorization', 'x-amz-date'].includes(n)))
+      expect([name, u!.headers[name]]).toEqual([name, o!.headers[name]]);
+    expect(u!.signed).toEqual(o!.signed.filter((name) => !bookkeeping.includes(name)));
+    expect(framing(u!.outer)).toEqual(framing(o!.outer));
+    // The inner messages (the events themselves) are byte for byte the official client's.
+    expect(u!.outer.map((m) => Buffer.from(m.body).toString('hex'))).toEqual(
+      o!.outer.map((m) => Buffer.from(m.body).toString('hex')),
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 // Test support for the client's wire tests: an HTTP/2 peer per test that hands each stream to the
-// test (with the raw header list, pseudo-headers first), closed after each test; the example
+// test (with the raw header list, pseudo-headers first), closed after the test; the example
 // credentials; and the two hashes SigV4 is computed with, from node:crypto (independently of
 // @smithy/signature-v4, to recompute signatures by the documented algorithm).
 import { afterEach } from '@jest/globals';
@@ -16,19 +16,19 @@ export const TEST_CREDENTIALS = {
 
 export type OnStream = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, raw: string[]) => void;
 
-/** A starter of HTTP/2 peers for the suite's tests: each call's peer is closed after its test; resolves to its URL. */
+/** A starter of HTTP/2 peers for the suite's tests: every peer a test starts is closed after it; resolves to its URL. */
 export function suitePeers(): (onStream: OnStream) => Promise<string> {
-  let server: Http2Server | undefined;
+  const servers: Http2Server[] = [];
   afterEach(async () => {
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    server = undefined;
+    const closing = servers.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
+    await Promise.all(closing);
   });
   return async (onStream) => {
-    const started = createServer();
-    server = started;
-    started.on('stream', onStream);
-    await new Promise<void>((resolve) => started.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(started.address() as AddressInfo).port}`;
+    const server = createServer();
+    servers.push(server);
+    server.on('stream', onStream);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };
 }
 
