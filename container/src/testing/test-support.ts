@@ -3,7 +3,6 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import WebSocket from 'ws';
 import { writeFixtureModel, SAMPLES_PER_TOKEN, type FixtureOptions } from '../fixture/index.ts';
 import { serverMessageSchema, type ServerMessage } from '@kokoro-speech/protocol';
@@ -105,33 +104,4 @@ export class TestClient {
   }
 }
 
-type LogLine = Record<string, unknown>;
-
-/** A writable that keeps pino's JSON lines, for asserting on structured logs; `next` awaits one. */
-export function logCapture(): {
-  stream: Writable;
-  lines: LogLine[];
-  next: (match: (line: LogLine) => boolean) => Promise<LogLine>;
-} {
-  const lines: LogLine[] = [];
-  const waiters: (() => void)[] = [];
-  let partial = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      partial += chunk.toString('utf8');
-      const parts = partial.split('\n');
-      partial = parts.pop()!;
-      for (const line of parts) if (line.trim()) lines.push(JSON.parse(line));
-      for (const wake of waiters.splice(0)) wake();
-      done();
-    },
-  });
-  const next = async (match: (line: LogLine) => boolean): Promise<LogLine> => {
-    for (;;) {
-      const found = lines.find(match);
-      if (found) return found;
-      await new Promise<void>((resolve) => waiters.push(resolve));
-    }
-  };
-  return { stream, lines, next };
-}
+export { logCapture } from '@kokoro-speech/protocol/testing';

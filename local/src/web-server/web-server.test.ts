@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import net from 'node:net';
 import { networkInterfaces } from 'node:os';
 import WebSocket from 'ws';
-import { logSink } from '@kokoro-speech/protocol/testing';
+import { logCapture } from '@kokoro-speech/protocol/testing';
+import { createLogger } from '@kokoro-speech/protocol/server';
 import { agentServerUpstream } from './upstream.ts';
 import { startWebServer, type PageInfo, type WebServer } from './web-server.ts';
 
@@ -141,13 +142,13 @@ describe('web server', () => {
 });
 
 test('what fails on its side goes to its logger (service kokoro-web): the agent away (warn), a refusal (debug)', async () => {
-  const sink = logSink('kokoro-web');
+  const logs = logCapture();
   const away = `http://127.0.0.1:${await closedPort()}`;
   const logged = await startWebServer({
     port: 0,
     info,
     upstream: agentServerUpstream(new URL(away)),
-    logger: sink.logger,
+    logger: createLogger('kokoro-web', 'debug', logs.stream),
   });
   try {
     const turn = await fetch(new URL('/api/invocations', logged.url), { method: 'POST', body: '{"prompt":"hi"}' });
@@ -164,7 +165,7 @@ test('what fails on its side goes to its logger (service kokoro-web): the agent 
   } finally {
     await logged.close();
   }
-  expect(sink.lines()).toEqual([
+  expect(logs.lines).toEqual([
     expect.objectContaining({
       level: 40,
       service: 'kokoro-web',

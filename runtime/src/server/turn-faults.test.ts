@@ -5,7 +5,6 @@
 // no container session stays open. Faults come in at the wire (a fake LLM server, the proxy) or
 // through a dependency the turn takes (the normaliser, the TTS transport, the tools).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tool } from '@strands-agents/sdk';
 import { z } from 'zod';
@@ -14,6 +13,7 @@ import type { LlmProvider } from '../llm/types.ts';
 import { WebSocketTransport } from '../tts/websocket-transport.ts';
 import type { TtsEvent, TtsSession, TtsTransport } from '../tts/types.ts';
 import { createLogger } from '@kokoro-speech/protocol/server';
+import { logCapture } from '@kokoro-speech/protocol/testing';
 import { startAgentServer, type AgentServer, type AgentServerOptions } from './app.ts';
 import { startTestContainer, until, type TestContainer } from '../testing/harness.ts';
 import { startSessionCounter, type SessionCounter } from '../testing/session-counter.ts';
@@ -41,19 +41,15 @@ afterAll(async () => {
 
 const echo = () => new EchoProvider({ firstTokenMs: 0, tokensPerSecond: 400 });
 const tts = () => new WebSocketTransport({ url: counter.wsUrl, retry: { budgetMs: 0, reconnectBudgetMs: 0 } });
-const logLines: Record<string, unknown>[] = [];
+/** Every agent's log lines, in order. */
+const logs = logCapture();
+const logLines = logs.lines;
 
 async function agent(options: Partial<AgentServerOptions> = {}): Promise<AgentServer> {
-  const logs = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
-      done();
-    },
-  });
   const server = await startAgentServer({
     llm: echo(),
     tts: tts(),
-    logger: createLogger('kokoro-agent', 'info', logs),
+    logger: createLogger('kokoro-agent', 'info', logs.stream),
     llmTimeouts: { firstTokenMs: 1000, idleMs: 1000 },
     ...options,
   });

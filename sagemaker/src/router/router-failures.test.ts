@@ -8,7 +8,8 @@ import { WebSocketServer } from 'ws';
 import { InvokeEndpointWithResponseStreamCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { fromUtf8 } from '@smithy/util-utf8';
 import type { ResponseEvent } from '../client/index.ts';
-import { fakeAudio, logSink } from '@kokoro-speech/protocol/testing';
+import { fakeAudio, logCapture } from '@kokoro-speech/protocol/testing';
+import { createLogger } from '@kokoro-speech/protocol/server';
 import { LOCAL_CREDENTIALS } from './credentials.ts';
 import { json, NAME, read, REGION, suiteRouter } from '../testing/router-suite.ts';
 import { startLocalSageMakerRouter } from './router.ts';
@@ -37,15 +38,18 @@ describe('router and container failures', () => {
   });
 
   test('what fails on its side goes to its logger: a failing container (warn), a refused request (debug)', async () => {
-    const sink = logSink('sagemaker-local');
-    const lonely = await startLocalSageMakerRouter({ containerUrl: 'http://127.0.0.1:1', logger: sink.logger });
+    const logs = logCapture();
+    const lonely = await startLocalSageMakerRouter({
+      containerUrl: 'http://127.0.0.1:1',
+      logger: createLogger('sagemaker-local', 'debug', logs.stream),
+    });
     try {
       await expect(suite.open({ endpoint: lonely.url })).rejects.toMatchObject({ status: 424 });
       expect((await fetch(`${lonely.url}/nowhere`, { method: 'POST' })).status).toBe(404);
     } finally {
       await lonely.close();
     }
-    expect(sink.lines()).toEqual([
+    expect(logs.lines).toEqual([
       expect.objectContaining({
         level: 40,
         service: 'sagemaker-local',
