@@ -2,7 +2,7 @@
 // the same text: the audio of the speech route, and each word as the caller wrote it with its times.
 import { describe, expect, test } from '@jest/globals';
 import type { WordsMessage } from '@kokoro-speech/protocol';
-import { postJson, suiteServer } from '../testing/fixture-server.ts';
+import { postJson, postSpeech, speechBytes, suiteServer } from '../testing/fixture-server.ts';
 
 const INPUT = 'Hello from Kokoro, streamed as events. Afterwards a second sentence follows the first one.';
 
@@ -10,11 +10,7 @@ const INPUT = 'Hello from Kokoro, streamed as events. Afterwards a second senten
 const fixture = suiteServer(() => ({ model: { durations: true } }));
 const post = (path: string, body: unknown) => postJson(fixture.server, path, body);
 
-async function bytesOf(body: Record<string, unknown>): Promise<Buffer> {
-  const res = await post('/v1/audio/speech', { model: 'kokoro', voice: 'af_heart', input: INPUT, ...body });
-  expect(res.status).toBe(200);
-  return Buffer.from(await res.arrayBuffer());
-}
+const bytesOf = (body: Record<string, unknown>) => speechBytes(fixture.server, { input: INPUT, ...body });
 
 interface Captioned {
   audio: string;

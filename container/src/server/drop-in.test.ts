@@ -9,7 +9,7 @@ import { Stream } from 'openai/core/streaming';
 import type { KokoroEngine } from '../engine/index.ts';
 import type { Engine } from '../engine/types.ts';
 import { aroundRuns } from '../testing/around-runs.ts';
-import { postJson, suiteServer } from '../testing/fixture-server.ts';
+import { postJson, postSpeech, speechBytes, suiteServer } from '../testing/fixture-server.ts';
 
 const INPUT = 'Hello from Kokoro, streamed as events. Afterwards a second sentence follows the first one.';
 
@@ -31,11 +31,7 @@ beforeAll(() => {
 
 const post = (path: string, body: unknown) => postJson(fixture.server, path, body);
 
-async function bytesOf(body: Record<string, unknown>): Promise<Buffer> {
-  const res = await post('/v1/audio/speech', { model: 'kokoro', voice: 'af_heart', input: INPUT, ...body });
-  expect(res.status).toBe(200);
-  return Buffer.from(await res.arrayBuffer());
-}
+const bytesOf = (body: Record<string, unknown>) => speechBytes(fixture.server, { input: INPUT, ...body });
 
 type SpeechEvent =
   | { type: 'speech.audio.delta'; audio: string }
@@ -113,7 +109,7 @@ describe('stream_format "sse" with the official openai client', () => {
       [{ stream_format: 'ws' }, 'stream_format'],
       [{ stream_format: 'sse', stream: false }, 'stream'],
     ] as const) {
-      const res = await post('/v1/audio/speech', { model: 'kokoro', voice: 'af_heart', input: 'Hi.', ...body });
+      const res = await postSpeech(fixture.server, { input: 'Hi.', ...body });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: { param: string } }).error.param).toBe(param);
     }
@@ -204,9 +200,7 @@ describe('G.711 (8 kHz) on every route that takes a format', () => {
 describe("Kokoro-FastAPI's request extensions", () => {
   test('stream: false sends the same audio in one body with its length; volume_multiplier scales it', async () => {
     const pcm = await bytesOf({ response_format: 'pcm' });
-    const res = await post('/v1/audio/speech', {
-      model: 'kokoro',
-      voice: 'af_heart',
+    const res = await postSpeech(fixture.server, {
       input: INPUT,
       response_format: 'pcm',
       stream: false,
@@ -252,7 +246,7 @@ describe("Kokoro-FastAPI's request extensions", () => {
       [{ return_timestamps: true }, 'return_timestamps', /captioned_speech/],
     ];
     for (const [extra, param, message] of cases) {
-      const res = await post('/v1/audio/speech', { model: 'kokoro', voice: 'af_heart', input: 'Hi.', ...extra });
+      const res = await postSpeech(fixture.server, { input: 'Hi.', ...extra });
       expect(res.status).toBe(400);
       const { error } = (await res.json()) as { error: { param: string; message: string } };
       expect(error.param).toBe(param);

@@ -16,7 +16,7 @@ import type {
 import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
 import type { Engine, PreparedPiece } from '../engine/types.ts';
 import { aroundRuns } from '../testing/around-runs.ts';
-import { postJson } from '../testing/fixture-server.ts';
+import { postJson, postSpeech } from '../testing/fixture-server.ts';
 import { kokoroVocab } from '../fixture/tokenizer.ts';
 import { startServer, type RunningServer } from '../index.ts';
 import { fixtureModelDir, fixtureSamples, TestClient } from '../testing/test-support.ts';
@@ -201,9 +201,7 @@ describe('pauses', () => {
 
   test('the OpenAI route reads an input whose root is <speak> as SSML', async () => {
     runs.length = 0;
-    const res = await post('/v1/audio/speech', {
-      model: 'kokoro',
-      voice: 'af_heart',
+    const res = await postSpeech(server, {
       response_format: 'pcm',
       input: '<speak>Hi <break time="500ms"/>there</speak>',
     });

@@ -1,6 +1,6 @@
 // Test support: a suite's server on the stand-in model folder with the real engine (one prep
 // worker), the WebSocket clients the suite opened on it, and one close for all of them.
-import { afterAll, beforeAll } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { loadKokoroEngine, type KokoroEngine } from '../engine/index.ts';
 import type { Engine } from '../engine/types.ts';
 import { startServer, type RunningServer, type StartServerOptions } from '../index.ts';
@@ -64,6 +64,17 @@ export const postJson = (server: RunningServer, path: string, body: unknown) =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
+
+/** POSTs an OpenAI speech request to `server`: model kokoro and voice af_heart unless `body` names others. */
+export const postSpeech = (server: RunningServer, body: Record<string, unknown>) =>
+  postJson(server, '/v1/audio/speech', { model: 'kokoro', voice: 'af_heart', ...body });
+
+/** The audio of a speech request that must succeed (200). */
+export async function speechBytes(server: RunningServer, body: Record<string, unknown>): Promise<Buffer> {
+  const res = await postSpeech(server, body);
+  expect(res.status).toBe(200);
+  return Buffer.from(await res.arrayBuffer());
+}
 
 /** The suite's fixture server: started before its tests (options read then), closed after them. */
 export function suiteServer(options: () => FixtureServerOptions = () => ({})): FixtureServer {
