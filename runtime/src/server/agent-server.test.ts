@@ -143,7 +143,8 @@ describe('agent server: cancel and disconnect', () => {
   });
 
   test('an SSE caller that disconnects cancels the LLM stream and the turn; /ping goes back to Healthy', async () => {
-    const fake = await startFakeOpenAI({ chunkDelayMs: 20 });
+    // Left open after its last chunk, so the fake sees the agent leave however slowly the turn runs.
+    const fake = await startFakeOpenAI({ chunkDelayMs: 20, fault: { kind: 'stall', afterChunks: Infinity } });
     try {
       const server = await agent(direct(), { llm: new OpenAIProvider({ baseURL: `${fake.url}/v1`, model: 'm' }) });
       const controller = new AbortController();

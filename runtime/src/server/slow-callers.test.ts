@@ -70,6 +70,10 @@ const textSent = (tts: CutProxy) => tts.bytes.up;
 describe('a caller that stops reading', () => {
   test('SSE: the TTS is sent a window of text, not the answer; the slot stays taken; after the stall bound the caller is dropped and everything freed', async () => {
     const { server, tts } = await agent({ stallMs: 1500 });
+    // The answer stays open after its last chunk, as an LLM still writing would: with no pacing,
+    // the fake can write all of it into the socket before the drop, and an answer that has ended
+    // cannot tell that its reader left.
+    llm.breakNext({ kind: 'stall', afterChunks: Infinity });
     const gone = llm.clientGone();
     const caller = await slowSseCaller(server.url, { prompt: 'long' }, { bytesPerSecond: 0 });
     expect(caller.status).toBe(200);
