@@ -40,7 +40,8 @@ export interface FakeRequest {
 }
 
 /**
- * How an answer breaks, after `afterChunks` text chunks (default 2):
+ * How an answer breaks, after `afterChunks` text chunks (default 2; more than the answer has, such
+ * as Infinity: after its last chunk, before its end):
  * - `silent`: accepts the request and never answers (no status line, no byte);
  * - `stall`: stops writing, the connection left open (until the client goes away);
  * - `truncate`: ends the response there, with no finish reason / messageStop (nor [DONE]);
