@@ -45,7 +45,7 @@ const endpoint = agentEndpoint(config, signIn);
 const wsClient = new WsClient(endpoint);
 
 /** The turn is over (spoken, stopped or failed): Stop has nothing left to do. */
-function finish(turn, status = turn.error ? `Error: ${turn.error}` : 'Done.') {
+function finish(turn, status = turn.error ? `Error: ${turn.error}` : (turn.finishedStatus ?? 'Done.')) {
   turn.finished = true;
   if (state.current === turn) state.current = null;
   if (state.active === turn) {

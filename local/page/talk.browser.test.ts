@@ -53,6 +53,8 @@ interface PageTurn {
   reported?: string;
   cancelled?: boolean;
   doneAt?: number;
+  finished: boolean;
+  finishedStatus: string | null;
   error?: string;
 }
 declare const window: {
@@ -116,13 +118,17 @@ suite('Talk in Chromium', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const sent: { type: string; played_ms?: number }[] = [];
+    const received: { type: string; turns?: number }[] = [];
     let audioFrames = 0;
-    page.on('websocket', (ws) =>
+    page.on('websocket', (ws) => {
       ws.on('framesent', (f) => {
         if (typeof f.payload === 'string') sent.push(JSON.parse(f.payload) as { type: string });
         else audioFrames++;
-      }),
-    );
+      });
+      ws.on('framereceived', (f) => {
+        if (typeof f.payload === 'string') received.push(JSON.parse(f.payload) as { type: string });
+      });
+    });
     await page.goto(talk.stack.url);
     const button = page.getByRole('button', { name: /talk/i });
     await expect(button.textContent()).resolves.toMatch(/^\s*Talk\s*$/);
@@ -188,10 +194,21 @@ suite('Talk in Chromium', () => {
     await until(page, 'the microphone is released', talkReport, (t) => t.micLive === false);
     await until(
       page,
-      'the session ended',
-      () => page.locator('#status').textContent(),
-      (s) => /^Stopped talking/.test(s ?? ''),
+      'the agent ended the session',
+      async () => received.find((m) => m.type === 'listen_end'),
+      (end) => end !== undefined,
     );
+    expect(received.filter((m) => m.type === 'listen_end')).toEqual([{ type: 'listen_end', turns: 2 }]);
+    // The page says so.
+    await until(
+      page,
+      'the page shows the session ended',
+      () => page.locator('#status').textContent(),
+      (s) => s === 'Stopped talking (2 turns).',
+    );
+    // An answer still playing then keeps that status when it has played, rather than "Done.".
+    const second = (await turns())[1]!;
+    if (!second.finished) expect(second.finishedStatus).toBe('Stopped talking (2 turns).');
     console.log(
       `Talk: heard ${heard.length} of ${ASK.length} characters (played ${first!.playedMs!.toFixed(0)} ms); ` +
         `speech onset to playback stopped ${(report.cuts[0]!.stoppedAt - report.onsets[1]!.at).toFixed(0)} ms`,

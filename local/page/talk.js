@@ -96,7 +96,12 @@ export function setUpTalk(button, transcriptEl, app) {
         setStatus(`Error: ${message}`);
       },
       ended(event) {
-        if (t === talk || !talk) setStatus(`Stopped talking (${event.turns} ${event.turns === 1 ? 'turn' : 'turns'}).`);
+        if (t !== talk && talk) return;
+        const status = `Stopped talking (${event.turns} ${event.turns === 1 ? 'turn' : 'turns'}).`;
+        setStatus(status);
+        // An answer still playing says so again when it ends, rather than "Done.": the session's end
+        // is the last thing the customer did.
+        if (state.active && !state.active.finished) state.active.finishedStatus = status;
       },
       closed(why) {
         if (why && t === talk) stop(`Talking stopped: ${why}`);

@@ -45,6 +45,8 @@ export function startTurn(fields) {
     socket: null,
     highlights: [],
     nowWord: null,
+    /** The status shown when it has played (a voice session that ended meanwhile), else "Done.". */
+    finishedStatus: null,
     ...fields,
   };
   state.turns.push(turn);
