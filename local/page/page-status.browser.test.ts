@@ -3,17 +3,10 @@
 // sound while the answer is still being written, done), the prompt box empties once sent, counts
 // are in the right number, New conversation clears the earlier turns, and the set-up names the
 // agent's tools with the echo directives that make the model call them.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { expect, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { builtinTools, BUILTIN_TOOL_NAMES } from '@kokoro-speech/runtime';
-import { CHROMIUM, hasChromium, launchChromium } from '../src/testing/chromium.ts';
-import { parseLocalOptions } from '../src/stack/options.ts';
-import { startLocalStack, type LocalStack } from '../src/stack/stack.ts';
-
-const haveChromium = hasChromium();
-if (!haveChromium)
-  console.warn(`SKIPPED: browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-const suite = haveChromium ? describe : describe.skip;
+import { ask, openPage as openDriverPage, pageErrors, pageSuite } from '../src/testing/page-driver.ts';
 
 /** At 12 tokens a second the echo model writes this for about five seconds after its first sentence. */
 const SLOW = `Here it comes. ${'And then one more word follows the last one, '.repeat(7)}until the end.`;
@@ -39,124 +32,100 @@ declare class MutationObserver {
   observe(target: unknown, options: { childList: boolean; characterData: boolean; subtree: boolean }): void;
 }
 
-let stack: LocalStack;
-let browser: Browser;
-
-suite('what the page says', () => {
-  beforeAll(async () => {
-    stack = await startLocalStack(
-      parseLocalOptions(['--offline', '--port', '0', '--llm', 'echo', '--tools', BUILTIN_TOOL_NAMES.join(',')], {
-        ECHO_FIRST_TOKEN_MS: '20',
-        ECHO_TOKENS_PER_SECOND: '12',
-      }),
-    );
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
-
-  async function openPage(): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await page.goto(stack.url);
-    await page.waitForFunction(() => document.getElementById('llm')?.textContent !== '…');
-    // Every status change, with whether the latest turn's stream was over at that moment.
-    await page.evaluate(() => {
-      window.statusLog = [];
-      const status = document.getElementById('status');
-      new MutationObserver(() =>
-        window.statusLog.push({
-          text: status!.textContent,
-          streamOver: (window.kokoro.turns().at(-1) as { streamOver?: boolean } | undefined)?.streamOver,
-        }),
-      ).observe(status, { childList: true, characterData: true, subtree: true });
-    });
-    return { page, errors };
-  }
-
-  const statuses = async (page: Page) =>
-    (await page.evaluate(() => window.statusLog)).filter((e, i, all) => e.text !== all[i - 1]?.text);
-  const waitForStatus = (page: Page, text: string) =>
-    page.waitForFunction((t) => document.getElementById('status')?.textContent === t, text, { timeout: 60_000 });
-
-  /** Turn n has finished and the status says so. */
-  const waitForDone = (page: Page, n: number) =>
-    page.waitForFunction(
-      (k) =>
-        window.kokoro.turns().find((t) => t.n === k)?.finished === true &&
-        document.getElementById('status')?.textContent === 'Done.',
-      n,
-      { timeout: 60_000 },
-    );
-
-  async function ask(page: Page, prompt: string): Promise<void> {
-    await page.locator('#prompt').fill(prompt);
-    await page.locator('#prompt').press('Enter');
-  }
-
-  test('the status says asking, then speaking from the first sound (the answer still being written), then done', async () => {
-    const { page, errors } = await openPage();
-    await ask(page, SLOW);
-    await expect(page.locator('#prompt').inputValue()).resolves.toBe(''); // sent: the box is empty again
-    await waitForStatus(page, 'Speaking…');
-    const [asking, speaking] = await statuses(page);
-    expect(asking).toEqual({ text: 'Asking over SSE…', streamOver: false });
-    expect(speaking).toEqual({ text: 'Speaking…', streamOver: false });
-    await page.locator('#stop').click();
-    await waitForStatus(page, 'Stopped.');
-
-    await page.evaluate(() => (window.statusLog = []));
-    await ask(page, 'Right.');
-    await waitForDone(page, 2);
-    expect((await statuses(page)).map((e) => e.text)).toEqual(['Asking over SSE…', 'Speaking…', 'Done.']);
-    // The earlier turns, in the right number: newest first.
-    await expect(page.locator('#history li').allTextContents()).resolves.toEqual([
-      expect.stringMatching(/^#2 SSE first sound \d+ ms, first audio \d+ ms, 1 sentence, done$/),
-      expect.stringMatching(/^#1 SSE first sound \d+ ms, first audio \d+ ms, \d+ sentences?, interrupted after/),
-    ]);
-    expect(errors).toEqual([]);
-    await page.close();
-  }, 120_000);
-
-  test('New conversation clears the earlier turns and the timeline, not only the answers', async () => {
-    const { page, errors } = await openPage();
-    await ask(page, 'Right.');
-    await waitForDone(page, 1);
-    await expect(page.locator('#history li').count()).resolves.toBe(1);
-    await expect(page.locator('#timeline tbody tr').count()).resolves.toBeGreaterThan(0);
-    await page.locator('#new-conversation').click();
-    await waitForStatus(page, 'New conversation.');
-    await expect(page.locator('#history li').count()).resolves.toBe(0);
-    await expect(page.locator('#timeline').textContent()).resolves.toBe('Send a prompt to see where the time goes.');
-    await expect(page.locator('#conversation li').count()).resolves.toBe(0);
-    // The next turn of the new conversation is the only earlier turn then.
-    await ask(page, 'Right.');
-    await waitForDone(page, 2);
-    await expect(page.locator('#history li').allTextContents()).resolves.toEqual([expect.stringMatching(/^#2 SSE /)]);
-    expect(errors).toEqual([]);
-    await page.close();
-  }, 120_000);
-
-  test("the set-up names the agent's tools, and the echo directive shown for each makes it call that tool", async () => {
-    const { page, errors } = await openPage();
-    const names = builtinTools(BUILTIN_TOOL_NAMES).map((t) => t.name);
-    await expect(page.locator('#tools').textContent()).resolves.toBe(names.join(', '));
-    const notice = (await page.locator('#notice').textContent())!;
-    const directives = [...notice.matchAll(/<tool name="[^"]+">.*?<\/tool>/g)].map((m) => m[0]);
-    expect(directives.map((d) => /name="([^"]+)"/.exec(d)![1])).toEqual(names);
-    for (const [i, directive] of directives.entries()) {
-      await ask(page, `Let me see.${directive} That was it.`);
-      await waitForDone(page, i + 1);
-      const turn = (await page.evaluate(() => window.kokoro.turns())).at(-1)!;
-      expect(turn.n).toBe(i + 1);
-      expect(turn.tools.map((t) => t.name)).toEqual([names[i]]);
+pageSuite(
+  'what the page says',
+  () => {
+    /** A page on the stack that logs every status change, with whether the latest turn's stream was over then. */
+    async function openPage(): Promise<{ page: Page; errors: string[] }> {
+      const page = await openDriverPage();
+      await page.evaluate(() => {
+        window.statusLog = [];
+        const status = document.getElementById('status');
+        new MutationObserver(() =>
+          window.statusLog.push({
+            text: status!.textContent,
+            streamOver: (window.kokoro.turns().at(-1) as { streamOver?: boolean } | undefined)?.streamOver,
+          }),
+        ).observe(status, { childList: true, characterData: true, subtree: true });
+      });
+      return { page, errors: pageErrors.get(page)! };
     }
-    expect(errors).toEqual([]);
-    await page.close();
-  }, 120_000);
-});
+
+    const statuses = async (page: Page) =>
+      (await page.evaluate(() => window.statusLog)).filter((e, i, all) => e.text !== all[i - 1]?.text);
+    const waitForStatus = (page: Page, text: string) =>
+      page.waitForFunction((t) => document.getElementById('status')?.textContent === t, text, { timeout: 60_000 });
+
+    /** Turn n has finished and the status says so. */
+    const waitForDone = (page: Page, n: number) =>
+      page.waitForFunction(
+        (k) =>
+          window.kokoro.turns().find((t) => t.n === k)?.finished === true &&
+          document.getElementById('status')?.textContent === 'Done.',
+        n,
+        { timeout: 60_000 },
+      );
+
+    test('the status says asking, then speaking from the first sound (the answer still being written), then done', async () => {
+      const { page, errors } = await openPage();
+      await ask(page, 'sse', SLOW);
+      await expect(page.locator('#prompt').inputValue()).resolves.toBe(''); // sent: the box is empty again
+      await waitForStatus(page, 'Speaking…');
+      const [asking, speaking] = await statuses(page);
+      expect(asking).toEqual({ text: 'Asking over SSE…', streamOver: false });
+      expect(speaking).toEqual({ text: 'Speaking…', streamOver: false });
+      await page.locator('#stop').click();
+      await waitForStatus(page, 'Stopped.');
+
+      await page.evaluate(() => (window.statusLog = []));
+      await ask(page, 'sse', 'Right.');
+      await waitForDone(page, 2);
+      expect((await statuses(page)).map((e) => e.text)).toEqual(['Asking over SSE…', 'Speaking…', 'Done.']);
+      // The earlier turns, in the right number: newest first.
+      await expect(page.locator('#history li').allTextContents()).resolves.toEqual([
+        expect.stringMatching(/^#2 SSE first sound \d+ ms, first audio \d+ ms, 1 sentence, done$/),
+        expect.stringMatching(/^#1 SSE first sound \d+ ms, first audio \d+ ms, \d+ sentences?, interrupted after/),
+      ]);
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 120_000);
+
+    test('New conversation clears the earlier turns and the timeline, not only the answers', async () => {
+      const { page, errors } = await openPage();
+      await ask(page, 'sse', 'Right.');
+      await waitForDone(page, 1);
+      await expect(page.locator('#history li').count()).resolves.toBe(1);
+      await expect(page.locator('#timeline tbody tr').count()).resolves.toBeGreaterThan(0);
+      await page.locator('#new-conversation').click();
+      await waitForStatus(page, 'New conversation.');
+      await expect(page.locator('#history li').count()).resolves.toBe(0);
+      await expect(page.locator('#timeline').textContent()).resolves.toBe('Send a prompt to see where the time goes.');
+      await expect(page.locator('#conversation li').count()).resolves.toBe(0);
+      // The next turn of the new conversation is the only earlier turn then.
+      await ask(page, 'sse', 'Right.');
+      await waitForDone(page, 2);
+      await expect(page.locator('#history li').allTextContents()).resolves.toEqual([expect.stringMatching(/^#2 SSE /)]);
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 120_000);
+
+    test("the set-up names the agent's tools, and the echo directive shown for each makes it call that tool", async () => {
+      const { page, errors } = await openPage();
+      const names = builtinTools(BUILTIN_TOOL_NAMES).map((t) => t.name);
+      await expect(page.locator('#tools').textContent()).resolves.toBe(names.join(', '));
+      const notice = (await page.locator('#notice').textContent())!;
+      const directives = [...notice.matchAll(/<tool name="[^"]+">.*?<\/tool>/g)].map((m) => m[0]);
+      expect(directives.map((d) => /name="([^"]+)"/.exec(d)![1])).toEqual(names);
+      for (const [i, directive] of directives.entries()) {
+        await ask(page, 'sse', `Let me see.${directive} That was it.`);
+        await waitForDone(page, i + 1);
+        const turn = (await page.evaluate(() => window.kokoro.turns())).at(-1)!;
+        expect(turn.n).toBe(i + 1);
+        expect(turn.tools.map((t) => t.name)).toEqual([names[i]]);
+      }
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 120_000);
+  },
+  { tools: BUILTIN_TOOL_NAMES.join(','), echoTokensPerSecond: 12 },
+);

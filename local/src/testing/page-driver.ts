@@ -77,13 +77,21 @@ declare const document: PageDocument;
 export let stack: LocalStack;
 export let browser: Browser;
 
-/** The local stack (stand-in model, the echo LLM, the calculator) and Chromium, for a test file's suite. */
-function usePageStack(): void {
+/** What a suite's local stack runs: the agent's tools, and how fast the echo LLM writes. */
+export interface PageStackOptions {
+  /** `--tools` (default: the calculator). */
+  tools?: string;
+  /** ECHO_TOKENS_PER_SECOND (default 400). */
+  echoTokensPerSecond?: number;
+}
+
+/** The local stack (stand-in model, the echo LLM, its tools) and Chromium, for a test file's suite. */
+function usePageStack({ tools = 'calculator', echoTokensPerSecond = 400 }: PageStackOptions): void {
   beforeAll(async () => {
     stack = await startLocalStack(
-      parseLocalOptions(['--offline', '--port', '0', '--llm', 'echo', '--tools', 'calculator'], {
+      parseLocalOptions(['--offline', '--port', '0', '--llm', 'echo', '--tools', tools], {
         ECHO_FIRST_TOKEN_MS: '20',
-        ECHO_TOKENS_PER_SECOND: '400',
+        ECHO_TOKENS_PER_SECOND: String(echoTokensPerSecond),
       }),
     );
     browser = await launchChromium();
@@ -149,12 +157,12 @@ export const untilDone = (page: Page, n: number) =>
   until(page, `turn ${n} is done`, (_r, t) => t[n - 1]?.doneAt != null);
 
 /** The page's tests in a suite with the stack and Chromium up; skipped, saying why, without Debian's Chromium. */
-export function pageSuite(name: string, tests: () => void): void {
+export function pageSuite(name: string, tests: () => void, options: PageStackOptions = {}): void {
   const haveChromium = hasChromium();
   if (!haveChromium)
     console.warn(`SKIPPED: browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`);
   (haveChromium ? describe : describe.skip)(name, () => {
-    usePageStack();
+    usePageStack(options);
     tests();
   });
 }
